@@ -1,0 +1,28 @@
+//! The 32-bit address map shared by every engine.
+//!
+//! Generic addresses (and `global` ones) are 32 bits. Global memory lies
+//! below [`GLOBAL_LIMIT`]; the top 64 MiB hold windows through which generic
+//! addresses reach the other state spaces, as PTX 2.0+ generic addressing
+//! (`cvta`) requires:
+//!
+//! | window | base | reaches |
+//! |---|---|---|
+//! | param  | `0xFC00_0000` | the kernel's parameter space |
+//! | const  | `0xFD00_0000` | the constant bank |
+//! | shared | `0xFE00_0000` | the executing CTA's shared memory |
+//! | local  | `0xFF00_0000` | the executing thread's local memory |
+//!
+//! Addresses below [`NULL_LIMIT`] fault (null-pointer page).
+
+/// Addresses below this fault.
+pub const NULL_LIMIT: u32 = 0x1000;
+/// Where a module's `.global` data is loaded.
+pub const MODULE_GLOBAL_BASE: u32 = 0x1000;
+pub const PARAM_WINDOW: u32 = 0xFC00_0000;
+pub const CONST_WINDOW: u32 = 0xFD00_0000;
+pub const SHARED_WINDOW: u32 = 0xFE00_0000;
+pub const LOCAL_WINDOW: u32 = 0xFF00_0000;
+/// Size of each window.
+pub const WINDOW_SIZE: u32 = 0x0100_0000;
+/// Global memory lies below this address.
+pub const GLOBAL_LIMIT: u32 = PARAM_WINDOW;

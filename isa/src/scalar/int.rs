@@ -1,0 +1,250 @@
+//! Integer semantics with PTX's rules: shift clamping, bit-field extract and
+//! insert, byte permute, bit find, funnel shifts, saturating and carrying
+//! arithmetic, integer compares.
+
+/// `shl`: amounts above 31 give 0.
+pub fn shl(a: u32, n: u32) -> u32 {
+    if n > 31 {
+        0
+    } else {
+        a << n
+    }
+}
+
+/// `shr`: logical or arithmetic; amounts above 31 give 0 or the sign fill.
+pub fn shr(a: u32, n: u32, signed: bool) -> u32 {
+    if signed {
+        ((a as i32) >> n.min(31)) as u32
+    } else if n > 31 {
+        0
+    } else {
+        a >> n
+    }
+}
+
+/// `shf`: funnel shift of hi:lo; left gives the high word, right the low word.
+pub fn shf(lo: u32, n: u32, hi: u32, right: bool, clamp: bool) -> u32 {
+    let n = if clamp { n.min(32) } else { n & 31 };
+    let v = (hi as u64) << 32 | lo as u64;
+    if right {
+        (v >> n) as u32
+    } else {
+        ((v << n) >> 32) as u32
+    }
+}
+
+/// `bfe`: extract `len` bits at `pos` (both 8-bit fields of `posl`), PTX rules.
+pub fn bfe(a: u32, posl: u32, signed: bool) -> u32 {
+    let pos = posl & 0xff;
+    let len = (posl >> 8) & 0xff;
+    let sbit = if !signed || len == 0 { 0 } else { (a >> (pos + len - 1).min(31)) & 1 };
+    let mut d = 0u32;
+    for i in 0..32 {
+        let bit = if i < len && pos + i <= 31 { (a >> (pos + i)) & 1 } else { sbit };
+        d |= bit << i;
+    }
+    d
+}
+
+/// `bfi`: `base` with `len` bits at `pos` replaced by the low bits of `ins`.
+pub fn bfi(ins: u32, posl: u32, base: u32) -> u32 {
+    let pos = posl & 0xff;
+    let len = (posl >> 8) & 0xff;
+    let mut d = base;
+    let mut i = 0;
+    while i < len && pos + i <= 31 {
+        d = (d & !(1 << (pos + i))) | (((ins >> i) & 1) << (pos + i));
+        i += 1;
+    }
+    d
+}
+
+/// `prmt`: select bytes of hi:lo (lo = bytes 0-3) by `sel`, with the PTX modes
+/// (0 generic, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16).
+pub fn prmt(lo: u32, sel: u32, hi: u32, mode: u32) -> u32 {
+    let src = (hi as u64) << 32 | lo as u64;
+    let byte = |i: u32| ((src >> (8 * (i & 7))) & 0xff) as u32;
+    let mut d = 0;
+    if mode == 0 {
+        for k in 0..4 {
+            let nib = (sel >> (4 * k)) & 0xf;
+            let mut b = byte(nib & 7);
+            if nib & 8 != 0 {
+                b = if b & 0x80 != 0 { 0xff } else { 0 };
+            }
+            d |= b << (8 * k);
+        }
+        return d;
+    }
+    let c = sel & 3;
+    // Source byte for d.b0..d.b3.
+    let idx: [u32; 4] = match mode {
+        1 => [c, c + 1, c + 2, c + 3],
+        2 => [c, c + 7, c + 6, c + 5],
+        3 => [c; 4],
+        4 => [c, c.max(1), c.max(2), 3],
+        5 => [0, c.min(1), c.min(2), c.min(3)],
+        _ => {
+            let h = if c & 1 == 0 { [0, 1] } else { [2, 3] };
+            [h[0], h[1], h[0], h[1]]
+        }
+    };
+    for (k, &i) in idx.iter().enumerate() {
+        d |= byte(i) << (8 * k);
+    }
+    d
+}
+
+/// `bfind`: position of the most significant non-sign bit, or 0xffffffff.
+pub fn bfind(a: u32, signed: bool, shiftamt: bool) -> u32 {
+    let v = if signed && (a as i32) < 0 { !a } else { a };
+    if v == 0 {
+        return u32::MAX;
+    }
+    let pos = 31 - v.leading_zeros();
+    if shiftamt {
+        31 - pos
+    } else {
+        pos
+    }
+}
+
+pub fn sat_s32(v: i64) -> u32 {
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
+}
+
+/// `add` with optional carry-in; returns (sum, carry-out).
+pub fn add(a: u32, b: u32, cin: bool, sat: bool) -> (u32, bool) {
+    let wide = a as u64 + b as u64 + cin as u64;
+    let sum = if sat { sat_s32(a as i32 as i64 + b as i32 as i64 + cin as i64) } else { wide as u32 };
+    (sum, wide >> 32 != 0)
+}
+
+/// `sub` with optional borrow-in; returns (difference, borrow-out).
+pub fn sub(a: u32, b: u32, bin: bool, sat: bool) -> (u32, bool) {
+    let sub = b as u64 + bin as u64;
+    let diff = if sat { sat_s32(a as i32 as i64 - b as i32 as i64 - bin as i64) } else { (a as u64).wrapping_sub(sub) as u32 };
+    (diff, (a as u64) < sub)
+}
+
+/// Low or high 32 bits of the 64-bit product.
+pub fn mul(a: u32, b: u32, hi: bool, signed: bool) -> u32 {
+    let p = if signed { (a as i32 as i64 * b as i32 as i64) as u64 } else { a as u64 * b as u64 };
+    if hi {
+        (p >> 32) as u32
+    } else {
+        p as u32
+    }
+}
+
+/// `mad`: (low or high product) + c (+ carry); returns (result, carry-out).
+pub fn mad(a: u32, b: u32, c: u32, hi: bool, signed: bool, cin: bool, sat: bool) -> (u32, bool) {
+    let t = mul(a, b, hi, signed);
+    if sat {
+        let tv = if signed { t as i32 as i64 } else { t as i64 };
+        return (sat_s32(tv + c as i32 as i64 + cin as i64), false);
+    }
+    add(t, c, cin, false)
+}
+
+pub fn min_max(a: u32, b: u32, max: bool, signed: bool) -> u32 {
+    let lt = if signed { (a as i32) < (b as i32) } else { a < b };
+    if lt != max {
+        a
+    } else {
+        b
+    }
+}
+
+/// Integer compare by the `ICmp` code: eq ne lt le gt ge (signed) lo ls hi hs (unsigned).
+pub fn compare(a: u32, b: u32, cmp: u32) -> bool {
+    let (sa, sb) = (a as i32, b as i32);
+    match cmp {
+        0 => a == b,
+        1 => a != b,
+        2 => sa < sb,
+        3 => sa <= sb,
+        4 => sa > sb,
+        5 => sa >= sb,
+        6 => a < b,
+        7 => a <= b,
+        8 => a > b,
+        _ => a >= b,
+    }
+}
+
+/// Boolean combine by the `BoolOp` code: and, or, xor.
+pub fn bool_op(x: bool, y: bool, op: u32) -> bool {
+    match op {
+        0 => x & y,
+        1 => x | y,
+        _ => x ^ y,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifts_clamp() {
+        // SHL/SHR: shift amounts larger than the width clamp.
+        assert_eq!(shl(1, 31), 1 << 31);
+        assert_eq!(shl(1, 32), 0);
+        assert_eq!(shl(1, u32::MAX), 0);
+        assert_eq!(shr(0x8000_0000, 40, true), u32::MAX);
+        assert_eq!(shr(0x8000_0000, 40, false), 0);
+        assert_eq!(shr(0x8000_0000, 4, true), 0xf800_0000);
+    }
+
+    #[test]
+    fn funnel() {
+        assert_eq!(shf(0x8000_0000, 1, 0x1, false, false), 0x3);
+        assert_eq!(shf(0x0000_0001, 1, 0x1, true, false), 0x8000_0000);
+        assert_eq!(shf(0x1234_5678, 33, 0x9abc_def0, false, false), shf(0x1234_5678, 1, 0x9abc_def0, false, false));
+        assert_eq!(shf(0x1234_5678, 40, 0x9abc_def0, false, true), 0x1234_5678);
+        assert_eq!(shf(0x1234_5678, 40, 0x9abc_def0, true, true), 0x9abc_def0);
+    }
+
+    #[test]
+    fn bit_fields() {
+        assert_eq!(bfe(0xf0, 4 | 4 << 8, false), 0xf);
+        assert_eq!(bfe(0xf0, 4 | 4 << 8, true), 0xffff_ffff);
+        assert_eq!(bfe(0x8000_0000, 28 | 8 << 8, true), 0xffff_fff8); // field runs past bit 31: sign from bit 31
+        assert_eq!(bfe(0x1234, 0, true), 0); // len 0
+        assert_eq!(bfi(0xff, 8 | 4 << 8, 0), 0xf00);
+        assert_eq!(bfi(0xff, 30 | 8 << 8, 0), 0xc000_0000);
+    }
+
+    #[test]
+    fn permute() {
+        let (a, b) = (0x3322_1100, 0x7766_5544);
+        assert_eq!(prmt(a, 0x3210, b, 0), a);
+        assert_eq!(prmt(a, 0x7654, b, 0), b);
+        assert_eq!(prmt(0x0000_0080, 0x4448, 0, 0), 0x0000_00ff); // sign replicate
+        assert_eq!(prmt(a, 1, b, 1), 0x4433_2211); // f4e
+        assert_eq!(prmt(a, 1, b, 2), 0x6677_0011); // b4e: 6 7 0 1
+        assert_eq!(prmt(a, 2, b, 3), 0x2222_2222); // rc8
+        assert_eq!(prmt(a, 1, b, 4), 0x3322_1111); // ecl: 3 2 1 1
+        assert_eq!(prmt(a, 2, b, 5), 0x2222_1100); // ecr: 2 2 1 0
+        assert_eq!(prmt(a, 1, b, 6), 0x3322_3322); // rc16: 3 2 3 2
+    }
+
+    #[test]
+    fn find_and_arith() {
+        assert_eq!(bfind(0, false, false), u32::MAX);
+        assert_eq!(bfind(1, false, false), 0);
+        assert_eq!(bfind(0xffff_ffff, true, false), u32::MAX);
+        assert_eq!(bfind(0xffff_fffe, true, false), 0);
+        assert_eq!(bfind(0x10, false, true), 27);
+        assert_eq!(add(u32::MAX, 1, false, false), (0, true));
+        assert_eq!(add(i32::MAX as u32, 1, false, true).0, i32::MAX as u32);
+        assert_eq!(sub(0, 1, false, false), (u32::MAX, true));
+        assert_eq!(sub(5, 4, true, false), (0, false));
+        assert_eq!(mul(0xffff_ffff, 0xffff_ffff, true, true), 0);
+        assert_eq!(mul(0xffff_ffff, 0xffff_ffff, true, false), 0xffff_fffe);
+        assert_eq!(mad(0x8000_0000, 2, 0, true, true, false, true).0, u32::MAX); // -1 hi
+        assert!(compare(1, u32::MAX, 4)); // 1 > -1 signed
+        assert!(compare(1, u32::MAX, 6)); // 1 <u 0xffffffff
+    }
+}
