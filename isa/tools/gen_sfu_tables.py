@@ -72,8 +72,8 @@ TABLES = [
     ("SIN", "S(u) = sin(2*pi*u)/u at u = (i + tau)/512 revolutions",
      [(sinq, mpf(0), mpf(1) / 512, 128)], True),
     ("TANH", "rows 0..63: tanh(x)/x at x = (i + tau)/32; "
-     "rows 64..95: tanh(x) at x = 2 + (i - 64 + tau)/16; rows 96..127: tanh(x) at x = 4 + (i - 96 + tau)/8",
-     [(tanhq, mpf(0), mpf(1) / 32, 64), (tanh, mpf(2), mpf(1) / 16, 32), (tanh, mpf(4), mpf(1) / 8, 32)], True),
+     "rows 64..95: tanh(x)/x at x = 2 + (i - 64 + tau)/16; rows 96..127: tanh(x) at x = 4 + (i - 96 + tau)/8",
+     [(tanhq, mpf(0), mpf(1) / 32, 64), (tanhq, mpf(2), mpf(1) / 16, 32), (tanh, mpf(4), mpf(1) / 8, 32)], True),
 ]
 
 if __name__ == "__main__":
@@ -99,4 +99,5 @@ if __name__ == "__main__":
         w = int(floor(2**256 / (2 * pi)))
         words = ", ".join(f"0x{(w >> (64 * k)) & (2**64 - 1):016x}" for k in (3, 2, 1, 0))
         print("/// floor(2^256 / (2*pi)) as four big-endian 64-bit words (bit j of the fraction = 2^-j).")
+        print("#[rustfmt::skip]")
         print(f"const INV_2PI: [u64; 4] = [{words}];")

@@ -1,1 +1,21 @@
-pub fn x(){}
+//! Heddle's launch and memory model and its engines.
+//!
+//! - [`device`]: the host API (a device with one module; allocate, copy,
+//!   launch, read back) and the [`device::Tracer`] that receives retire records;
+//! - [`golden`]: the golden-model interpreter, the reference for every engine;
+//! - [`retire`]: the one retire-record type engines are compared on;
+//! - [`trap`]: faults as data; [`stats`]: launch statistics;
+//! - [`memory`]: global memory, allocations and the device heap;
+//! - [`printf`]: C printf formatting of `vprintf` argument buffers.
+
+pub mod device;
+pub mod golden;
+pub mod memory;
+pub mod printf;
+pub mod retire;
+pub mod stats;
+pub mod trap;
+
+pub use device::{Device, Launch, Outcome};
+pub use retire::Retire;
+pub use trap::{Trap, TrapKind};

@@ -737,7 +737,9 @@ fn b_operand(o: &[Tok], op: Opcode) -> PResult<(Operand, Sym)> {
             return Ok((Operand::Reg(r), None));
         }
     }
-    if super::print::float_imm(op) {
+    // Float literals: for float instructions, or any decimal with a point or exponent.
+    let decimal_float = o.iter().any(|t| t.kind == TokKind::Num && !t.text.starts_with("0x") && t.text.contains(['.', 'e', 'E']));
+    if super::print::float_imm(op) || decimal_float {
         if let Ok((v, next)) = float_value(o, 0) {
             end(o, next)?;
             return Ok((Operand::Imm(v as u32), None));

@@ -3,3 +3,4 @@
 
 pub mod fp;
 pub mod int;
+pub mod sfu;

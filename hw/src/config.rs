@@ -1,0 +1,189 @@
+//! `SmConfig`: every knob of the streaming multiprocessor, in one place.
+
+use serde::{Deserialize, Serialize};
+
+/// The parameters of one streaming multiprocessor. Derived values are methods.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SmConfig {
+    /// Datapath width: lanes that execute in one beat. A warp instruction
+    /// takes `warp_size / lanes` beats.
+    pub lanes: u32,
+    /// Threads per warp (a power of two, 1..=64).
+    pub warp_size: u32,
+    /// Warp slots per SM (resident warps across all resident CTAs).
+    pub warps: u32,
+    /// CTAs resident at once.
+    pub ctas: u32,
+    /// General registers per thread (the ISA addresses at most 127).
+    pub regs_per_thread: u32,
+    /// Predicate registers per thread, besides the constant-true one (the ISA has 7).
+    pub preds: u32,
+    /// Shared memory bytes per SM.
+    pub shared_bytes: u32,
+    /// Shared memory banks (4-byte wide).
+    pub shared_banks: u32,
+    /// Reconvergence-stack entries per warp; pushing beyond traps.
+    pub stack_depth: u32,
+    /// Local memory (per-thread stack) bytes per thread, at most.
+    pub local_bytes: u32,
+    /// The FP32 unit is present.
+    pub fp32: bool,
+    /// The binary64 unit is present.
+    pub fp64: bool,
+    /// Result latency of the integer ALU, in cycles.
+    pub alu_latency: u32,
+    /// Result latency of the FP32 unit.
+    pub fpu_latency: u32,
+    /// Result latency of the special-function unit.
+    pub sfu_latency: u32,
+    /// External memory bus width in bits.
+    pub bus_bits: u32,
+    /// Warp instructions a launch may retire before it is stopped as runaway.
+    pub instruction_budget: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("impossible SM configuration: {0}")]
+pub struct ConfigError(pub String);
+
+impl SmConfig {
+    /// Fits an iCE40 HX8K: 4 lanes, warps of 8, 16 registers.
+    pub fn tiny() -> SmConfig {
+        SmConfig {
+            lanes: 4,
+            warp_size: 8,
+            warps: 4,
+            ctas: 1,
+            regs_per_thread: 16,
+            preds: 7,
+            shared_bytes: 2048,
+            shared_banks: 4,
+            stack_depth: 8,
+            local_bytes: 256,
+            fp32: false,
+            fp64: false,
+            alu_latency: 1,
+            fpu_latency: 4,
+            sfu_latency: 8,
+            bus_bits: 32,
+            instruction_budget: 100_000_000,
+        }
+    }
+
+    /// 8 lanes, warps of 32, FP32: the configuration tests and benchmarks use.
+    pub fn default_config() -> SmConfig {
+        SmConfig {
+            lanes: 8,
+            warp_size: 32,
+            warps: 32,
+            ctas: 8,
+            regs_per_thread: 127,
+            preds: 7,
+            shared_bytes: 48 * 1024,
+            shared_banks: 32,
+            stack_depth: 64,
+            local_bytes: 64 * 1024,
+            fp32: true,
+            fp64: true,
+            alu_latency: 1,
+            fpu_latency: 4,
+            sfu_latency: 12,
+            bus_bits: 64,
+            instruction_budget: 1_000_000_000,
+        }
+    }
+
+    /// 32 lanes: a whole warp per beat.
+    pub fn wide() -> SmConfig {
+        SmConfig { lanes: 32, bus_bits: 128, ..SmConfig::default_config() }
+    }
+
+    pub fn preset(name: &str) -> Option<SmConfig> {
+        match name {
+            "tiny" => Some(SmConfig::tiny()),
+            "default" => Some(SmConfig::default_config()),
+            "wide" => Some(SmConfig::wide()),
+            _ => None,
+        }
+    }
+
+    /// Beats per warp instruction.
+    pub fn beats(&self) -> u32 {
+        self.warp_size / self.lanes
+    }
+
+    /// Largest CTA in threads.
+    pub fn max_cta_threads(&self) -> u32 {
+        self.warps * self.warp_size
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let err = |m: String| Err(ConfigError(m));
+        let pow2 = |v: u32| v != 0 && v.is_power_of_two();
+        if !pow2(self.warp_size) || self.warp_size > 64 {
+            return err(format!("warp_size {} must be a power of two from 1 to 64", self.warp_size));
+        }
+        if !pow2(self.lanes) || self.lanes > self.warp_size {
+            return err(format!("lanes {} must be a power of two no larger than warp_size {}", self.lanes, self.warp_size));
+        }
+        if self.warps == 0 || self.ctas == 0 || self.ctas > self.warps {
+            return err(format!("{} CTAs on {} warp slots", self.ctas, self.warps));
+        }
+        if self.regs_per_thread == 0 || self.regs_per_thread > heddle_isa::fields::NUM_REGS as u32 {
+            return err(format!("regs_per_thread {} must be 1..={}", self.regs_per_thread, heddle_isa::fields::NUM_REGS));
+        }
+        if self.preds > 7 {
+            return err(format!("preds {} exceeds the ISA's 7", self.preds));
+        }
+        if !pow2(self.shared_banks) {
+            return err(format!("shared_banks {} must be a power of two", self.shared_banks));
+        }
+        if self.shared_bytes > heddle_isa::mem::WINDOW_SIZE || self.local_bytes > heddle_isa::mem::WINDOW_SIZE {
+            return err("shared or local memory larger than its 16 MiB address window".into());
+        }
+        if self.stack_depth < 2 {
+            return err(format!("stack_depth {} must be at least 2", self.stack_depth));
+        }
+        if ![32, 64, 128, 256].contains(&self.bus_bits) {
+            return err(format!("bus_bits {} must be 32, 64, 128 or 256", self.bus_bits));
+        }
+        if self.alu_latency == 0 || self.fpu_latency == 0 || self.sfu_latency == 0 {
+            return err("latencies must be at least one cycle".into());
+        }
+        Ok(())
+    }
+}
+
+impl Default for SmConfig {
+    fn default() -> Self {
+        SmConfig::default_config()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid() {
+        for p in ["tiny", "default", "wide"] {
+            SmConfig::preset(p).unwrap().validate().unwrap();
+        }
+        assert_eq!(SmConfig::default().beats(), 4);
+    }
+
+    #[test]
+    fn impossible_configs_are_errors() {
+        let bad = [
+            SmConfig { warp_size: 48, ..SmConfig::default() },
+            SmConfig { lanes: 64, ..SmConfig::default() },
+            SmConfig { regs_per_thread: 200, ..SmConfig::default() },
+            SmConfig { ctas: 64, ..SmConfig::default() },
+            SmConfig { stack_depth: 1, ..SmConfig::default() },
+        ];
+        for c in bad {
+            let e = c.validate().unwrap_err();
+            assert!(e.to_string().starts_with("impossible SM configuration"));
+        }
+    }
+}

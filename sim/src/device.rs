@@ -1,0 +1,161 @@
+//! The host API: a device with one loaded module, its global memory, and
+//! kernel launches on an engine.
+
+use crate::memory::{GlobalMemory, MemError};
+use crate::retire::Retire;
+use crate::stats::Stats;
+use crate::trap::Trap;
+use heddle_hw::SmConfig;
+use heddle_isa::object::Kernel;
+use heddle_isa::Object;
+
+/// A 32-bit device address, passed to kernels zero-extended to 64 bits.
+pub type DevPtr = u64;
+
+/// One kernel launch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launch {
+    pub kernel: String,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// The parameter-space image (the kernel's `param_bytes` long).
+    pub params: Vec<u8>,
+    pub dynamic_shared: u32,
+}
+
+/// What a launch produced. A trap is a result, not an error.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub trap: Option<Trap>,
+    pub stats: Stats,
+    /// Device printf output, in execution order.
+    pub stdout: Vec<u8>,
+}
+
+/// The host did something wrong: the launch never started.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    #[error("no kernel named `{0}` in the module")]
+    NoKernel(String),
+    #[error("bad launch shape: {0}")]
+    Shape(String),
+    #[error("kernel `{kernel}` takes {want} parameter bytes, {got} given")]
+    Params { kernel: String, want: u32, got: u32 },
+    #[error("kernel `{kernel}` needs {what} {need}, the SM has {have}")]
+    Resources { kernel: String, what: &'static str, need: u64, have: u64 },
+    #[error(transparent)]
+    Memory(#[from] MemError),
+    #[error(transparent)]
+    Config(#[from] heddle_hw::ConfigError),
+}
+
+/// Receives retire records as an engine produces them.
+pub trait Tracer {
+    /// Whether records are built at all (false: the engine skips the work).
+    const ON: bool;
+    fn retire(&mut self, r: Retire);
+}
+
+/// Builds no records.
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+    fn retire(&mut self, _: Retire) {}
+}
+
+/// Keeps every record.
+#[derive(Default)]
+pub struct Collect(pub Vec<Retire>);
+
+impl Tracer for Collect {
+    const ON: bool = true;
+    fn retire(&mut self, r: Retire) {
+        self.0.push(r);
+    }
+}
+
+impl<F: FnMut(Retire)> Tracer for F {
+    const ON: bool = true;
+    fn retire(&mut self, r: Retire) {
+        self(r)
+    }
+}
+
+/// A simulated device: an SM configuration, global memory and one module.
+pub struct Device {
+    pub config: SmConfig,
+    pub global: GlobalMemory,
+    pub module: Object,
+    /// Launches run so far (the `gridid` special register).
+    pub launches: u32,
+}
+
+/// Device heap bytes (CUDA's default is 8 MiB).
+pub const HEAP_BYTES: u32 = 8 << 20;
+
+impl Device {
+    /// A device with `module` loaded: its global data at `MODULE_GLOBAL_BASE`.
+    pub fn new(config: SmConfig, module: Object) -> Result<Device, LaunchError> {
+        config.validate()?;
+        let mut global = GlobalMemory::new(HEAP_BYTES);
+        if !module.global_data.is_empty() {
+            let base = global.alloc(module.global_data.len() as u32)?;
+            debug_assert_eq!(base, heddle_isa::mem::MODULE_GLOBAL_BASE);
+            global.write(base as u64, &module.global_data)?;
+        }
+        Ok(Device { config, global, module, launches: 0 })
+    }
+
+    pub fn alloc(&mut self, bytes: u32) -> Result<DevPtr, LaunchError> {
+        Ok(self.global.alloc(bytes)? as DevPtr)
+    }
+
+    pub fn write(&mut self, ptr: DevPtr, data: &[u8]) -> Result<(), LaunchError> {
+        Ok(self.global.write(ptr, data)?)
+    }
+
+    pub fn read(&self, ptr: DevPtr, len: usize) -> Result<Vec<u8>, LaunchError> {
+        Ok(self.global.read(ptr, len)?.to_vec())
+    }
+
+    /// Checks a launch against the module and the SM; returns the kernel.
+    pub fn check_launch(&self, l: &Launch) -> Result<Kernel, LaunchError> {
+        let k = self.module.kernel(&l.kernel).ok_or_else(|| LaunchError::NoKernel(l.kernel.clone()))?.clone();
+        if l.grid.contains(&0) || l.block.contains(&0) {
+            return Err(LaunchError::Shape(format!("grid {:?} and block {:?} must be at least 1 in every dimension", l.grid, l.block)));
+        }
+        let threads = l.block.iter().map(|&v| v as u64).product::<u64>();
+        let c = &self.config;
+        let res = |what, need: u64, have: u64| {
+            if need > have {
+                Err(LaunchError::Resources { kernel: k.name.clone(), what, need, have })
+            } else {
+                Ok(())
+            }
+        };
+        res("threads per CTA", threads, c.max_cta_threads() as u64)?;
+        res("registers per thread", k.regs as u64, c.regs_per_thread as u64)?;
+        res("shared bytes", k.shared_bytes as u64 + l.dynamic_shared as u64, c.shared_bytes as u64)?;
+        res("local bytes per thread", k.local_bytes as u64, c.local_bytes as u64)?;
+        if l.grid.iter().map(|&v| v as u64).product::<u64>() > u32::MAX as u64 {
+            return Err(LaunchError::Shape("more than 2^32 CTAs".into()));
+        }
+        if l.params.len() != k.param_bytes as usize {
+            return Err(LaunchError::Params { kernel: k.name.clone(), want: k.param_bytes, got: l.params.len() as u32 });
+        }
+        Ok(k)
+    }
+
+    /// Runs a launch on the golden model.
+    pub fn launch(&mut self, l: &Launch) -> Result<Outcome, LaunchError> {
+        self.launch_traced(l, &mut NoTrace)
+    }
+
+    /// Runs a launch on the golden model, handing each retire record to `tracer`.
+    pub fn launch_traced<T: Tracer>(&mut self, l: &Launch, tracer: &mut T) -> Result<Outcome, LaunchError> {
+        let k = self.check_launch(l)?;
+        self.launches += 1;
+        Ok(crate::golden::run(self, &k, l, tracer))
+    }
+}

@@ -1,0 +1,261 @@
+//! The golden model: a functional SIMT interpreter of the Heddle ISA, the
+//! reference every other engine is held against.
+//!
+//! ```text
+//! launch -> CTAs (one resident at a time, in linear order)
+//!        -> warps (round robin, QUANTUM instructions each turn)
+//!        -> step: pop finished stack entries, fetch the predecoded
+//!           instruction at the top entry's pc, execute it across the
+//!           lanes of the entry's mask where the guard holds
+//! ```
+//!
+//! Speed: the program is decoded once per launch into [`Dec`] (register
+//! fields turned into row indices, `rz` into a zero row for reads and a sink
+//! row for writes); registers are stored lane-contiguous per register, so
+//! an instruction is a tight loop over lanes; predicates and the carry flag
+//! are lane bitmasks; nothing is allocated per instruction unless a tracer
+//! asks for retire records. The golden model has no cycles.
+
+mod exec;
+mod syscall;
+mod warp;
+
+use crate::device::{Device, Launch, Outcome, Tracer};
+use crate::memory::GlobalMemory;
+use crate::retire::MemAccess;
+use crate::stats::Stats;
+use crate::trap::{Trap, TrapKind};
+use heddle_isa::fields::RZ;
+use heddle_isa::object::Kernel;
+use heddle_isa::{Inst, Operand};
+pub use warp::Entry;
+use warp::Warp;
+
+/// Warp instructions a warp runs before the next warp gets its turn.
+pub const QUANTUM: u32 = 64;
+/// Barriers per CTA.
+pub const BARRIERS: usize = 16;
+
+/// A predecoded instruction.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Dec {
+    pub inst: Inst,
+    /// Row written by `d`, row read by `d` (stores), rows read by a, b, c.
+    pub dw: u32,
+    pub dr: u32,
+    pub a: u32,
+    pub b: u32,
+    pub c: u32,
+    pub imm: Option<u32>,
+    /// A register field names a register beyond the kernel's `.regs`.
+    pub bad_reg: Option<u8>,
+}
+
+/// Per-CTA state.
+pub(crate) struct Cta {
+    pub id: [u32; 3],
+    pub linear: u32,
+    pub warps: Vec<Warp>,
+    pub regs: Vec<u32>,
+    pub shared: Vec<u8>,
+    pub local: Vec<u8>,
+    pub bars: [Barrier; BARRIERS],
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Barrier {
+    /// Threads arrived so far.
+    pub arrived: u32,
+    /// Threads expected (0: every live thread of the CTA).
+    pub expected: u32,
+}
+
+/// Everything an executing launch needs besides the CTA.
+pub(crate) struct Machine<'a> {
+    pub prog: Vec<Dec>,
+    pub ws: usize,
+    /// Register rows per warp (kernel registers + 4 zero rows + 4 sink rows).
+    pub rows: usize,
+    pub nregs: u32,
+    pub global: &'a mut GlobalMemory,
+    pub consts: &'a [u8],
+    pub params: &'a [u8],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub local_bytes: u32,
+    pub dynamic_shared: u32,
+    pub stack_depth: usize,
+    pub budget: u64,
+    pub gridid: u32,
+    pub stats: Stats,
+    pub stdout: Vec<u8>,
+    pub seq: u64,
+    pub mem_log: Vec<MemAccess>,
+}
+
+/// Predecodes the program for a kernel with `nregs` registers.
+fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
+    let zero = nregs;
+    let sink = nregs + 4;
+    code.iter()
+        .map(|&w| {
+            // The object loader validated every word; a failure here is a bug.
+            let inst = Inst::decode(w).expect("object code was validated at load");
+            let mut bad = None;
+            let row = |r: u8, write: bool| -> u32 {
+                match (r == RZ, write) {
+                    (true, true) => sink,
+                    (true, false) => zero,
+                    // Out-of-range registers make the instruction invalid (`bad`), checked below.
+                    _ => (r as u32).min(nregs.saturating_sub(1)),
+                }
+            };
+            let f = inst.reg_fields();
+            let counts = inst.reg_counts();
+            // Register groups must fit below the kernel's register count too.
+            for (field, count) in f.iter().zip(counts) {
+                if let Some(r) = field.filter(|&r| r != RZ && r as u32 + count as u32 > nregs) {
+                    bad = Some(r + count - 1);
+                }
+            }
+            if inst.op == heddle_isa::Opcode::Syscall {
+                let sys = inst.modifier(heddle_isa::ModKind::SysNo);
+                let groups = [(inst.a, syscall::arg_regs(sys)), (inst.d, syscall::result_regs(sys).unwrap_or(0))];
+                for (r, n) in groups {
+                    if r != RZ && r as u32 + n as u32 > nregs {
+                        bad = Some(r + n - 1);
+                    }
+                }
+            }
+            let dw = f[0].map_or(sink, |r| row(r, true));
+            let dr = f[0].map_or(zero, |r| row(r, false));
+            let a = f[1].map_or(zero, |r| row(r, false));
+            let b = f[2].map_or(zero, |r| row(r, false));
+            let c = f[3].map_or(zero, |r| row(r, false));
+            let imm = match inst.b {
+                Operand::Imm(v) => Some(v),
+                Operand::Reg(_) => None,
+            };
+            Dec { inst, dw, dr, a, b, c, imm, bad_reg: bad }
+        })
+        .collect()
+}
+
+/// Runs a checked launch to completion or the first trap.
+pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &mut T) -> Outcome {
+    let nregs = k.regs as u32;
+    let ws = dev.config.warp_size as usize;
+    let mut m = Machine {
+        prog: predecode(&dev.module.code, nregs),
+        ws,
+        rows: nregs as usize + 8,
+        nregs,
+        global: &mut dev.global,
+        consts: &dev.module.const_data,
+        params: &l.params,
+        grid: l.grid,
+        block: l.block,
+        local_bytes: k.local_bytes,
+        dynamic_shared: l.dynamic_shared,
+        stack_depth: dev.config.stack_depth as usize,
+        budget: dev.config.instruction_budget,
+        gridid: dev.launches,
+        stats: Stats::default(),
+        stdout: vec![],
+        seq: 0,
+        mem_log: vec![],
+    };
+    let shared_bytes = (k.shared_bytes + l.dynamic_shared) as usize;
+    let threads = (l.block[0] * l.block[1] * l.block[2]) as usize;
+    let nwarps = threads.div_ceil(ws);
+    let mut trap = None;
+    'grid: for z in 0..l.grid[2] {
+        for y in 0..l.grid[1] {
+            for x in 0..l.grid[0] {
+                let linear = x + l.grid[0] * (y + l.grid[1] * z);
+                let mut cta = Cta {
+                    id: [x, y, z],
+                    linear,
+                    warps: (0..nwarps).map(|w| Warp::new(k.entry, lanes_present(threads, w, ws))).collect(),
+                    regs: vec![0; nwarps * m.rows * ws],
+                    shared: vec![0; shared_bytes],
+                    local: vec![0; threads * k.local_bytes as usize],
+                    bars: [Barrier::default(); BARRIERS],
+                };
+                if let Err(t) = m.run_cta(&mut cta, tracer) {
+                    trap = Some(t);
+                    break 'grid;
+                }
+            }
+        }
+    }
+    Outcome { trap, stats: m.stats, stdout: m.stdout }
+}
+
+/// Mask of the lanes of warp `w` that hold threads.
+fn lanes_present(threads: usize, w: usize, ws: usize) -> u64 {
+    let n = threads.saturating_sub(w * ws).min(ws);
+    if n == 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// What one step did to its warp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The warp can go on.
+    Ran,
+    /// The warp waits at a barrier.
+    Blocked,
+    /// Every thread of the warp has exited.
+    Finished,
+}
+
+impl Machine<'_> {
+    fn run_cta<T: Tracer>(&mut self, cta: &mut Cta, tracer: &mut T) -> Result<(), Trap> {
+        loop {
+            let mut progressed = false;
+            let mut live = false;
+            for w in 0..cta.warps.len() {
+                if cta.warps[w].finished {
+                    continue;
+                }
+                live = true;
+                if cta.warps[w].wait.is_some() {
+                    continue;
+                }
+                for _ in 0..QUANTUM {
+                    match self.step(cta, w, tracer)? {
+                        Step::Ran => progressed = true,
+                        Step::Blocked => {
+                            progressed = true;
+                            break;
+                        }
+                        Step::Finished => break,
+                    }
+                }
+            }
+            if !live {
+                return Ok(());
+            }
+            if !progressed {
+                // Every live warp waits and no barrier completed.
+                let w = cta.warps.iter().position(|w| w.wait.is_some()).unwrap_or(0);
+                let pc = cta.warps[w].wait.map_or(0, |(_, pc)| pc);
+                return Err(self.trap(cta, w, None, pc, TrapKind::BarrierDeadlock, None));
+            }
+        }
+    }
+
+    pub(crate) fn trap(&self, cta: &Cta, w: usize, lane: Option<usize>, pc: u32, kind: TrapKind, addr: Option<u64>) -> Trap {
+        Trap { kind, cta: cta.id, warp: w as u32, lane: lane.map(|l| l as u32), pc, addr }
+    }
+
+    /// Index of register `row`, lane 0, of warp `w`.
+    #[inline(always)]
+    pub(crate) fn ri(&self, w: usize, row: u32) -> usize {
+        (w * self.rows + row as usize) * self.ws
+    }
+}

@@ -1,0 +1,110 @@
+//! System calls: the host side of `syscall.vprintf/malloc/free/assertfail`.
+
+use super::exec::resolve;
+use super::{Cta, Dec, Machine};
+use crate::printf::{self, StringReader};
+use crate::trap::{Space, Trap, TrapKind};
+use heddle_isa::table::ModKind;
+
+/// Argument registers each call reads (from `a`).
+pub(crate) fn arg_regs(sysno: u32) -> u8 {
+    match sysno {
+        0 => 4, // format pair, argument-buffer pair
+        1 | 2 => 2,
+        _ => 9, // message, file, line, function, char size
+    }
+}
+
+/// Result registers each call writes (from `d`).
+pub(crate) fn result_regs(sysno: u32) -> Option<u8> {
+    match sysno {
+        0 => Some(1),
+        1 => Some(2),
+        _ => None,
+    }
+}
+
+/// Reads device memory as one thread sees it through generic addresses.
+struct ThreadView<'m, 'a> {
+    m: &'m Machine<'a>,
+    cta: &'m Cta,
+    w: usize,
+    lane: usize,
+}
+
+impl ThreadView<'_, '_> {
+    /// The bytes from a generic address to the end of its region.
+    fn region(&self, addr: u64) -> Result<&[u8], String> {
+        let a = u32::try_from(addr).map_err(|_| format!("address {addr:#x} is beyond 32 bits"))?;
+        let (space, off) = resolve(0, a);
+        let (bytes, start): (&[u8], usize) = match space {
+            Space::Global => (self.m.global.tail(off).ok_or_else(|| format!("address {addr:#x} is not allocated"))?, 0),
+            Space::Shared => (&self.cta.shared, off as usize),
+            Space::Local => {
+                let per = self.m.local_bytes as usize;
+                let base = (self.w * self.m.ws + self.lane) * per;
+                (&self.cta.local[base..base + per], off as usize)
+            }
+            Space::Const => (self.m.consts, off as usize),
+            Space::Param => (self.m.params, off as usize),
+        };
+        bytes.get(start..).filter(|b| !b.is_empty() || start == bytes.len()).ok_or_else(|| format!("address {addr:#x} is outside {space} memory"))
+    }
+}
+
+impl StringReader for ThreadView<'_, '_> {
+    fn read_cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
+        let r = self.region(addr)?;
+        let end = r.iter().position(|&b| b == 0).ok_or_else(|| format!("string at {addr:#x} has no terminating NUL"))?;
+        Ok(r[..end].to_vec())
+    }
+}
+
+impl Machine<'_> {
+    pub(super) fn syscall(&mut self, cta: &mut Cta, w: usize, pc: u32, dec: &Dec, exec: u64) -> Result<(), Trap> {
+        let sys = dec.inst.modifier(ModKind::SysNo);
+        let ws = self.ws;
+        let (a, d) = (self.ri(w, dec.a), self.ri(w, dec.dw));
+        let mut mm = exec;
+        while mm != 0 {
+            let l = mm.trailing_zeros() as usize;
+            mm &= mm - 1;
+            self.stats.syscalls += 1;
+            let reg = |k: usize| cta.regs[a + k * ws + l];
+            let pair = |k: usize| reg(k) as u64 | (reg(k + 1) as u64) << 32;
+            match sys {
+                0 => {
+                    let (fmt_addr, args_addr) = (pair(0), pair(2));
+                    let view = ThreadView { m: self, cta, w, lane: l };
+                    let out = view
+                        .read_cstr(fmt_addr)
+                        .and_then(|fmt| {
+                            let args = if args_addr == 0 { &[][..] } else { view.region(args_addr)? };
+                            printf::format(&fmt, args, &view).map_err(|e| e.to_string())
+                        })
+                        .map_err(|reason| self.trap(cta, w, Some(l), pc, TrapKind::Printf { reason }, Some(fmt_addr)))?;
+                    self.stdout.extend_from_slice(&out);
+                    cta.regs[d + l] = out.len() as u32;
+                }
+                1 => {
+                    let p = self.global.malloc(pair(0));
+                    cta.regs[d + l] = p;
+                    cta.regs[d + ws + l] = 0;
+                }
+                2 => {
+                    let p = pair(0);
+                    if !self.global.free(p) {
+                        return Err(self.trap(cta, w, Some(l), pc, TrapKind::BadFree, Some(p)));
+                    }
+                }
+                _ => {
+                    let view = ThreadView { m: self, cta, w, lane: l };
+                    let text = |addr: u64| view.read_cstr(addr).map(|s| String::from_utf8_lossy(&s).into_owned()).unwrap_or_else(|e| format!("<{e}>"));
+                    let kind = TrapKind::AssertFail { message: text(pair(0)), file: text(pair(2)), line: reg(4), function: text(pair(5)) };
+                    return Err(self.trap(cta, w, Some(l), pc, kind, None));
+                }
+            }
+        }
+        Ok(())
+    }
+}

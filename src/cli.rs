@@ -1,0 +1,152 @@
+//! Command-line parsing and dispatch. Exit status: 0 success, 1 the kernel
+//! ran but trapped (or a check failed), 2 bad input.
+
+use crate::run::{self, Arg, RunSpec};
+use clap::{Parser, Subcommand};
+use heddle_hw::SmConfig;
+use heddle_isa::asm;
+use heddle_isa::Object;
+use std::path::{Path, PathBuf};
+
+#[derive(Parser)]
+#[command(name = "heddle", version, about = "PTX to a parameterized SIMT streaming multiprocessor: assembler, golden model, RTL")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Assemble Heddle assembly into an object file.
+    Asm {
+        input: PathBuf,
+        /// Output object (default: INPUT with extension .hbin).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Print an object file as assembly that re-assembles to the same bytes.
+    Disasm {
+        input: PathBuf,
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Run a kernel of an object (or assembly) file.
+    Run {
+        /// A .hbin object, or Heddle assembly (assembled on the fly).
+        program: PathBuf,
+        /// Kernel to launch (default: the only one).
+        #[arg(short, long)]
+        kernel: Option<String>,
+        /// Grid size in CTAs: X[,Y[,Z]].
+        #[arg(long, default_value = "1")]
+        grid: String,
+        /// CTA size in threads: X[,Y[,Z]].
+        #[arg(long, default_value = "32")]
+        block: String,
+        /// Kernel argument, in parameter order: TYPE:VALUE (u32:5, f32:1.5, ...) or
+        /// buf:NAME:TYPE:COUNT[=v1,v2,...] (a global buffer, printed after the run).
+        #[arg(long = "arg", value_name = "ARG")]
+        args: Vec<String>,
+        /// Dynamic shared memory bytes.
+        #[arg(long, default_value_t = 0)]
+        shared: u32,
+        /// SM configuration preset: tiny, default, wide.
+        #[arg(long, default_value = "default")]
+        config: String,
+        /// Engine (only the golden model exists so far).
+        #[arg(long, default_value = "golden")]
+        engine: String,
+        /// Print every retire record.
+        #[arg(long)]
+        trace: bool,
+        /// Print launch statistics.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Print the ISA reference (docs/isa.md).
+    IsaDoc,
+    /// Measure golden-model throughput (thread instructions per second).
+    Bench {
+        /// Seconds to spend per kernel.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+    },
+}
+
+/// Reads an object or assembles a source file; Err is printed with exit 2.
+pub fn load_program(path: &Path) -> Result<Object, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.starts_with(heddle_isa::object::MAGIC) {
+        return Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| format!("{}: neither a Heddle object nor UTF-8 assembly", path.display()))?;
+    asm::assemble(&path.display().to_string(), &text).map_err(|d| d.to_string())
+}
+
+fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
+    match path {
+        Some(p) => std::fs::write(p, bytes).map_err(|e| format!("{}: {e}", p.display())),
+        None => {
+            use std::io::Write;
+            std::io::stdout().write_all(bytes).map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn exec(cmd: Cmd) -> Result<i32, String> {
+    match cmd {
+        Cmd::Asm { input, output } => {
+            let obj = load_program(&input)?;
+            let out = output.unwrap_or_else(|| input.with_extension("hbin"));
+            write_out(Some(&out), &obj.to_bytes())?;
+            Ok(0)
+        }
+        Cmd::Disasm { input, output } => {
+            let bytes = std::fs::read(&input).map_err(|e| format!("{}: {e}", input.display()))?;
+            let obj = Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
+            write_out(output.as_deref(), asm::disassemble(&obj).as_bytes())?;
+            Ok(0)
+        }
+        Cmd::Run { program, kernel, grid, block, args, shared, config, engine, trace, stats } => {
+            if engine != "golden" {
+                return Err(format!("engine `{engine}` is not available yet (golden)"));
+            }
+            let obj = load_program(&program)?;
+            let config = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
+            let args = args.iter().map(|a| Arg::parse(a)).collect::<Result<Vec<_>, _>>()?;
+            let spec = RunSpec { kernel, grid: run::parse_dim(&grid)?, block: run::parse_dim(&block)?, args, dynamic_shared: shared, config, trace };
+            let r = run::run(&obj, &spec)?;
+            print!("{}", r.text);
+            if stats {
+                print!("{}", r.outcome.stats);
+            }
+            Ok(if r.outcome.trap.is_some() { 1 } else { 0 })
+        }
+        Cmd::IsaDoc => {
+            print!("{}", heddle_isa::doc::reference());
+            Ok(0)
+        }
+        Cmd::Bench { seconds } => {
+            print!("{}", crate::bench::run(seconds)?);
+            Ok(0)
+        }
+    }
+}
+
+/// Runs the command line; returns the exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match exec(cli.cmd) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("{msg}");
+            2
+        }
+    }
+}
