@@ -53,6 +53,12 @@ enum Cmd {
         /// SM configuration preset: tiny, default, wide.
         #[arg(long, default_value = "default")]
         config: String,
+        /// Override the configuration's warp-instruction budget (runaway detection).
+        #[arg(long)]
+        budget: Option<u64>,
+        /// Override the configuration's reconvergence-stack depth.
+        #[arg(long)]
+        stack_depth: Option<u32>,
         /// Engine (only the golden model exists so far).
         #[arg(long, default_value = "golden")]
         engine: String,
@@ -107,12 +113,14 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             write_out(output.as_deref(), asm::disassemble(&obj).as_bytes())?;
             Ok(0)
         }
-        Cmd::Run { program, kernel, grid, block, args, shared, config, engine, trace, stats } => {
+        Cmd::Run { program, kernel, grid, block, args, shared, config, budget, stack_depth, engine, trace, stats } => {
             if engine != "golden" {
                 return Err(format!("engine `{engine}` is not available yet (golden)"));
             }
             let obj = load_program(&program)?;
-            let config = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
+            let mut config = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
+            config.instruction_budget = budget.unwrap_or(config.instruction_budget);
+            config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
             let args = args.iter().map(|a| Arg::parse(a)).collect::<Result<Vec<_>, _>>()?;
             let spec = RunSpec { kernel, grid: run::parse_dim(&grid)?, block: run::parse_dim(&block)?, args, dynamic_shared: shared, config, trace };
             let r = run::run(&obj, &spec)?;
