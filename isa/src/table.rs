@@ -130,6 +130,11 @@ pub enum ModKind {
     FtzExt,
 }
 
+impl ModKind {
+    /// Number of modifier kinds (for arrays indexed by kind).
+    pub const COUNT: usize = ModKind::FtzExt as usize + 1;
+}
+
 /// Static description of a modifier kind.
 pub struct ModInfo {
     pub kind: ModKind,

@@ -3,6 +3,7 @@
 //! allocation; anything else is an out-of-bounds fault.
 
 use heddle_isa::mem::{GLOBAL_LIMIT, MODULE_GLOBAL_BASE};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 /// Allocations are aligned to this and separated by at least this many unmapped bytes.
@@ -25,13 +26,14 @@ pub struct GlobalMemory {
     next: u32,
     heap: Option<Heap>,
     heap_bytes: u32,
+    /// The allocation found last (base, size): most accesses hit it again.
+    last: Cell<(u32, u32)>,
 }
 
 /// First-fit allocator over a heap region; blocks are registered as allocations.
 #[derive(Debug, Clone)]
 struct Heap {
     base: u32,
-    size: u32,
     /// offset -> size of free extents.
     free: BTreeMap<u32, u32>,
     /// base -> size of blocks handed out.
@@ -41,7 +43,7 @@ struct Heap {
 impl GlobalMemory {
     /// Empty memory whose device heap (created at the first `malloc`) has `heap_bytes`.
     pub fn new(heap_bytes: u32) -> GlobalMemory {
-        GlobalMemory { bytes: vec![], allocs: BTreeMap::new(), next: MODULE_GLOBAL_BASE, heap: None, heap_bytes }
+        GlobalMemory { bytes: vec![], allocs: BTreeMap::new(), next: MODULE_GLOBAL_BASE, heap: None, heap_bytes, last: Cell::new((0, 0)) }
     }
 
     /// Reserves `size` zeroed bytes, 256-byte aligned.
@@ -60,9 +62,19 @@ impl GlobalMemory {
     }
 
     /// The allocation containing `[addr, addr+len)`.
+    #[inline]
     fn find(&self, addr: u32, len: u32) -> Option<(u32, u32)> {
+        let (base, size) = self.last.get();
+        let end = addr as u64 + len as u64;
+        if addr >= base && end <= base as u64 + size as u64 {
+            return Some((base, size));
+        }
         let (&base, &size) = self.allocs.range(..=addr).next_back()?;
-        (addr as u64 + len as u64 <= base as u64 + size as u64).then_some((base, size))
+        let hit = (end <= base as u64 + size as u64).then_some((base, size));
+        if let Some(h) = hit {
+            self.last.set(h);
+        }
+        hit
     }
 
     pub fn check(&self, addr: u32, len: u32) -> bool {
@@ -106,7 +118,8 @@ impl GlobalMemory {
             let Ok(base) = self.alloc(self.heap_bytes) else { return 0 };
             // The heap region itself is not accessible; its blocks are.
             self.allocs.remove(&base);
-            self.heap = Some(Heap { base, size: self.heap_bytes, free: BTreeMap::from([(0, self.heap_bytes)]), live: BTreeMap::new() });
+            self.last.set((0, 0));
+            self.heap = Some(Heap { base, free: BTreeMap::from([(0, self.heap_bytes)]), live: BTreeMap::new() });
         }
         let heap = self.heap.as_mut().expect("heap created above");
         let want = (size.max(1).div_ceil(16) * 16).min(u32::MAX as u64) as u32;
@@ -118,7 +131,6 @@ impl GlobalMemory {
         let base = heap.base + off;
         heap.live.insert(base, want);
         self.allocs.insert(base, size.min(want as u64) as u32);
-        let _ = heap.size;
         base
     }
 
@@ -131,6 +143,7 @@ impl GlobalMemory {
         let Ok(a) = u32::try_from(addr) else { return false };
         let Some(size) = heap.live.remove(&a) else { return false };
         self.allocs.remove(&a);
+        self.last.set((0, 0));
         let mut off = a - heap.base;
         let mut len = size;
         // Coalesce with the neighbours.

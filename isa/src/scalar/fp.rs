@@ -52,14 +52,17 @@ pub const NAN32: u32 = 0x7fff_ffff;
 pub const NAN64: u64 = 0x7fff_ffff_ffff_ffff;
 pub const NAN16: u16 = 0x7fff;
 
+#[inline]
 pub fn is_nan32(x: u32) -> bool {
     x & 0x7fff_ffff > 0x7f80_0000
 }
+#[inline]
 pub fn is_nan64(x: u64) -> bool {
     x & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000
 }
 
 /// A subnormal becomes a zero of the same sign.
+#[inline]
 pub fn ftz32(x: u32) -> u32 {
     if x & 0x7f80_0000 == 0 {
         x & 0x8000_0000
@@ -68,6 +71,7 @@ pub fn ftz32(x: u32) -> u32 {
     }
 }
 
+#[inline]
 fn sat32(x: u32) -> u32 {
     if is_nan32(x) || x >> 31 == 1 {
         0
@@ -79,6 +83,7 @@ fn sat32(x: u32) -> u32 {
 }
 
 /// Canonical NaN, then ftz, then saturation, on a binary32 result.
+#[inline]
 pub fn finish32(r: u32, ftz: bool, sat: bool) -> u32 {
     let mut r = if is_nan32(r) { NAN32 } else { r };
     if ftz {
@@ -90,6 +95,7 @@ pub fn finish32(r: u32, ftz: bool, sat: bool) -> u32 {
     r
 }
 
+#[inline]
 fn inputs32<const N: usize>(mut v: [u32; N], ftz: bool) -> [u32; N] {
     if ftz {
         for x in &mut v {
@@ -99,16 +105,20 @@ fn inputs32<const N: usize>(mut v: [u32; N], ftz: bool) -> [u32; N] {
     v
 }
 
+#[inline]
 fn s(x: u32) -> Single {
     Single::from_bits(x as u128)
 }
+#[inline]
 fn d(x: u64) -> Double {
     Double::from_bits(x as u128)
 }
+#[inline]
 fn f(x: u32) -> f32 {
     f32::from_bits(x)
 }
 
+#[inline]
 pub fn add32(a: u32, b: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     let [a, b] = inputs32([a, b], ftz);
     let r = match rnd {
@@ -118,10 +128,12 @@ pub fn add32(a: u32, b: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     finish32(r, ftz, sat)
 }
 
+#[inline]
 pub fn sub32(a: u32, b: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     add32(a, b ^ 0x8000_0000, rnd, ftz, sat)
 }
 
+#[inline]
 pub fn mul32(a: u32, b: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     let [a, b] = inputs32([a, b], ftz);
     let r = match rnd {
@@ -131,6 +143,7 @@ pub fn mul32(a: u32, b: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     finish32(r, ftz, sat)
 }
 
+#[inline]
 pub fn fma32(a: u32, b: u32, c: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     let [a, b, c] = inputs32([a, b, c], ftz);
     let r = match rnd {
@@ -141,6 +154,7 @@ pub fn fma32(a: u32, b: u32, c: u32, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
 }
 
 /// Orders binary32 values as min/max see them: -0 below +0.
+#[inline]
 fn key32(x: u32) -> i64 {
     if x >> 31 == 1 {
         -((x & 0x7fff_ffff) as i64) - 1
@@ -150,6 +164,7 @@ fn key32(x: u32) -> i64 {
 }
 
 /// min (or max): a NaN operand yields the other operand; two NaNs give the canonical NaN.
+#[inline]
 pub fn minmax32(a: u32, b: u32, max: bool, ftz: bool) -> u32 {
     let [a, b] = inputs32([a, b], ftz);
     match (is_nan32(a), is_nan32(b)) {
@@ -167,6 +182,7 @@ pub fn minmax32(a: u32, b: u32, max: bool, ftz: bool) -> u32 {
 }
 
 /// Comparison codes of the `FCmp` modifier.
+#[inline]
 pub fn compare(ord: Option<std::cmp::Ordering>, cmp: u32) -> bool {
     use std::cmp::Ordering::*;
     let unordered = ord.is_none();
@@ -188,12 +204,14 @@ pub fn compare(ord: Option<std::cmp::Ordering>, cmp: u32) -> bool {
     }
 }
 
+#[inline]
 pub fn setp32(a: u32, b: u32, cmp: u32, ftz: bool) -> bool {
     let [a, b] = inputs32([a, b], ftz);
     compare(f(a).partial_cmp(&f(b)), cmp)
 }
 
 /// Round to an integral value in the given direction.
+#[inline]
 pub fn rnd32(a: u32, rnd: Rnd, ftz: bool) -> u32 {
     let [a] = inputs32([a], ftz);
     let x = f(a);
@@ -206,6 +224,7 @@ pub fn rnd32(a: u32, rnd: Rnd, ftz: bool) -> u32 {
     finish32(r.to_bits(), ftz, false)
 }
 
+#[inline]
 fn round_f64(x: f64, rnd: Rnd) -> f64 {
     match rnd {
         Rnd::Rn => x.round_ties_even(),
@@ -248,6 +267,7 @@ impl IntTy {
 }
 
 /// Float (as f64, exact for binary32 inputs) to integer: rounds, saturates, NaN gives 0.
+#[inline]
 fn f64_to_int(x: f64, rnd: Rnd, ty: IntTy) -> u64 {
     if x.is_nan() {
         return 0;
@@ -261,16 +281,19 @@ fn f64_to_int(x: f64, rnd: Rnd, ty: IntTy) -> u64 {
     }
 }
 
+#[inline]
 pub fn f2i(a: u32, rnd: Rnd, ftz: bool, ty: IntTy) -> u64 {
     let [a] = inputs32([a], ftz);
     f64_to_int(f(a) as f64, rnd, ty)
 }
 
+#[inline]
 pub fn i2f(bits: u64, rnd: Rnd, ty: IntTy) -> u32 {
     let v = ty.value(bits);
     Single::from_i128_r(v, rnd.ap()).value.to_bits() as u32
 }
 
+#[inline]
 pub fn f2h(a: u32, rnd: Rnd, ftz: bool) -> u32 {
     let [a] = inputs32([a], ftz);
     if is_nan32(a) {
@@ -281,6 +304,7 @@ pub fn f2h(a: u32, rnd: Rnd, ftz: bool) -> u32 {
     h.to_bits() as u32 & 0xffff
 }
 
+#[inline]
 pub fn h2f(a: u32) -> u32 {
     let h = Half::from_bits((a & 0xffff) as u128);
     if h.is_nan() {
@@ -293,6 +317,7 @@ pub fn h2f(a: u32) -> u32 {
 
 // binary64.
 
+#[inline]
 fn finish64(r: u64) -> u64 {
     if is_nan64(r) {
         NAN64
@@ -301,10 +326,12 @@ fn finish64(r: u64) -> u64 {
     }
 }
 
+#[inline]
 fn g(x: u64) -> f64 {
     f64::from_bits(x)
 }
 
+#[inline]
 pub fn add64(a: u64, b: u64, rnd: Rnd) -> u64 {
     finish64(match rnd {
         Rnd::Rn => (g(a) + g(b)).to_bits(),
@@ -312,10 +339,12 @@ pub fn add64(a: u64, b: u64, rnd: Rnd) -> u64 {
     })
 }
 
+#[inline]
 pub fn sub64(a: u64, b: u64, rnd: Rnd) -> u64 {
     add64(a, b ^ (1 << 63), rnd)
 }
 
+#[inline]
 pub fn mul64(a: u64, b: u64, rnd: Rnd) -> u64 {
     finish64(match rnd {
         Rnd::Rn => (g(a) * g(b)).to_bits(),
@@ -323,6 +352,7 @@ pub fn mul64(a: u64, b: u64, rnd: Rnd) -> u64 {
     })
 }
 
+#[inline]
 pub fn fma64(a: u64, b: u64, c: u64, rnd: Rnd) -> u64 {
     finish64(match rnd {
         Rnd::Rn => g(a).mul_add(g(b), g(c)).to_bits(),
@@ -330,6 +360,7 @@ pub fn fma64(a: u64, b: u64, c: u64, rnd: Rnd) -> u64 {
     })
 }
 
+#[inline]
 fn key64(x: u64) -> i128 {
     if x >> 63 == 1 {
         -((x & !(1 << 63)) as i128) - 1
@@ -338,6 +369,7 @@ fn key64(x: u64) -> i128 {
     }
 }
 
+#[inline]
 pub fn minmax64(a: u64, b: u64, max: bool) -> u64 {
     match (is_nan64(a), is_nan64(b)) {
         (true, true) => NAN64,
@@ -353,29 +385,35 @@ pub fn minmax64(a: u64, b: u64, max: bool) -> u64 {
     }
 }
 
+#[inline]
 pub fn setp64(a: u64, b: u64, cmp: u32) -> bool {
     compare(g(a).partial_cmp(&g(b)), cmp)
 }
 
+#[inline]
 pub fn rnd64(a: u64, rnd: Rnd) -> u64 {
     finish64(round_f64(g(a), rnd).to_bits())
 }
 
+#[inline]
 pub fn f2d(a: u32, ftz: bool) -> u64 {
     let [a] = inputs32([a], ftz);
     finish64((f(a) as f64).to_bits())
 }
 
+#[inline]
 pub fn d2f(a: u64, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
     let mut loses = false;
     let r: Single = d(a).convert_r(rnd.ap(), &mut loses).value;
     finish32(r.to_bits() as u32, ftz, sat)
 }
 
+#[inline]
 pub fn d2i(a: u64, rnd: Rnd, ty: IntTy) -> u64 {
     f64_to_int(g(a), rnd, ty)
 }
 
+#[inline]
 pub fn i2d(bits: u64, rnd: Rnd, ty: IntTy) -> u64 {
     Double::from_i128_r(ty.value(bits), rnd.ap()).value.to_bits() as u64
 }

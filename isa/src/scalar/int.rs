@@ -3,6 +3,7 @@
 //! arithmetic, integer compares.
 
 /// `shl`: amounts above 31 give 0.
+#[inline]
 pub fn shl(a: u32, n: u32) -> u32 {
     if n > 31 {
         0
@@ -12,6 +13,7 @@ pub fn shl(a: u32, n: u32) -> u32 {
 }
 
 /// `shr`: logical or arithmetic; amounts above 31 give 0 or the sign fill.
+#[inline]
 pub fn shr(a: u32, n: u32, signed: bool) -> u32 {
     if signed {
         ((a as i32) >> n.min(31)) as u32
@@ -23,6 +25,7 @@ pub fn shr(a: u32, n: u32, signed: bool) -> u32 {
 }
 
 /// `shf`: funnel shift of hi:lo; left gives the high word, right the low word.
+#[inline]
 pub fn shf(lo: u32, n: u32, hi: u32, right: bool, clamp: bool) -> u32 {
     let n = if clamp { n.min(32) } else { n & 31 };
     let v = (hi as u64) << 32 | lo as u64;
@@ -34,6 +37,7 @@ pub fn shf(lo: u32, n: u32, hi: u32, right: bool, clamp: bool) -> u32 {
 }
 
 /// `bfe`: extract `len` bits at `pos` (both 8-bit fields of `posl`), PTX rules.
+#[inline]
 pub fn bfe(a: u32, posl: u32, signed: bool) -> u32 {
     let pos = posl & 0xff;
     let len = (posl >> 8) & 0xff;
@@ -47,6 +51,7 @@ pub fn bfe(a: u32, posl: u32, signed: bool) -> u32 {
 }
 
 /// `bfi`: `base` with `len` bits at `pos` replaced by the low bits of `ins`.
+#[inline]
 pub fn bfi(ins: u32, posl: u32, base: u32) -> u32 {
     let pos = posl & 0xff;
     let len = (posl >> 8) & 0xff;
@@ -61,6 +66,7 @@ pub fn bfi(ins: u32, posl: u32, base: u32) -> u32 {
 
 /// `prmt`: select bytes of hi:lo (lo = bytes 0-3) by `sel`, with the PTX modes
 /// (0 generic, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16).
+#[inline]
 pub fn prmt(lo: u32, sel: u32, hi: u32, mode: u32) -> u32 {
     let src = (hi as u64) << 32 | lo as u64;
     let byte = |i: u32| ((src >> (8 * (i & 7))) & 0xff) as u32;
@@ -96,6 +102,7 @@ pub fn prmt(lo: u32, sel: u32, hi: u32, mode: u32) -> u32 {
 }
 
 /// `bfind`: position of the most significant non-sign bit, or 0xffffffff.
+#[inline]
 pub fn bfind(a: u32, signed: bool, shiftamt: bool) -> u32 {
     let v = if signed && (a as i32) < 0 { !a } else { a };
     if v == 0 {
@@ -109,11 +116,13 @@ pub fn bfind(a: u32, signed: bool, shiftamt: bool) -> u32 {
     }
 }
 
+#[inline]
 pub fn sat_s32(v: i64) -> u32 {
     v.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
 }
 
 /// `add` with optional carry-in; returns (sum, carry-out).
+#[inline]
 pub fn add(a: u32, b: u32, cin: bool, sat: bool) -> (u32, bool) {
     let wide = a as u64 + b as u64 + cin as u64;
     let sum = if sat { sat_s32(a as i32 as i64 + b as i32 as i64 + cin as i64) } else { wide as u32 };
@@ -121,6 +130,7 @@ pub fn add(a: u32, b: u32, cin: bool, sat: bool) -> (u32, bool) {
 }
 
 /// `sub` with optional borrow-in; returns (difference, borrow-out).
+#[inline]
 pub fn sub(a: u32, b: u32, bin: bool, sat: bool) -> (u32, bool) {
     let sub = b as u64 + bin as u64;
     let diff = if sat { sat_s32(a as i32 as i64 - b as i32 as i64 - bin as i64) } else { (a as u64).wrapping_sub(sub) as u32 };
@@ -128,6 +138,7 @@ pub fn sub(a: u32, b: u32, bin: bool, sat: bool) -> (u32, bool) {
 }
 
 /// Low or high 32 bits of the 64-bit product.
+#[inline]
 pub fn mul(a: u32, b: u32, hi: bool, signed: bool) -> u32 {
     let p = if signed { (a as i32 as i64 * b as i32 as i64) as u64 } else { a as u64 * b as u64 };
     if hi {
@@ -138,6 +149,7 @@ pub fn mul(a: u32, b: u32, hi: bool, signed: bool) -> u32 {
 }
 
 /// `mad`: (low or high product) + c (+ carry); returns (result, carry-out).
+#[inline]
 pub fn mad(a: u32, b: u32, c: u32, hi: bool, signed: bool, cin: bool, sat: bool) -> (u32, bool) {
     let t = mul(a, b, hi, signed);
     if sat {
@@ -147,6 +159,7 @@ pub fn mad(a: u32, b: u32, c: u32, hi: bool, signed: bool, cin: bool, sat: bool)
     add(t, c, cin, false)
 }
 
+#[inline]
 pub fn min_max(a: u32, b: u32, max: bool, signed: bool) -> u32 {
     let lt = if signed { (a as i32) < (b as i32) } else { a < b };
     if lt != max {
@@ -157,6 +170,7 @@ pub fn min_max(a: u32, b: u32, max: bool, signed: bool) -> u32 {
 }
 
 /// Integer compare by the `ICmp` code: eq ne lt le gt ge (signed) lo ls hi hs (unsigned).
+#[inline]
 pub fn compare(a: u32, b: u32, cmp: u32) -> bool {
     let (sa, sb) = (a as i32, b as i32);
     match cmp {
@@ -174,6 +188,7 @@ pub fn compare(a: u32, b: u32, cmp: u32) -> bool {
 }
 
 /// Boolean combine by the `BoolOp` code: and, or, xor.
+#[inline]
 pub fn bool_op(x: bool, y: bool, op: u32) -> bool {
     match op {
         0 => x & y,

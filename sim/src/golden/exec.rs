@@ -38,25 +38,76 @@ macro_rules! lanes {
     }};
 }
 
+/// All lanes of a warp of the fixed size `N`: fixed-size rows let the compiler
+/// unroll and vectorize. Results go to a scratch row first, because the
+/// destination may also be a source.
 #[inline(always)]
-fn map1(regs: &mut [u32], ws: usize, exec: u64, d: usize, a: usize, f: impl Fn(u32) -> u32) {
-    lanes!(exec, ws, l => { regs[d + l] = f(regs[a + l]); });
+fn map3_n<const N: usize>(regs: &mut [u32], d: usize, a: usize, b: usize, c: usize, imm: Option<u32>, f: impl Fn(u32, u32, u32) -> u32) {
+    let mut out = [0u32; N];
+    let av: &[u32; N] = regs[a..a + N].try_into().expect("row");
+    let cv: &[u32; N] = regs[c..c + N].try_into().expect("row");
+    match imm {
+        Some(v) => {
+            for l in 0..N {
+                out[l] = f(av[l], v, cv[l]);
+            }
+        }
+        None => {
+            let bv: &[u32; N] = regs[b..b + N].try_into().expect("row");
+            for l in 0..N {
+                out[l] = f(av[l], bv[l], cv[l]);
+            }
+        }
+    }
+    regs[d..d + N].copy_from_slice(&out);
+}
+
+/// d = f(a, b, c) on the lanes of `exec`; `b` is the immediate where given
+/// (`c` reads the zero row when unused).
+#[inline(always)]
+fn map3(regs: &mut [u32], ws: usize, exec: u64, d: usize, a: usize, b: usize, c: usize, imm: Option<u32>, f: impl Fn(u32, u32, u32) -> u32) {
+    if exec == full(ws) {
+        match ws {
+            32 => return map3_n::<32>(regs, d, a, b, c, imm, f),
+            8 => return map3_n::<8>(regs, d, a, b, c, imm, f),
+            _ => {}
+        }
+    }
+    lanes!(exec, ws, l => {
+        regs[d + l] = f(regs[a + l], imm.unwrap_or(regs[b + l]), regs[c + l]);
+    });
 }
 
 #[inline(always)]
 fn map2(regs: &mut [u32], ws: usize, exec: u64, d: usize, a: usize, b: usize, imm: Option<u32>, f: impl Fn(u32, u32) -> u32) {
-    match imm {
-        Some(v) => lanes!(exec, ws, l => { regs[d + l] = f(regs[a + l], v); }),
-        None => lanes!(exec, ws, l => { regs[d + l] = f(regs[a + l], regs[b + l]); }),
+    // The `c` operand is the `a` row, ignored.
+    map3(regs, ws, exec, d, a, b, a, imm, |x, y, _| f(x, y))
+}
+
+/// Lanes of `exec` where f(a, b) holds, as a mask.
+#[inline(always)]
+fn test2(regs: &[u32], ws: usize, exec: u64, a: usize, b: usize, imm: Option<u32>, f: impl Fn(u32, u32) -> bool) -> u64 {
+    let mut bits = 0u64;
+    if exec == full(ws) && ws == 32 {
+        let av: &[u32; 32] = regs[a..a + 32].try_into().expect("row");
+        let bv: [u32; 32] = match imm {
+            Some(v) => [v; 32],
+            None => regs[b..b + 32].try_into().expect("row"),
+        };
+        for l in 0..32 {
+            bits |= (f(av[l], bv[l]) as u64) << l;
+        }
+        return bits;
     }
+    lanes!(exec, ws, l => {
+        bits |= (f(regs[a + l], imm.unwrap_or(regs[b + l])) as u64) << l;
+    });
+    bits
 }
 
 #[inline(always)]
-fn map3(regs: &mut [u32], ws: usize, exec: u64, d: usize, a: usize, b: usize, c: usize, imm: Option<u32>, f: impl Fn(u32, u32, u32) -> u32) {
-    match imm {
-        Some(v) => lanes!(exec, ws, l => { regs[d + l] = f(regs[a + l], v, regs[c + l]); }),
-        None => lanes!(exec, ws, l => { regs[d + l] = f(regs[a + l], regs[b + l], regs[c + l]); }),
-    }
+fn map1(regs: &mut [u32], ws: usize, exec: u64, d: usize, a: usize, f: impl Fn(u32) -> u32) {
+    map2(regs, ws, exec, d, a, a, Some(0), |x, _| f(x))
 }
 
 /// binary64 operations on register pairs (rows r and r+1).
@@ -91,7 +142,28 @@ fn write_pred(preds: &mut [u64; 8], p: u8, value: u64, exec: u64) {
     }
 }
 
+/// Why an access failed (kept small: it is returned on the hot path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MemFault {
+    OutOfBounds,
+    Misaligned,
+    ReadOnly,
+    StackOverflow,
+}
+
+impl MemFault {
+    pub(crate) fn kind(self, space: Space, size: u32) -> TrapKind {
+        match self {
+            MemFault::OutOfBounds => TrapKind::OutOfBounds { space, size },
+            MemFault::Misaligned => TrapKind::Misaligned { space, size },
+            MemFault::ReadOnly => TrapKind::ReadOnly { space },
+            MemFault::StackOverflow => TrapKind::StackOverflow,
+        }
+    }
+}
+
 /// The generic-address window an address falls in.
+#[inline]
 fn window(addr: u32) -> (Space, u32) {
     match addr {
         a if a >= mem::LOCAL_WINDOW => (Space::Local, a - mem::LOCAL_WINDOW),
@@ -103,6 +175,7 @@ fn window(addr: u32) -> (Space, u32) {
 }
 
 /// The `Space` modifier (gen, global, shared, local, const, param) applied to an address.
+#[inline]
 pub(crate) fn resolve(space: u32, addr: u32) -> (Space, u32) {
     match space {
         1 => (Space::Global, addr),
@@ -126,37 +199,38 @@ impl MemCounts {
 
 impl Machine<'_> {
     /// Bounds- and alignment-checks an access; returns where its bytes start in the
-    /// backing store of `space`.
-    pub(crate) fn locate(&self, cta: &Cta, w: usize, lane: usize, space: Space, off: u32, size: u32, write: bool) -> Result<usize, TrapKind> {
-        if off % size != 0 {
-            return Err(TrapKind::Misaligned { space, size });
+    /// backing store of `space`. The error is small (hot path); see [`MemFault::kind`].
+    #[inline]
+    pub(crate) fn locate(&self, cta: &Cta, w: usize, lane: usize, space: Space, off: u32, size: u32, write: bool) -> Result<usize, MemFault> {
+        if off & (size - 1) != 0 {
+            return Err(MemFault::Misaligned);
         }
         let end = off as u64 + size as u64;
-        let oob = TrapKind::OutOfBounds { space, size };
         match space {
             Space::Global => {
                 if off < mem::NULL_LIMIT || !self.global.check(off, size) {
-                    return Err(oob);
+                    return Err(MemFault::OutOfBounds);
                 }
                 Ok(off as usize)
             }
-            Space::Shared => (end <= cta.shared.len() as u64).then_some(off as usize).ok_or(oob),
+            Space::Shared => (end <= cta.shared.len() as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds),
             Space::Local => {
                 if end > self.local_bytes as u64 {
-                    return Err(TrapKind::StackOverflow);
+                    return Err(MemFault::StackOverflow);
                 }
                 Ok((w * self.ws + lane) * self.local_bytes as usize + off as usize)
             }
             Space::Const | Space::Param => {
                 if write {
-                    return Err(TrapKind::ReadOnly { space });
+                    return Err(MemFault::ReadOnly);
                 }
                 let len = if space == Space::Const { self.consts.len() } else { self.params.len() };
-                (end <= len as u64).then_some(off as usize).ok_or(oob)
+                (end <= len as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds)
             }
         }
     }
 
+    #[inline]
     fn backing<'s>(&'s self, cta: &'s Cta, space: Space) -> &'s [u8] {
         match space {
             Space::Global => self.global.bytes(),
@@ -167,6 +241,7 @@ impl Machine<'_> {
         }
     }
 
+    #[inline]
     fn backing_mut<'s>(&'s mut self, cta: &'s mut Cta, space: Space) -> &'s mut [u8] {
         match space {
             Space::Global => self.global.bytes_mut(),
@@ -176,6 +251,7 @@ impl Machine<'_> {
         }
     }
 
+    #[inline]
     fn count_mem(&mut self, space: Space, kind: MemKind) {
         let s = &mut self.stats;
         match space {
@@ -281,7 +357,7 @@ impl Machine<'_> {
         }
         let (d, dr, a, b, c) = (self.ri(w, dec.dw), self.ri(w, dec.dr), self.ri(w, dec.a), self.ri(w, dec.b), self.ri(w, dec.c));
         let imm = dec.imm;
-        let m = |k: ModKind| i.modifier(k);
+        let m = |k: ModKind| dec.m[k as usize] as u32;
         let rnd = Rnd::from_bits(m(ModKind::Rnd));
         let ftz = m(ModKind::Ftz) == 1;
         let sat = m(ModKind::Sat) == 1;
@@ -351,17 +427,19 @@ impl Machine<'_> {
                 map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| int::prmt(a, b, c, mode))
             }
             Opcode::Isetp | Opcode::Fsetp | Opcode::Dsetp => {
-                let mut bits = 0u64;
                 let cmp = if i.op == Opcode::Isetp { m(ModKind::ICmp) } else { m(ModKind::FCmp) };
                 let fz = m(ModKind::FtzExt) == 1;
-                lanes!(exec, ws, l => {
-                    let r = match i.op {
-                        Opcode::Isetp => int::compare(regs[a + l], imm.unwrap_or(regs[b + l]), cmp),
-                        Opcode::Fsetp => fp::setp32(regs[a + l], imm.unwrap_or(regs[b + l]), cmp, fz),
-                        _ => fp::setp64(get64(regs, ws, a, l), get64(regs, ws, b, l), cmp),
-                    };
-                    bits |= (r as u64) << l;
-                });
+                let bits = match i.op {
+                    Opcode::Isetp => test2(regs, ws, exec, a, b, imm, |x, y| int::compare(x, y, cmp)),
+                    Opcode::Fsetp => test2(regs, ws, exec, a, b, imm, |x, y| fp::setp32(x, y, cmp, fz)),
+                    _ => {
+                        let mut bits = 0u64;
+                        lanes!(exec, ws, l => {
+                            bits |= (fp::setp64(get64(regs, ws, a, l), get64(regs, ws, b, l), cmp) as u64) << l;
+                        });
+                        bits
+                    }
+                };
                 let preds = &mut cta.warps[w].preds;
                 let pc_mask = pred_mask(preds, (i.d >> 3) & 0xf);
                 let v = match m(ModKind::BoolOp) {
@@ -584,9 +662,9 @@ impl Machine<'_> {
     fn load_store<T: Tracer>(&mut self, cta: &mut Cta, w: usize, pc: u32, dec: &Dec, exec: u64) -> Result<(), Trap> {
         let i = dec.inst;
         let ws = self.ws;
-        let width = i.modifier(ModKind::Width);
+        let width = dec.m[ModKind::Width as usize] as u32;
         let size: u32 = [1, 1, 2, 2, 4, 8, 16][width as usize];
-        let space_mod = i.modifier(ModKind::Space);
+        let space_mod = dec.m[ModKind::Space as usize] as u32;
         let store = i.op == Opcode::St;
         let kind = if store { MemKind::Store } else { MemKind::Load };
         let (a, b) = (self.ri(w, dec.a), self.ri(w, dec.b));
@@ -598,10 +676,25 @@ impl Machine<'_> {
             mm &= mm - 1;
             let addr = cta.regs[a + l].wrapping_add(dec.imm.unwrap_or(cta.regs[b + l]));
             let (space, off) = resolve(space_mod, addr);
-            let at = self.locate(cta, w, l, space, off, size, store).map_err(|k| self.trap(cta, w, Some(l), pc, k, Some(addr as u64)))?;
+            let at = match self.locate(cta, w, l, space, off, size, store) {
+                Ok(at) => at,
+                Err(f) => return Err(self.trap(cta, w, Some(l), pc, f.kind(space, size), Some(addr as u64))),
+            };
             self.count_mem(space, kind);
             let value: u128;
-            if store {
+            if size == 4 {
+                // The common case, without the 16-byte staging buffer.
+                if store {
+                    let v = cta.regs[dr + l];
+                    self.backing_mut(cta, space)[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                    value = v as u128;
+                } else {
+                    let src = &self.backing(cta, space)[at..at + 4];
+                    let v = u32::from_le_bytes([src[0], src[1], src[2], src[3]]);
+                    cta.regs[d + l] = v;
+                    value = v as u128;
+                }
+            } else if store {
                 let mut v = 0u128;
                 for k in 0..nregs {
                     v |= (cta.regs[dr + k * ws + l] as u128) << (32 * k);
@@ -632,24 +725,24 @@ impl Machine<'_> {
     }
 
     fn atomic<T: Tracer>(&mut self, cta: &mut Cta, w: usize, pc: u32, dec: &Dec, exec: u64) -> Result<(), Trap> {
-        let i = dec.inst;
+
         let ws = self.ws;
-        let wide = i.modifier(ModKind::B64) == 1;
+        let wide = dec.m[ModKind::B64 as usize] as u32 == 1;
         let size: u32 = if wide { 8 } else { 4 };
-        let op = i.modifier(ModKind::AtomOp);
+        let op = dec.m[ModKind::AtomOp as usize] as u32;
         let (a, b, c, d) = (self.ri(w, dec.a), self.ri(w, dec.b), self.ri(w, dec.c), self.ri(w, dec.dw));
         let mut mm = exec;
         while mm != 0 {
             let l = mm.trailing_zeros() as usize;
             mm &= mm - 1;
             let addr = cta.regs[a + l];
-            let (space, off) = resolve(i.modifier(ModKind::AtomSpace), addr);
+            let (space, off) = resolve(dec.m[ModKind::AtomSpace as usize] as u32, addr);
             let fault = |s: &Self, cta: &Cta, k| s.trap(cta, w, Some(l), pc, k, Some(addr as u64));
             if !matches!(space, Space::Global | Space::Shared) {
                 let reason = format!("atomic on {space} memory");
                 return Err(fault(self, cta, TrapKind::InvalidInstruction { reason }));
             }
-            let at = self.locate(cta, w, l, space, off, size, true).map_err(|k| fault(self, cta, k))?;
+            let at = self.locate(cta, w, l, space, off, size, true).map_err(|f| fault(self, cta, f.kind(space, size)))?;
             self.count_mem(space, MemKind::Atomic);
             let (bv, cv) = if wide {
                 (get64(&cta.regs, ws, b, l), get64(&cta.regs, ws, c, l))
@@ -677,11 +770,11 @@ impl Machine<'_> {
     /// `shfl` with PTX's lane rules, generalized to the warp size: lane fields are
     /// masked with warp_size - 1; c = clamp | segment mask << 8.
     fn shuffle(&mut self, cta: &mut Cta, w: usize, dec: &Dec, exec: u64, active: u64) {
-        let i = dec.inst;
         let ws = self.ws;
         let lm = ws as u32 - 1;
         let (a, b, c, d) = (self.ri(w, dec.a), self.ri(w, dec.b), self.ri(w, dec.c), self.ri(w, dec.dw));
-        let mode = i.modifier(ModKind::ShflMode);
+        let mode = dec.m[ModKind::ShflMode as usize] as u32;
+        let i = dec.inst;
         let regs = &mut cta.regs;
         let src: Vec<u32> = regs[a..a + ws].to_vec();
         let mut ok = 0u64;

@@ -49,6 +49,8 @@ pub(crate) struct Dec {
     pub imm: Option<u32>,
     /// A register field names a register beyond the kernel's `.regs`.
     pub bad_reg: Option<u8>,
+    /// Every modifier's value, indexed by `ModKind`.
+    pub m: [u8; heddle_isa::ModKind::COUNT],
 }
 
 /// Per-CTA state.
@@ -136,7 +138,11 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
                 Operand::Imm(v) => Some(v),
                 Operand::Reg(_) => None,
             };
-            Dec { inst, dw, dr, a, b, c, imm, bad_reg: bad }
+            let mut m = [0u8; heddle_isa::ModKind::COUNT];
+            for &k in inst.op.info().mods {
+                m[k as usize] = inst.modifier(k) as u8;
+            }
+            Dec { inst, dw, dr, a, b, c, imm, bad_reg: bad, m }
         })
         .collect()
 }
