@@ -10,8 +10,9 @@ leftmost zero sits on tau = 0: near-minimax, but exact at the segment start, so
 lg2(2^k) = k and ex2(k) = 2^k come out exact.)  Coefficients are rounded to
 nearest integers in units of 2^-F (F = 32 for every table).
 
-Usage: python3 isa/tools/gen_sfu_tables.py   (prints Rust constants, and the
-estimated interpolation error of each table on stderr).
+Usage: python3 isa/tools/gen_sfu_tables.py [LG2 EX2 SIN TANH INV_2PI]
+prints the Rust constants (all, or the named ones) for pasting into sfu.rs, and
+the estimated max error of each table piece on stderr.  Needs mpmath.
 """
 import sys
 from mpmath import mp, mpf, log, sin, tanh, pi, sqrt, floor

@@ -38,25 +38,27 @@ macro_rules! lanes {
     }};
 }
 
-/// All lanes of a warp of the fixed size `N`: fixed-size rows let the compiler
-/// unroll and vectorize. Results go to a scratch row first, because the
-/// destination may also be a source.
+/// A warp of the fixed size `N`: fixed-size rows let the compiler unroll and
+/// vectorize. Results go to a scratch row first, because the destination may
+/// also be a source.
 #[inline(always)]
-fn map3_n<const N: usize>(regs: &mut [u32], d: usize, a: usize, b: usize, c: usize, imm: Option<u32>, f: impl Fn(u32, u32, u32) -> u32) {
-    let mut out = [0u32; N];
+fn map3_n<const N: usize>(regs: &mut [u32], exec: u64, d: usize, a: usize, b: usize, c: usize, imm: Option<u32>, f: impl Fn(u32, u32, u32) -> u32) {
+    let mut out: [u32; N] = regs[d..d + N].try_into().expect("row");
     let av: &[u32; N] = regs[a..a + N].try_into().expect("row");
     let cv: &[u32; N] = regs[c..c + N].try_into().expect("row");
-    match imm {
-        Some(v) => {
-            for l in 0..N {
-                out[l] = f(av[l], v, cv[l]);
-            }
+    let bv: [u32; N] = match imm {
+        Some(v) => [v; N],
+        None => regs[b..b + N].try_into().expect("row"),
+    };
+    if exec == full(N) {
+        for l in 0..N {
+            out[l] = f(av[l], bv[l], cv[l]);
         }
-        None => {
-            let bv: &[u32; N] = regs[b..b + N].try_into().expect("row");
-            for l in 0..N {
-                out[l] = f(av[l], bv[l], cv[l]);
-            }
+    } else {
+        // Pure operations: compute every lane, keep the old value where inactive.
+        for l in 0..N {
+            let r = f(av[l], bv[l], cv[l]);
+            out[l] = if exec >> l & 1 == 1 { r } else { out[l] };
         }
     }
     regs[d..d + N].copy_from_slice(&out);
@@ -66,12 +68,10 @@ fn map3_n<const N: usize>(regs: &mut [u32], d: usize, a: usize, b: usize, c: usi
 /// (`c` reads the zero row when unused).
 #[inline(always)]
 fn map3(regs: &mut [u32], ws: usize, exec: u64, d: usize, a: usize, b: usize, c: usize, imm: Option<u32>, f: impl Fn(u32, u32, u32) -> u32) {
-    if exec == full(ws) {
-        match ws {
-            32 => return map3_n::<32>(regs, d, a, b, c, imm, f),
-            8 => return map3_n::<8>(regs, d, a, b, c, imm, f),
-            _ => {}
-        }
+    match ws {
+        32 => return map3_n::<32>(regs, exec, d, a, b, c, imm, f),
+        8 => return map3_n::<8>(regs, exec, d, a, b, c, imm, f),
+        _ => {}
     }
     lanes!(exec, ws, l => {
         regs[d + l] = f(regs[a + l], imm.unwrap_or(regs[b + l]), regs[c + l]);
@@ -332,7 +332,8 @@ impl Machine<'_> {
             return Ok(Step::Finished);
         };
         let pc = top.pc;
-        let Some(&dec) = self.prog.get(pc as usize) else {
+        let prog = std::rc::Rc::clone(&self.prog);
+        let Some(dec) = prog.get(pc as usize) else {
             let reason = format!("pc {pc} is outside the program ({} instructions)", self.prog.len());
             return Err(self.trap(cta, w, None, pc, TrapKind::InvalidInstruction { reason }, None));
         };
@@ -474,6 +475,15 @@ impl Machine<'_> {
                     cta.regs[d + l] = v;
                 });
             }
+            // Round-to-nearest without ftz/sat: native arithmetic, vectorizable.
+            Opcode::Fadd | Opcode::Fsub | Opcode::Fmul if rnd == Rnd::Rn && !ftz && !sat => {
+                let g = f32::from_bits;
+                match i.op {
+                    Opcode::Fadd => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::finish32((g(a) + g(b)).to_bits(), false, false)),
+                    Opcode::Fsub => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::finish32((g(a) - g(b)).to_bits(), false, false)),
+                    _ => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::finish32((g(a) * g(b)).to_bits(), false, false)),
+                }
+            }
             Opcode::Fadd => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::add32(a, b, rnd, ftz, sat)),
             Opcode::Fsub => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::sub32(a, b, rnd, ftz, sat)),
             Opcode::Fmul => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::mul32(a, b, rnd, ftz, sat)),
@@ -552,8 +562,8 @@ impl Machine<'_> {
                     set64(regs, ws, d, l, fp::i2d(v, rnd, ty));
                 });
             }
-            Opcode::Ld | Opcode::St => self.load_store::<T>(cta, w, pc, &dec, exec)?,
-            Opcode::Atom => self.atomic::<T>(cta, w, pc, &dec, exec)?,
+            Opcode::Ld | Opcode::St => self.load_store::<T>(cta, w, pc, dec, exec)?,
+            Opcode::Atom => self.atomic::<T>(cta, w, pc, dec, exec)?,
             Opcode::Bra => {
                 self.stats.branches += 1;
                 let (target, join) = (imm.unwrap_or(0), i.rpc());
@@ -633,8 +643,8 @@ impl Machine<'_> {
                 let v = (pred_mask(&cta.warps[w].preds, i.a) & exec) as u32;
                 map1(regs, ws, exec, d, a, |_| v);
             }
-            Opcode::Shfl => self.shuffle(cta, w, &dec, exec, top.mask),
-            Opcode::Syscall => self.syscall(cta, w, pc, &dec, exec)?,
+            Opcode::Shfl => self.shuffle(cta, w, dec, exec, top.mask),
+            Opcode::Syscall => self.syscall(cta, w, pc, dec, exec)?,
             Opcode::Trap | Opcode::Brkpt => {
                 if exec != 0 {
                     let kind = if i.op == Opcode::Trap { TrapKind::UserTrap } else { TrapKind::Breakpoint };
@@ -645,7 +655,7 @@ impl Machine<'_> {
         let _ = dr;
         if T::ON {
             self.seq += 1;
-            let r = self.retire_record(cta, w, pc, &dec, top.mask, exec);
+            let r = self.retire_record(cta, w, pc, dec, top.mask, exec);
             tracer.retire(r);
         }
         if cta.warps[w].live() == 0 {

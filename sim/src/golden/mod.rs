@@ -74,7 +74,8 @@ pub(crate) struct Barrier {
 
 /// Everything an executing launch needs besides the CTA.
 pub(crate) struct Machine<'a> {
-    pub prog: Vec<Dec>,
+    /// Shared so a step can hold its instruction while mutating the machine.
+    pub prog: std::rc::Rc<[Dec]>,
     pub ws: usize,
     /// Register rows per warp (kernel registers + 4 zero rows + 4 sink rows).
     pub rows: usize,
@@ -152,7 +153,7 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
     let nregs = k.regs as u32;
     let ws = dev.config.warp_size as usize;
     let mut m = Machine {
-        prog: predecode(&dev.module.code, nregs),
+        prog: predecode(&dev.module.code, nregs).into(),
         ws,
         rows: nregs as usize + 8,
         nregs,
