@@ -319,9 +319,9 @@ isa! {
     D2i   = 0x3a "d2i"   Rr [Rnd, IntTy] PairAIntTyD reg Dpu "d = binary64 a converted to an integer, saturating; NaN gives 0.";
     I2d   = 0x3b "i2d"   Rr [Rnd, IntTy] PairDIntTyA reg Dpu "d = integer a converted to binary64, rounded.";
     // Memory.
-    Ld    = 0x40 "ld"    Ld [Width, Space] MemWidth imm Lsu "d = memory[a + b].";
-    St    = 0x41 "st"    St [Width, Space] MemWidth imm Lsu "memory[a + b] = d.";
-    Atom  = 0x42 "atom"  Atom [AtomOp, AtomSpace, B64] Atom64 imm Lsu "Atomically: d = memory[a]; memory[a] = op(memory[a], b[, c]). cas stores c if the old value equals b. Lanes apply in lane order.";
+    Ld    = 0x40 "ld"    Ld [Space, Width] MemWidth imm Lsu "d = memory[a + b].";
+    St    = 0x41 "st"    St [Space, Width] MemWidth imm Lsu "memory[a + b] = d.";
+    Atom  = 0x42 "atom"  Atom [AtomSpace, AtomOp, B64] Atom64 imm Lsu "Atomically: d = memory[a]; memory[a] = op(memory[a], b[, c]). cas stores c if the old value equals b. Lanes apply in lane order.";
     Fence = 0x43 "fence" None [Scope] Single reg Lsu "Orders this thread's memory accesses at the given scope.";
     // Control.
     Bra   = 0x50 "bra"   Bra [] Single imm Ctl "Branch to target where the guard holds; threads that disagree diverge and reconverge at join.";

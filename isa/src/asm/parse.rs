@@ -73,10 +73,7 @@ pub fn assemble(file: &str, source: &str) -> Result<Object, Diagnostics> {
         labels: HashMap::new(),
         data_syms: HashMap::new(),
         file_map: HashMap::new(),
-        explicit_loc: source.lines().any(|l| {
-            let l = l.trim_start();
-            l.starts_with(".loc") || l.starts_with(".file") || l.starts_with(".nolines")
-        }),
+        explicit_loc: source.lines().any(|l| matches!(l.split_whitespace().next(), Some(".loc" | ".file" | ".nolines"))),
         pending_loc: None,
         kernel: None,
         kernel_regs_set: vec![],
@@ -334,8 +331,7 @@ impl<'a> Asm<'a> {
         let ops = split_operands(&t[i + 1..]);
         let want = |k: usize, msg: &str| -> PResult<()> {
             if ops.len() != k {
-                let at_tok = t.get(i + 1).unwrap_or(m);
-                Err((at_tok.col, 1, format!("`{base}` takes {msg}, found {} operand(s)", ops.len())))
+                Err((m.col, m.text.len(), format!("`{base}` takes {msg}, found {} operand(s)", ops.len())))
             } else {
                 Ok(())
             }
@@ -723,7 +719,7 @@ fn value_operand(o: &[Tok]) -> PResult<(u32, Sym)> {
     }
     let (v, next) = int_value(o, 0)?;
     end(o, next)?;
-    let ok = v <= u32::MAX as u64 || (v as i64) >= i32::MIN as i64;
+    let ok = v <= u32::MAX as u64 || ((v as i64) < 0 && (v as i64) >= i32::MIN as i64);
     if !ok {
         return Err((first.col, first.text.len(), "immediate does not fit in 32 bits".into()));
     }
