@@ -9,7 +9,11 @@ use heddle_isa::Object;
 use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
-#[command(name = "heddle", version, about = "PTX to a parameterized SIMT streaming multiprocessor: assembler, golden model, RTL")]
+#[command(
+    name = "heddle",
+    version,
+    about = "PTX to a parameterized SIMT streaming multiprocessor: assembler, golden model, RTL"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -85,7 +89,12 @@ pub fn load_program(path: &Path) -> Result<Object, String> {
     if bytes.starts_with(heddle_isa::object::MAGIC) {
         return Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()));
     }
-    let text = String::from_utf8(bytes).map_err(|_| format!("{}: neither a Heddle object nor UTF-8 assembly", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "{}: neither a Heddle object nor UTF-8 assembly",
+            path.display()
+        )
+    })?;
     asm::assemble(&path.display().to_string(), &text).map_err(|d| d.to_string())
 }
 
@@ -94,7 +103,9 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
         Some(p) => std::fs::write(p, bytes).map_err(|e| format!("{}: {e}", p.display())),
         None => {
             use std::io::Write;
-            std::io::stdout().write_all(bytes).map_err(|e| e.to_string())
+            std::io::stdout()
+                .write_all(bytes)
+                .map_err(|e| e.to_string())
         }
     }
 }
@@ -109,20 +120,47 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
         }
         Cmd::Disasm { input, output } => {
             let bytes = std::fs::read(&input).map_err(|e| format!("{}: {e}", input.display()))?;
-            let obj = Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
+            let obj =
+                Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
             write_out(output.as_deref(), asm::disassemble(&obj).as_bytes())?;
             Ok(0)
         }
-        Cmd::Run { program, kernel, grid, block, args, shared, config, budget, stack_depth, engine, trace, stats } => {
+        Cmd::Run {
+            program,
+            kernel,
+            grid,
+            block,
+            args,
+            shared,
+            config,
+            budget,
+            stack_depth,
+            engine,
+            trace,
+            stats,
+        } => {
             if engine != "golden" {
                 return Err(format!("engine `{engine}` is not available yet (golden)"));
             }
             let obj = load_program(&program)?;
-            let mut config = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
+            let mut config = SmConfig::preset(&config).ok_or(format!(
+                "unknown configuration `{config}` (tiny, default, wide)"
+            ))?;
             config.instruction_budget = budget.unwrap_or(config.instruction_budget);
             config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
-            let args = args.iter().map(|a| Arg::parse(a)).collect::<Result<Vec<_>, _>>()?;
-            let spec = RunSpec { kernel, grid: run::parse_dim(&grid)?, block: run::parse_dim(&block)?, args, dynamic_shared: shared, config, trace };
+            let args = args
+                .iter()
+                .map(|a| Arg::parse(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            let spec = RunSpec {
+                kernel,
+                grid: run::parse_dim(&grid)?,
+                block: run::parse_dim(&block)?,
+                args,
+                dynamic_shared: shared,
+                config,
+                trace,
+            };
             let r = run::run(&obj, &spec)?;
             print!("{}", r.text);
             if stats {

@@ -68,11 +68,18 @@ pub fn reference() -> String {
             m.lo + m.width - 1,
             m.lo,
             names.join(" "),
-            if m.omit_default || m.is_flag() { "yes" } else { "no" },
+            if m.omit_default || m.is_flag() {
+                "yes"
+            } else {
+                "no"
+            },
             m.doc
         );
     }
-    let _ = writeln!(w, "\n## Special registers (`s2r`)\n\n| number | name | meaning |\n|---|---|---|");
+    let _ = writeln!(
+        w,
+        "\n## Special registers (`s2r`)\n\n| number | name | meaning |\n|---|---|---|"
+    );
     for r in SReg::ALL {
         let _ = writeln!(w, "| {} | `{}` | {} |", *r as u8, r.name(), r.doc());
     }

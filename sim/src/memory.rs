@@ -43,7 +43,14 @@ struct Heap {
 impl GlobalMemory {
     /// Empty memory whose device heap (created at the first `malloc`) has `heap_bytes`.
     pub fn new(heap_bytes: u32) -> GlobalMemory {
-        GlobalMemory { bytes: vec![], allocs: BTreeMap::new(), next: MODULE_GLOBAL_BASE, heap: None, heap_bytes, last: Cell::new((0, 0)) }
+        GlobalMemory {
+            bytes: vec![],
+            allocs: BTreeMap::new(),
+            next: MODULE_GLOBAL_BASE,
+            heap: None,
+            heap_bytes,
+            last: Cell::new((0, 0)),
+        }
     }
 
     /// Reserves `size` zeroed bytes, 256-byte aligned.
@@ -88,7 +95,10 @@ impl GlobalMemory {
     }
 
     pub fn read(&self, addr: u64, len: usize) -> Result<&[u8], MemError> {
-        let bad = MemError::Unmapped { addr, len: len as u64 };
+        let bad = MemError::Unmapped {
+            addr,
+            len: len as u64,
+        };
         let a = u32::try_from(addr).map_err(|_| bad.clone())?;
         let l = u32::try_from(len).map_err(|_| bad.clone())?;
         self.find(a, l).ok_or(bad)?;
@@ -96,7 +106,10 @@ impl GlobalMemory {
     }
 
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemError> {
-        let bad = MemError::Unmapped { addr, len: data.len() as u64 };
+        let bad = MemError::Unmapped {
+            addr,
+            len: data.len() as u64,
+        };
         let a = u32::try_from(addr).map_err(|_| bad.clone())?;
         let l = u32::try_from(data.len()).map_err(|_| bad.clone())?;
         self.find(a, l).ok_or(bad)?;
@@ -115,15 +128,23 @@ impl GlobalMemory {
     /// Device `malloc`: 16-byte aligned block, or 0 when the heap is exhausted.
     pub fn malloc(&mut self, size: u64) -> u32 {
         if self.heap.is_none() {
-            let Ok(base) = self.alloc(self.heap_bytes) else { return 0 };
+            let Ok(base) = self.alloc(self.heap_bytes) else {
+                return 0;
+            };
             // The heap region itself is not accessible; its blocks are.
             self.allocs.remove(&base);
             self.last.set((0, 0));
-            self.heap = Some(Heap { base, free: BTreeMap::from([(0, self.heap_bytes)]), live: BTreeMap::new() });
+            self.heap = Some(Heap {
+                base,
+                free: BTreeMap::from([(0, self.heap_bytes)]),
+                live: BTreeMap::new(),
+            });
         }
         let heap = self.heap.as_mut().expect("heap created above");
         let want = (size.max(1).div_ceil(16) * 16).min(u32::MAX as u64) as u32;
-        let Some((&off, &len)) = heap.free.iter().find(|(_, &len)| len >= want) else { return 0 };
+        let Some((&off, &len)) = heap.free.iter().find(|(_, &len)| len >= want) else {
+            return 0;
+        };
         heap.free.remove(&off);
         if len > want {
             heap.free.insert(off + want, len - want);
@@ -139,9 +160,15 @@ impl GlobalMemory {
         if addr == 0 {
             return true;
         }
-        let Some(heap) = self.heap.as_mut() else { return false };
-        let Ok(a) = u32::try_from(addr) else { return false };
-        let Some(size) = heap.live.remove(&a) else { return false };
+        let Some(heap) = self.heap.as_mut() else {
+            return false;
+        };
+        let Ok(a) = u32::try_from(addr) else {
+            return false;
+        };
+        let Some(size) = heap.live.remove(&a) else {
+            return false;
+        };
         self.allocs.remove(&a);
         self.last.set((0, 0));
         let mut off = a - heap.base;

@@ -29,22 +29,43 @@ impl fmt::Display for Space {
 /// Why a launch stopped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub enum TrapKind {
-    OutOfBounds { space: Space, size: u32 },
-    Misaligned { space: Space, size: u32 },
+    OutOfBounds {
+        space: Space,
+        size: u32,
+    },
+    Misaligned {
+        space: Space,
+        size: u32,
+    },
     /// A write to a read-only space (const, param).
-    ReadOnly { space: Space },
-    InvalidInstruction { reason: String },
+    ReadOnly {
+        space: Space,
+    },
+    InvalidInstruction {
+        reason: String,
+    },
     /// A local-memory (per-thread stack) access outside the thread's local bytes.
     StackOverflow,
-    ReconvergenceStackOverflow { depth: u32 },
+    ReconvergenceStackOverflow {
+        depth: u32,
+    },
     BarrierDeadlock,
-    Runaway { budget: u64 },
+    Runaway {
+        budget: u64,
+    },
     DivergentUniformBranch,
     UserTrap,
     Breakpoint,
-    AssertFail { message: String, file: String, line: u32, function: String },
+    AssertFail {
+        message: String,
+        file: String,
+        line: u32,
+        function: String,
+    },
     BadFree,
-    Printf { reason: String },
+    Printf {
+        reason: String,
+    },
 }
 
 /// A fault with where it happened.
@@ -65,19 +86,41 @@ pub struct Trap {
 impl fmt::Display for TrapKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TrapKind::OutOfBounds { space, size } => write!(f, "out-of-bounds {space} access of {size} bytes"),
-            TrapKind::Misaligned { space, size } => write!(f, "misaligned {space} access of {size} bytes"),
+            TrapKind::OutOfBounds { space, size } => {
+                write!(f, "out-of-bounds {space} access of {size} bytes")
+            }
+            TrapKind::Misaligned { space, size } => {
+                write!(f, "misaligned {space} access of {size} bytes")
+            }
             TrapKind::ReadOnly { space } => write!(f, "write to read-only {space} memory"),
             TrapKind::InvalidInstruction { reason } => write!(f, "invalid instruction: {reason}"),
-            TrapKind::StackOverflow => write!(f, "stack overflow (local memory access outside the thread's frame)"),
-            TrapKind::ReconvergenceStackOverflow { depth } => write!(f, "reconvergence stack overflow (depth {depth})"),
-            TrapKind::BarrierDeadlock => write!(f, "barrier deadlock: every live warp waits and no barrier can complete"),
-            TrapKind::Runaway { budget } => write!(f, "runaway kernel: more than {budget} warp instructions"),
+            TrapKind::StackOverflow => write!(
+                f,
+                "stack overflow (local memory access outside the thread's frame)"
+            ),
+            TrapKind::ReconvergenceStackOverflow { depth } => {
+                write!(f, "reconvergence stack overflow (depth {depth})")
+            }
+            TrapKind::BarrierDeadlock => write!(
+                f,
+                "barrier deadlock: every live warp waits and no barrier can complete"
+            ),
+            TrapKind::Runaway { budget } => {
+                write!(f, "runaway kernel: more than {budget} warp instructions")
+            }
             TrapKind::DivergentUniformBranch => write!(f, "divergent bra.uni"),
             TrapKind::UserTrap => write!(f, "trap instruction"),
             TrapKind::Breakpoint => write!(f, "breakpoint"),
-            TrapKind::AssertFail { message, file, line, function } => {
-                write!(f, "assertion `{message}` failed in {function} at {file}:{line}")
+            TrapKind::AssertFail {
+                message,
+                file,
+                line,
+                function,
+            } => {
+                write!(
+                    f,
+                    "assertion `{message}` failed in {function} at {file}:{line}"
+                )
             }
             TrapKind::BadFree => write!(f, "free of an address that malloc did not return"),
             TrapKind::Printf { reason } => write!(f, "bad vprintf call: {reason}"),
@@ -88,7 +131,11 @@ impl fmt::Display for TrapKind {
 impl fmt::Display for Trap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x, y, z] = self.cta;
-        write!(f, "trap: {} (CTA ({x},{y},{z}), warp {}", self.kind, self.warp)?;
+        write!(
+            f,
+            "trap: {} (CTA ({x},{y},{z}), warp {}",
+            self.kind, self.warp
+        )?;
         if let Some(l) = self.lane {
             write!(f, ", lane {l}")?;
         }

@@ -123,7 +123,10 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
             }
             if inst.op == heddle_isa::Opcode::Syscall {
                 let sys = inst.modifier(heddle_isa::ModKind::SysNo);
-                let groups = [(inst.a, syscall::arg_regs(sys)), (inst.d, syscall::result_regs(sys).unwrap_or(0))];
+                let groups = [
+                    (inst.a, syscall::arg_regs(sys)),
+                    (inst.d, syscall::result_regs(sys).unwrap_or(0)),
+                ];
                 for (r, n) in groups {
                     if r != RZ && r as u32 + n as u32 > nregs {
                         bad = Some(r + n - 1);
@@ -143,7 +146,17 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
             for &k in inst.op.info().mods {
                 m[k as usize] = inst.modifier(k) as u8;
             }
-            Dec { inst, dw, dr, a, b, c, imm, bad_reg: bad, m }
+            Dec {
+                inst,
+                dw,
+                dr,
+                a,
+                b,
+                c,
+                imm,
+                bad_reg: bad,
+                m,
+            }
         })
         .collect()
 }
@@ -183,20 +196,26 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
                 let mut cta = Cta {
                     id: [x, y, z],
                     linear,
-                    warps: (0..nwarps).map(|w| Warp::new(k.entry, lanes_present(threads, w, ws))).collect(),
+                    warps: (0..nwarps)
+                        .map(|w| Warp::new(k.entry, lanes_present(threads, w, ws)))
+                        .collect(),
                     regs: vec![0; nwarps * m.rows * ws],
                     shared: vec![0; shared_bytes],
                     local: vec![0; threads * k.local_bytes as usize],
                     bars: [Barrier::default(); BARRIERS],
                 };
                 if let Err(t) = m.run_cta(&mut cta, tracer) {
-                    trap = Some(t);
+                    trap = Some(*t);
                     break 'grid;
                 }
             }
         }
     }
-    Outcome { trap, stats: m.stats, stdout: m.stdout }
+    Outcome {
+        trap,
+        stats: m.stats,
+        stdout: m.stdout,
+    }
 }
 
 /// Mask of the lanes of warp `w` that hold threads.
@@ -221,7 +240,7 @@ pub(crate) enum Step {
 }
 
 impl Machine<'_> {
-    fn run_cta<T: Tracer>(&mut self, cta: &mut Cta, tracer: &mut T) -> Result<(), Trap> {
+    fn run_cta<T: Tracer>(&mut self, cta: &mut Cta, tracer: &mut T) -> Result<(), Box<Trap>> {
         loop {
             let mut progressed = false;
             let mut live = false;
@@ -256,8 +275,24 @@ impl Machine<'_> {
         }
     }
 
-    pub(crate) fn trap(&self, cta: &Cta, w: usize, lane: Option<usize>, pc: u32, kind: TrapKind, addr: Option<u64>) -> Trap {
-        Trap { kind, cta: cta.id, warp: w as u32, lane: lane.map(|l| l as u32), pc, addr }
+    /// A trap record (boxed: it travels on the error path of the hot step function).
+    pub(crate) fn trap(
+        &self,
+        cta: &Cta,
+        w: usize,
+        lane: Option<usize>,
+        pc: u32,
+        kind: TrapKind,
+        addr: Option<u64>,
+    ) -> Box<Trap> {
+        Box::new(Trap {
+            kind,
+            cta: cta.id,
+            warp: w as u32,
+            lane: lane.map(|l| l as u32),
+            pc,
+            addr,
+        })
     }
 
     /// Index of register `row`, lane 0, of warp `w`.
