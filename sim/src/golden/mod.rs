@@ -188,22 +188,31 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
     let shared_bytes = (k.shared_bytes + l.dynamic_shared) as usize;
     let threads = (l.block[0] * l.block[1] * l.block[2]) as usize;
     let nwarps = threads.div_ceil(ws);
+    // One CTA's state, reset for each CTA in turn (memory starts zeroed).
+    let mut cta = Cta {
+        id: [0; 3],
+        linear: 0,
+        warps: (0..nwarps).map(|w| Warp::new(k.entry, lanes_present(threads, w, ws))).collect(),
+        regs: vec![0; nwarps * m.rows * ws],
+        shared: vec![0; shared_bytes],
+        local: vec![0; threads * k.local_bytes as usize],
+        bars: [Barrier::default(); BARRIERS],
+    };
     let mut trap = None;
     'grid: for z in 0..l.grid[2] {
         for y in 0..l.grid[1] {
             for x in 0..l.grid[0] {
-                let linear = x + l.grid[0] * (y + l.grid[1] * z);
-                let mut cta = Cta {
-                    id: [x, y, z],
-                    linear,
-                    warps: (0..nwarps)
-                        .map(|w| Warp::new(k.entry, lanes_present(threads, w, ws)))
-                        .collect(),
-                    regs: vec![0; nwarps * m.rows * ws],
-                    shared: vec![0; shared_bytes],
-                    local: vec![0; threads * k.local_bytes as usize],
-                    bars: [Barrier::default(); BARRIERS],
-                };
+                if x + y + z > 0 {
+                    for (w, warp) in cta.warps.iter_mut().enumerate() {
+                        warp.reset(k.entry, lanes_present(threads, w, ws));
+                    }
+                    cta.regs.fill(0);
+                    cta.shared.fill(0);
+                    cta.local.fill(0);
+                    cta.bars = [Barrier::default(); BARRIERS];
+                }
+                cta.id = [x, y, z];
+                cta.linear = x + l.grid[0] * (y + l.grid[1] * z);
                 if let Err(t) = m.run_cta(&mut cta, tracer) {
                     trap = Some(*t);
                     break 'grid;
