@@ -73,6 +73,10 @@ enum Cmd {
         #[arg(long)]
         stats: bool,
     },
+    /// Check a PTX file: parse it and report every error with its position.
+    Check { input: PathBuf },
+    /// Print a PTX file in canonical form.
+    Fmt { input: PathBuf },
     /// Print the ISA reference (docs/isa.md).
     IsaDoc,
     /// Measure golden-model throughput (thread instructions per second).
@@ -96,6 +100,20 @@ pub fn load_program(path: &Path) -> Result<Object, String> {
         )
     })?;
     asm::assemble(&path.display().to_string(), &text).map_err(|d| d.to_string())
+}
+
+/// Reads and parses a PTX file; Err carries every diagnostic.
+pub fn load_ptx(path: &Path) -> Result<heddle_compiler::ptx::ast::Module, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
+    heddle_compiler::ptx::parse(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
 }
 
 fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
@@ -167,6 +185,15 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 print!("{}", r.outcome.stats);
             }
             Ok(if r.outcome.trap.is_some() { 1 } else { 0 })
+        }
+        Cmd::Check { input } => {
+            load_ptx(&input)?;
+            Ok(0)
+        }
+        Cmd::Fmt { input } => {
+            let m = load_ptx(&input)?;
+            print!("{}", heddle_compiler::ptx::print::module(&m));
+            Ok(0)
         }
         Cmd::IsaDoc => {
             print!("{}", heddle_isa::doc::reference());

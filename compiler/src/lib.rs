@@ -1,0 +1,4 @@
+//! Heddle's compiler: the PTX front end ([`ptx`]) and, to come, lowering to
+//! the Heddle ISA.
+
+pub mod ptx;
