@@ -232,6 +232,9 @@ impl Object {
 
     /// The source position of `pc`, if known.
     pub fn line_of(&self, pc: u32) -> Option<(&str, u32, u32)> {
+        if pc as usize >= self.code.len() {
+            return None;
+        }
         let i = self.lines.partition_point(|l| l.pc <= pc);
         let l = self.lines.get(i.checked_sub(1)?)?;
         Some((self.files.get(l.file as usize)?.as_str(), l.line, l.col))
@@ -239,6 +242,9 @@ impl Object {
 
     /// The code symbol at or before `pc` (for traces), with the offset from it.
     pub fn symbolize(&self, pc: u32) -> Option<(&str, u32)> {
+        if pc as usize >= self.code.len() {
+            return None;
+        }
         self.symbols
             .iter()
             .filter(|s| s.kind == SymbolKind::Code && s.value <= pc)

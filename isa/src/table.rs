@@ -309,7 +309,7 @@ isa! {
     F2i   = 0x28 "f2i"   Rr [Rnd, Ftz, IntTy] IntTyD reg Fpu "d = a converted to an integer, rounding as given, saturating; NaN gives 0.";
     I2f   = 0x29 "i2f"   Rr [Rnd, IntTy] IntTyA reg Fpu "d = integer a converted to binary32, rounded.";
     F2h   = 0x2a "f2h"   Rr [Rnd, Ftz] Single reg Fpu "d[15:0] = a rounded to binary16 (d[31:16] = 0).";
-    H2f   = 0x2b "h2f"   Rr [] Single reg Fpu "d = binary16 a[15:0] widened to binary32 (exact).";
+    H2f   = 0x2b "h2f"   Rr [] Single reg Fpu "d = binary16 a[15:0] widened to binary32 (exact; NaN gives the canonical NaN).";
     Mufu  = 0x2c "mufu"  Rr [Ftz, SfuFn] Single reg Sfu "d = f(a), the special-function unit's documented approximation.";
     // binary64 (optional unit; register pairs).
     Dadd  = 0x30 "dadd"  Rrb [Rnd] AllPairs reg Dpu "d = a + b in binary64.";

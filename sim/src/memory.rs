@@ -71,13 +71,15 @@ impl GlobalMemory {
     /// The allocation containing `[addr, addr+len)`.
     #[inline]
     fn find(&self, addr: u32, len: u32) -> Option<(u32, u32)> {
+        // `addr` itself must lie inside (even for a zero-length lookup): the
+        // end of one block may be the start of the next.
+        let inside = |base: u32, size: u32| addr >= base && (addr as u64) < base as u64 + size as u64 && addr as u64 + len as u64 <= base as u64 + size as u64;
         let (base, size) = self.last.get();
-        let end = addr as u64 + len as u64;
-        if addr >= base && end <= base as u64 + size as u64 {
+        if inside(base, size) {
             return Some((base, size));
         }
         let (&base, &size) = self.allocs.range(..=addr).next_back()?;
-        let hit = (end <= base as u64 + size as u64).then_some((base, size));
+        let hit = inside(base, size).then_some((base, size));
         if let Some(h) = hit {
             self.last.set(h);
         }

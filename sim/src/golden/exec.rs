@@ -757,7 +757,7 @@ impl Machine<'_> {
                     let id = imm.unwrap_or(regs[b + first]);
                     let count = regs[a + first];
                     if id as usize >= BARRIERS {
-                        let reason = format!("barrier {id} does not exist (0..{BARRIERS})");
+                        let reason = format!("barrier {id} does not exist (0..={})", BARRIERS - 1);
                         return Err(self.trap(
                             cta,
                             w,

@@ -192,7 +192,9 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
     let mut cta = Cta {
         id: [0; 3],
         linear: 0,
-        warps: (0..nwarps).map(|w| Warp::new(k.entry, lanes_present(threads, w, ws))).collect(),
+        warps: (0..nwarps)
+            .map(|w| Warp::new(k.entry, lanes_present(threads, w, ws)))
+            .collect(),
         regs: vec![0; nwarps * m.rows * ws],
         shared: vec![0; shared_bytes],
         local: vec![0; threads * k.local_bytes as usize],

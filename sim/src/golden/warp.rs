@@ -56,8 +56,16 @@ impl Warp {
     pub fn reset(&mut self, entry: u32, present: u64) {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
-        stack.push(Entry { pc: entry, rpc: RPC_NONE, mask: present, call: false });
-        *self = Warp { stack, ..Warp::new(entry, present) };
+        stack.push(Entry {
+            pc: entry,
+            rpc: RPC_NONE,
+            mask: present,
+            call: false,
+        });
+        *self = Warp {
+            stack,
+            ..Warp::new(entry, present)
+        };
     }
 
     /// Pops finished entries; returns the entry to run, or None when the warp is done.
