@@ -73,7 +73,7 @@ enum Cmd {
         #[arg(long)]
         stats: bool,
     },
-    /// Check a PTX file: parse it and report every error with its position.
+    /// Check a PTX file: parse and check it, reporting every error with its position.
     Check { input: PathBuf },
     /// Print a PTX file in canonical form.
     Fmt { input: PathBuf },
@@ -102,7 +102,7 @@ pub fn load_program(path: &Path) -> Result<Object, String> {
     asm::assemble(&path.display().to_string(), &text).map_err(|d| d.to_string())
 }
 
-/// Reads and parses a PTX file; Err carries every diagnostic.
+/// Reads, parses and checks a PTX file; Err carries every diagnostic.
 pub fn load_ptx(path: &Path) -> Result<heddle_compiler::ptx::ast::Module, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let text = String::from_utf8(bytes).map_err(|e| {
@@ -113,7 +113,7 @@ pub fn load_ptx(path: &Path) -> Result<heddle_compiler::ptx::ast::Module, String
         )
     })?;
     let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
-    heddle_compiler::ptx::parse(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+    heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
 }
 
 fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {

@@ -1,0 +1,914 @@
+//! The PTX checker: symbol resolution with brace scopes, labels, the
+//! instruction table's operand/type/modifier rules (T17-T19), state spaces,
+//! and version/target gating. Every error is a located diagnostic; checking
+//! goes on after an error.
+
+use super::ast::*;
+use super::insts::{self, Spec};
+use super::source::{SourceFile, Span};
+use heddle_isa::diag::Diagnostic;
+use std::collections::HashMap;
+
+/// Special registers (T3 and later), with their register type.
+const SPECIAL: &[(&str, Type)] = &[
+    ("%tid", Type::U32),
+    ("%ntid", Type::U32),
+    ("%ctaid", Type::U32),
+    ("%nctaid", Type::U32),
+    ("%laneid", Type::U32),
+    ("%warpid", Type::U32),
+    ("%nwarpid", Type::U32),
+    ("%smid", Type::U32),
+    ("%nsmid", Type::U32),
+    ("%gridid", Type::U64),
+    ("%clock", Type::U32),
+    ("%clock_hi", Type::U32),
+    ("%clock64", Type::U64),
+    ("%globaltimer", Type::U64),
+    ("%globaltimer_lo", Type::U32),
+    ("%globaltimer_hi", Type::U32),
+    ("%lanemask_eq", Type::U32),
+    ("%lanemask_le", Type::U32),
+    ("%lanemask_lt", Type::U32),
+    ("%lanemask_ge", Type::U32),
+    ("%lanemask_gt", Type::U32),
+    ("%dynamic_smem_size", Type::U32),
+    ("%total_smem_size", Type::U32),
+    ("%pm0", Type::U32),
+    ("%pm1", Type::U32),
+    ("%pm2", Type::U32),
+    ("%pm3", Type::U32),
+    ("WARP_SZ", Type::U32),
+];
+
+/// Extra type-like suffixes that are not variable types.
+const EXTRA_TYPES: &[&str] = &["u16x2", "s16x2", "tf32"];
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Sym {
+    Var {
+        space: Space,
+        ty: Type,
+        vector: Option<u32>,
+        array: bool,
+    },
+    Func,
+    Label,
+}
+
+/// A scope: plain names, and parameterized register families (`%r<100>`).
+#[derive(Default)]
+struct Scope {
+    names: HashMap<String, Sym>,
+    families: HashMap<String, (u32, Type, Option<u32>)>,
+}
+
+struct Checker<'a> {
+    src: &'a SourceFile,
+    errors: Vec<Diagnostic>,
+    version: (u32, u32),
+    sm: u32,
+    map_f64: bool,
+    scopes: Vec<Scope>,
+    labels: HashMap<String, Span>,
+}
+
+/// Checks a parsed module; returns every error (empty: the module is valid).
+pub fn check(src: &SourceFile, m: &Module) -> Vec<Diagnostic> {
+    let sm = m
+        .target
+        .iter()
+        .find_map(|t| {
+            t.name.strip_prefix("sm_").and_then(|n| {
+                n.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                    .parse()
+                    .ok()
+            })
+        })
+        .unwrap_or(0);
+    let mut c = Checker {
+        src,
+        errors: vec![],
+        version: m.version,
+        sm,
+        map_f64: m.target.iter().any(|t| t.name == "map_f64_to_f32"),
+        scopes: vec![Scope::default()],
+        labels: HashMap::new(),
+    };
+    c.module(m);
+    c.errors.sort_by_key(|d| (d.line, d.col));
+    c.errors
+}
+
+fn kind_of(t: Type) -> TypeKind {
+    t.kind()
+}
+
+/// T17 (exact) or T18/T19 (`relaxed`, for ld/st/cvt): may a register of type
+/// `reg` be an operand of an instruction of type `instr`?
+pub fn compatible(instr: Type, reg: Type, relaxed: bool) -> bool {
+    use TypeKind::*;
+    let (ik, rk) = (kind_of(instr), kind_of(reg));
+    if ik == Pred || rk == Pred {
+        return ik == rk;
+    }
+    if rk == Opaque || ik == Opaque {
+        return ik == rk;
+    }
+    let kinds_ok = match ik {
+        Bits => true,
+        Signed | Unsigned => rk != Float,
+        Float => rk == Float || rk == Bits,
+        _ => false,
+    };
+    if !kinds_ok {
+        return false;
+    }
+    let (is, rs) = (instr.size(), reg.size());
+    if relaxed {
+        if ik == Float && rk == Float {
+            return is == rs && instr == reg;
+        }
+        rs >= is || (instr.size() == 1 && rs >= 1)
+    } else {
+        if ik == Float && rk == Float {
+            return instr == reg || is == rs;
+        }
+        is == rs
+    }
+}
+
+impl Checker<'_> {
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        let d = self.src.diagnostic(span, msg);
+        if self.errors.len() < 1000 {
+            self.errors.push(d);
+        }
+    }
+
+    fn module(&mut self, m: &Module) {
+        if m.version.0 == 0 || m.version.0 > 9 {
+            self.error(
+                m.version_span,
+                format!("unknown PTX ISA version {}.{}", m.version.0, m.version.1),
+            );
+        }
+        for t in &m.target {
+            let ok = t.name.starts_with("sm_")
+                || t.name.starts_with("compute_")
+                || matches!(
+                    t.name.as_str(),
+                    "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32"
+                );
+            if !ok {
+                self.error(t.span, format!("unknown target `{}`", t.name));
+            }
+        }
+        // Module symbols first: functions may be called before their definition.
+        let mut defined: HashMap<&str, Span> = HashMap::new();
+        for item in &m.items {
+            match item {
+                Item::Func(f) => {
+                    if f.body.is_some() {
+                        if let Some(prev) = defined.insert(&f.name.name, f.name.span) {
+                            let (l, _) = self.src.line_col(prev.start as usize);
+                            self.error(
+                                f.name.span,
+                                format!(
+                                    "function `{}` is defined twice (first at line {l})",
+                                    f.name.name
+                                ),
+                            );
+                        }
+                    }
+                    self.scopes[0].names.insert(f.name.name.clone(), Sym::Func);
+                }
+                Item::Var(v) => self.declare(v, true),
+                _ => {}
+            }
+        }
+        for item in &m.items {
+            if let Item::Func(f) = item {
+                self.function(f);
+            }
+        }
+    }
+
+    fn check_type_target(&mut self, ty: Type, span: Span) {
+        if ty == Type::F64 && self.sm != 0 && self.sm < 13 && !self.map_f64 {
+            self.error(
+                span,
+                format!(
+                    ".f64 needs target sm_13 or later (this file targets sm_{})",
+                    self.sm
+                ),
+            );
+        }
+    }
+
+    /// Declares the names of `v` in the innermost scope.
+    fn declare(&mut self, v: &VarDecl, module_level: bool) {
+        if module_level && matches!(v.space, Space::Reg | Space::Param | Space::Sreg) {
+            self.error(
+                v.span,
+                format!(
+                    "`{}` variables cannot be declared at module scope",
+                    v.space.name()
+                ),
+            );
+        }
+        if v.space == Space::Sreg {
+            self.error(
+                v.span,
+                "`.sreg` names special registers, which are predefined",
+            );
+        }
+        self.check_type_target(v.ty, v.span);
+        if let Some(n) = v.vector {
+            if v.ty.size() * n > 16 && v.ty != Type::Pred {
+                self.error(
+                    v.span,
+                    format!("a .v{n} vector of {} is wider than 128 bits", v.ty.name()),
+                );
+            }
+        }
+        for d in &v.names {
+            if d.init.is_some() && !matches!(v.space, Space::Global | Space::Const) {
+                self.error(
+                    d.name.span,
+                    format!(
+                        "only .global and .const variables may have initializers, not {}",
+                        v.space.name()
+                    ),
+                );
+            }
+            if SPECIAL.iter().any(|(n, _)| *n == d.name.name) {
+                self.error(
+                    d.name.span,
+                    format!("`{}` is a predefined special register", d.name.name),
+                );
+            }
+            if insts::spec(&d.name.name).is_some() && !d.name.name.starts_with('%') {
+                self.error(
+                    d.name.span,
+                    format!("`{}` is a reserved instruction name", d.name.name),
+                );
+            }
+            let scope = self.scopes.last_mut().expect("a scope");
+            if let Some(n) = d.count {
+                if scope
+                    .families
+                    .insert(d.name.name.clone(), (n, v.ty, v.vector))
+                    .is_some()
+                {
+                    self.error(
+                        d.name.span,
+                        format!("`{}<...>` is declared twice in this scope", d.name.name),
+                    );
+                }
+                continue;
+            }
+            let sym = Sym::Var {
+                space: v.space,
+                ty: v.ty,
+                vector: v.vector,
+                array: !d.dims.is_empty(),
+            };
+            if let Some(Sym::Var { .. }) = scope.names.insert(d.name.name.clone(), sym) {
+                self.error(
+                    d.name.span,
+                    format!("`{}` is declared twice in this scope", d.name.name),
+                );
+            }
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Sym> {
+        if let Some((_, t)) = SPECIAL.iter().find(|(n, _)| {
+            name == *n
+                || name
+                    .strip_prefix(n)
+                    .is_some_and(|c| matches!(c, ".x" | ".y" | ".z"))
+        }) {
+            return Some(Sym::Var {
+                space: Space::Sreg,
+                ty: *t,
+                vector: None,
+                array: false,
+            });
+        }
+        for s in self.scopes.iter().rev() {
+            if let Some(sym) = s.names.get(name) {
+                return Some(*sym);
+            }
+            // `%r12` in a `%r<100>` family.
+            let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            if digits > 0 && digits < name.len() {
+                let (prefix, n) = name.split_at(name.len() - digits);
+                if let (Some((count, ty, vector)), Ok(n)) =
+                    (s.families.get(prefix), n.parse::<u64>())
+                {
+                    if n < *count as u64 && !(n > 0 && name.ends_with(&format!("0{n}"))) {
+                        return Some(Sym::Var {
+                            space: Space::Reg,
+                            ty: *ty,
+                            vector: *vector,
+                            array: false,
+                        });
+                    }
+                }
+            }
+        }
+        if self.labels.contains_key(name) {
+            return Some(Sym::Label);
+        }
+        None
+    }
+
+    fn function(&mut self, f: &Function) {
+        self.scopes.push(Scope::default());
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for p in f.rets.iter().chain(&f.params) {
+            for d in &p.names {
+                if seen.insert(&d.name.name, d.name.span).is_some() {
+                    self.error(
+                        d.name.span,
+                        format!("parameter `{}` is declared twice", d.name.name),
+                    );
+                }
+            }
+            if !matches!(p.space, Space::Param | Space::Reg) {
+                self.error(
+                    p.span,
+                    format!("parameters are .param or .reg, not {}", p.space.name()),
+                );
+            }
+            if f.entry && p.space == Space::Reg {
+                self.error(p.span, "kernel parameters must be .param");
+            }
+            self.declare(p, false);
+        }
+        if let Some(body) = &f.body {
+            self.labels.clear();
+            self.collect_labels(body);
+            self.block(body, true);
+        }
+        self.scopes.pop();
+    }
+
+    fn collect_labels(&mut self, b: &Block) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Label(l) => {
+                    if let Some(prev) = self.labels.insert(l.name.clone(), l.span) {
+                        let (line, _) = self.src.line_col(prev.start as usize);
+                        self.error(
+                            l.span,
+                            format!("label `{}` is defined twice (first at line {line})", l.name),
+                        );
+                    }
+                }
+                Stmt::CallProto { name, .. } => {
+                    self.labels.insert(name.name.clone(), name.span);
+                }
+                Stmt::Block(inner) => self.collect_labels(inner),
+                _ => {}
+            }
+        }
+    }
+
+    fn block(&mut self, b: &Block, top: bool) {
+        if !top {
+            self.scopes.push(Scope::default());
+        }
+        for s in &b.stmts {
+            match s {
+                Stmt::Var(v) => self.declare(v, false),
+                Stmt::Inst(i) => self.inst(i),
+                Stmt::Block(inner) => self.block(inner, false),
+                Stmt::CallProto { rets, params, .. } => {
+                    for p in rets.iter().chain(params) {
+                        self.check_type_target(p.ty, p.span);
+                    }
+                }
+                Stmt::Label(_) | Stmt::Pragma { .. } | Stmt::Loc { .. } => {}
+            }
+        }
+        if !top {
+            self.scopes.pop();
+        }
+    }
+
+    fn inst(&mut self, i: &Inst) {
+        let op = i.opcode.name.as_str();
+        let Some(spec) = insts::spec(op) else {
+            if insts::UNSUPPORTED.contains(&op) {
+                self.error(i.opcode.span, format!("`{op}` is not supported by Heddle"));
+            } else {
+                self.error(i.opcode.span, format!("unknown instruction `{op}`"));
+            }
+            return;
+        };
+        if let Some(g) = &i.guard {
+            self.expect_pred(&g.pred);
+        }
+        // Version gating.
+        let sync =
+            i.has(".sync") && matches!(op, "shfl" | "vote" | "bar" | "barrier" | "match" | "redux");
+        let need = if sync {
+            (6, 0)
+        } else if op == "fma" && i.has(".f32") {
+            (2, 0)
+        } else {
+            spec.ptx
+        };
+        if self.version < need {
+            self.error(
+                i.opcode.span,
+                format!(
+                    "`{op}{}` needs PTX ISA {}.{} or later (this file is .version {}.{})",
+                    if sync { ".sync" } else { "" },
+                    need.0,
+                    need.1,
+                    self.version.0,
+                    self.version.1
+                ),
+            );
+        }
+        // Modifiers and types.
+        let mut types: Vec<(Type, Span)> = vec![];
+        let mut extra_types = 0;
+        let mut seen: Vec<&str> = vec![];
+        for m in &i.mods {
+            let name = &m.name[1..];
+            if seen.contains(&name) && !matches!(op, "cvt" | "set" | "slct" | "dp4a" | "dp2a") {
+                self.error(m.span, format!("modifier `{}` is repeated", m.name));
+                continue;
+            }
+            seen.push(name);
+            if let Some(t) = Type::from_name(&m.name).filter(|_| spec.allows_type(name)) {
+                types.push((t, m.span));
+                self.check_type_target(t, m.span);
+            } else if EXTRA_TYPES.contains(&name) && spec.allows_type(name) {
+                extra_types += 1;
+            } else if spec.allows_mod(name) {
+            } else if Type::from_name(&m.name).is_some() {
+                self.error(m.span, format!("`{op}` does not take type `{}`", m.name));
+                extra_types += 1;
+            } else {
+                self.error(m.span, format!("`{op}` has no modifier `{}`", m.name));
+            }
+        }
+        let ntypes = types.len() + extra_types;
+        let (lo, hi) = spec.ntypes;
+        if ntypes < lo || ntypes > hi {
+            let valid: Vec<String> = spec
+                .types
+                .split_whitespace()
+                .take(8)
+                .map(|t| format!(".{t}"))
+                .collect();
+            let msg = match (lo, hi) {
+                (0, 0) => format!("`{op}` takes no type"),
+                (2, 2) => format!(
+                    "`{op}` needs two types (destination, then source), e.g. {}",
+                    valid.join(" ")
+                ),
+                _ if ntypes == 0 => format!("`{op}` needs a type: one of {}", valid.join(" ")),
+                _ => format!("`{op}` takes one type, found {ntypes}"),
+            };
+            self.error(i.opcode.span, msg);
+        }
+        self.operands(i, spec, &types);
+    }
+
+    fn expect_pred(&mut self, p: &Ident) {
+        match self.lookup(&p.name) {
+            Some(Sym::Var { ty: Type::Pred, .. }) => {}
+            Some(Sym::Var { ty, .. }) => self.error(
+                p.span,
+                format!("`{}` is a {} register, not a predicate", p.name, ty.name()),
+            ),
+            _ => self.error(p.span, format!("undefined predicate `{}`", p.name)),
+        }
+    }
+
+    fn operands(&mut self, i: &Inst, spec: &Spec, types: &[(Type, Span)]) {
+        let op = i.opcode.name.as_str();
+        if op == "call" {
+            return self.call(i);
+        }
+        let (req, opt) = spec.shapes();
+        let n = i.args.len();
+        if n < req.len() || n > req.len() + opt.len() {
+            let want = if opt.is_empty() {
+                format!("{}", req.len())
+            } else {
+                format!("{} to {}", req.len(), req.len() + opt.len())
+            };
+            self.error(
+                i.opcode.span,
+                format!(
+                    "`{op}` takes {want} operand{}, found {n}",
+                    if want == "1" { "" } else { "s" }
+                ),
+            );
+            return;
+        }
+        let ty = types.first().map(|t| t.0);
+        let relaxed = matches!(op, "ld" | "st" | "cvt" | "ldu");
+        for (k, arg) in i.args.iter().enumerate() {
+            let shape = req.iter().chain(&opt).nth(k).copied().unwrap_or('s');
+            // The type an operand at this position should have, where the rules are simple.
+            let want = self.operand_type(i, k, types, ty);
+            match (shape, arg) {
+                ('m', Operand::Addr(a)) => self.address(i, a),
+                ('m', other) => self.error(
+                    other.span(),
+                    format!("`{op}` expects an address `[...]` here"),
+                ),
+                (_, Operand::Addr(a)) => self.error(
+                    a.span,
+                    format!("`{op}` does not take an address operand here"),
+                ),
+                ('l', Operand::Name(n)) => {
+                    if self.lookup(&n.name).is_none() {
+                        self.error(n.span, format!("undefined label `{}`", n.name));
+                    }
+                }
+                ('l', other) => self.error(other.span(), "expected a label"),
+                ('d' | 'p', Operand::Expr(e)) => {
+                    self.error(e.span, "a destination must be a register")
+                }
+                ('d' | 'p', Operand::Not(n)) => {
+                    self.error(n.span, "a destination cannot be negated")
+                }
+                (_, Operand::Pair(a, b)) => {
+                    if !(matches!(op, "setp" | "shfl" | "testp" | "isspacep") && k == 0) {
+                        self.error(
+                            a.span.to(b.span),
+                            format!("`{op}` takes no `d|p` operand here"),
+                        );
+                    }
+                    self.reg_operand(a, want, relaxed);
+                    self.expect_pred(b);
+                }
+                (_, Operand::Name(n)) => self.name_operand(n, want, relaxed, shape),
+                (_, Operand::Not(n)) => self.expect_pred(n),
+                (_, Operand::Sink(_)) => {}
+                (_, Operand::Vector(v, span)) => {
+                    let width = i.mods.iter().find_map(|m| {
+                        m.name
+                            .strip_prefix(".v")
+                            .and_then(|w| w.parse::<usize>().ok())
+                    });
+                    let ok = match width {
+                        Some(w) => v.len() == w,
+                        None => op == "mov" && matches!(v.len(), 2 | 4),
+                    };
+                    if !ok {
+                        self.error(
+                            *span,
+                            format!(
+                                "a vector of {} elements does not match `{op}{}`",
+                                v.len(),
+                                width.map(|w| format!(".v{w}")).unwrap_or_default()
+                            ),
+                        );
+                    }
+                    let elem = if op == "mov" { None } else { want };
+                    for e in v {
+                        match e {
+                            Operand::Name(n) => self.name_operand(n, elem, relaxed, shape),
+                            Operand::Sink(_) => {}
+                            Operand::Expr(e) if shape == 's' => self.imm_operand(e, elem),
+                            other => self.error(other.span(), "expected a register in the vector"),
+                        }
+                    }
+                }
+                (_, Operand::Expr(e)) => self.imm_operand(e, want),
+                (_, Operand::List(_, s)) => {
+                    self.error(*s, "a parenthesized list is only valid in `call`")
+                }
+            }
+        }
+    }
+
+    /// The register type an operand position requires, when the rule is simple.
+    fn operand_type(
+        &self,
+        i: &Inst,
+        k: usize,
+        types: &[(Type, Span)],
+        ty: Option<Type>,
+    ) -> Option<Type> {
+        let op = i.opcode.name.as_str();
+        let wide = i.has(".wide");
+        let double = |t: Type| match t {
+            Type::U16 => Type::U32,
+            Type::S16 => Type::S32,
+            Type::U32 => Type::U64,
+            Type::S32 => Type::S64,
+            t => t,
+        };
+        match op {
+            "add" | "sub" | "addc" | "subc" | "div" | "rem" | "abs" | "neg" | "min" | "max"
+            | "and" | "or" | "xor" | "not" | "cnot" | "fma" | "rcp" | "sqrt" | "rsqrt" | "sin"
+            | "cos" | "lg2" | "ex2" | "tanh" | "copysign" | "cvta" | "mul24" | "mad24" | "sad" => {
+                ty
+            }
+            "mul" | "mad" => match (wide, k) {
+                (true, 0) | (true, 3) => ty.map(double),
+                _ => ty,
+            },
+            "selp" => {
+                if k == 3 {
+                    Some(Type::Pred)
+                } else {
+                    ty
+                }
+            }
+            "setp" => {
+                if k == 0 || k == 3 {
+                    Some(Type::Pred)
+                } else {
+                    ty
+                }
+            }
+            "shl" | "shr" => {
+                if k == 2 {
+                    Some(Type::U32)
+                } else {
+                    ty
+                }
+            }
+            "mov"
+                if !matches!(i.args.get(1), Some(Operand::Vector(..)))
+                    && !matches!(i.args.first(), Some(Operand::Vector(..))) =>
+            {
+                ty
+            }
+            "ld" | "ldu" => {
+                if k == 0 {
+                    ty
+                } else {
+                    None
+                }
+            }
+            "st" => {
+                if k == 1 {
+                    ty
+                } else {
+                    None
+                }
+            }
+            "cvt" => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0),
+            "set" => types
+                .get(if k == 0 { 0 } else { 1 })
+                .map(|t| t.0)
+                .filter(|_| k < 3),
+            "popc" | "clz" => {
+                if k == 0 {
+                    Some(Type::U32)
+                } else {
+                    ty
+                }
+            }
+            "testp" => {
+                if k == 0 {
+                    Some(Type::Pred)
+                } else {
+                    ty
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn name_operand(&mut self, n: &Ident, want: Option<Type>, relaxed: bool, shape: char) {
+        match self.lookup(&n.name) {
+            None => self.error(
+                n.span,
+                format!("undefined register or variable `{}`", n.name),
+            ),
+            Some(Sym::Var {
+                space: Space::Reg | Space::Sreg,
+                ty,
+                ..
+            }) => {
+                if let Some(w) = want {
+                    if !compatible(w, ty, relaxed) {
+                        self.error(
+                            n.span,
+                            format!(
+                                "`{}` is a {} register, which does not fit the {} operand here",
+                                n.name,
+                                ty.name(),
+                                w.name()
+                            ),
+                        );
+                    }
+                }
+            }
+            // A variable, function or label name used as a value is its address.
+            Some(_) if shape == 'd' || shape == 'p' => {
+                self.error(n.span, format!("`{}` is not a register", n.name))
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn reg_operand(&mut self, n: &Ident, want: Option<Type>, relaxed: bool) {
+        self.name_operand(n, want, relaxed, 'd')
+    }
+
+    fn imm_operand(&mut self, e: &Expr, want: Option<Type>) {
+        // Names inside expressions must resolve.
+        self.expr_names(e);
+        let is_float = matches!(
+            e.kind,
+            ExprKind::Float(_) | ExprKind::F64Bits(_) | ExprKind::F32Bits(_)
+        );
+        if let Some(w) = want {
+            if is_float && matches!(w.kind(), TypeKind::Signed | TypeKind::Unsigned) {
+                self.error(
+                    e.span,
+                    format!(
+                        "a floating-point constant is not a valid {} operand",
+                        w.name()
+                    ),
+                );
+            }
+        }
+        if !matches!(e.kind, ExprKind::F32Bits(_)) {
+            let labels = &self.labels;
+            let scopes = &self.scopes;
+            let r = super::expr::eval(e, &|n| {
+                let known = labels.contains_key(n)
+                    || scopes.iter().any(|s| s.names.contains_key(n))
+                    || n == "WARP_SZ";
+                known.then_some(super::expr::Value::S64(0))
+            });
+            if let Err((span, m)) = r {
+                if !m.contains("is not a constant") {
+                    self.error(span, m);
+                }
+            }
+        }
+    }
+
+    fn expr_names(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                if self.lookup(n).is_none() && n != "WARP_SZ" {
+                    self.error(e.span, format!("undefined name `{n}`"));
+                }
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.expr_names(a),
+            ExprKind::Binary(_, a, b) => {
+                self.expr_names(a);
+                self.expr_names(b);
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.expr_names(a);
+                self.expr_names(b);
+                self.expr_names(c);
+            }
+            _ => {}
+        }
+    }
+
+    fn address(&mut self, i: &Inst, a: &Address) {
+        let op = i.opcode.name.as_str();
+        let space = [".global", ".shared", ".local", ".const", ".param"]
+            .iter()
+            .find(|s| i.has(s))
+            .and_then(|s| Space::from_name(s));
+        if let Some(b) = &a.base {
+            match self.lookup(&b.name) {
+                None => self.error(
+                    b.span,
+                    format!("undefined register or variable `{}`", b.name),
+                ),
+                Some(Sym::Var {
+                    space: Space::Reg,
+                    ty,
+                    ..
+                }) => {
+                    if !matches!(
+                        ty,
+                        Type::U32 | Type::U64 | Type::S32 | Type::S64 | Type::B32 | Type::B64
+                    ) {
+                        self.error(
+                            b.span,
+                            format!(
+                                "an address register must be a 32- or 64-bit integer, `{}` is {}",
+                                b.name,
+                                ty.name()
+                            ),
+                        );
+                    }
+                }
+                Some(Sym::Var { space: vs, .. }) => {
+                    if let Some(s) = space {
+                        let ok = vs == s || (s == Space::Param && vs == Space::Param);
+                        if !ok && vs != Space::Sreg {
+                            self.error(
+                                b.span,
+                                format!(
+                                    "`{}` is a {} variable, but `{op}` accesses {}",
+                                    b.name,
+                                    vs.name(),
+                                    s.name()
+                                ),
+                            );
+                        }
+                    }
+                }
+                Some(Sym::Func) | Some(Sym::Label) => {
+                    self.error(b.span, format!("`{}` is not a variable", b.name))
+                }
+            }
+        }
+        if let Some(off) = &a.offset {
+            self.imm_operand(off, None);
+        }
+    }
+
+    fn call(&mut self, i: &Inst) {
+        // call [.uni] [(ret), ] target [, (args)] [, proto-or-targets];
+        let mut args = i.args.iter();
+        let mut first = args.next();
+        if let Some(Operand::List(rets, _)) = first {
+            for r in rets {
+                self.call_arg(r);
+            }
+            first = args.next();
+        }
+        match first {
+            Some(Operand::Name(n)) => match self.lookup(&n.name) {
+                Some(Sym::Func)
+                | Some(Sym::Var {
+                    space: Space::Reg, ..
+                }) => {}
+                Some(_) => self.error(n.span, format!("`{}` is not a function", n.name)),
+                None => self.error(n.span, format!("undefined function `{}`", n.name)),
+            },
+            Some(other) => self.error(other.span(), "expected the function to call"),
+            None => self.error(i.opcode.span, "`call` needs a target"),
+        }
+        for a in args {
+            match a {
+                Operand::List(v, _) => {
+                    for x in v {
+                        self.call_arg(x);
+                    }
+                }
+                Operand::Name(n) => {
+                    if self.lookup(&n.name).is_none() {
+                        self.error(n.span, format!("undefined name `{}`", n.name));
+                    }
+                }
+                other => self.error(other.span(), "unexpected call operand"),
+            }
+        }
+    }
+
+    fn call_arg(&mut self, a: &Operand) {
+        match a {
+            Operand::Name(n) => {
+                if self.lookup(&n.name).is_none() {
+                    self.error(
+                        n.span,
+                        format!("undefined register or parameter `{}`", n.name),
+                    );
+                }
+            }
+            Operand::Expr(e) => self.imm_operand(e, None),
+            other => self.error(other.span(), "expected a register, parameter or constant"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relaxed_and_strict_type_rules() {
+        // TC-02 (T17)
+        assert!(compatible(Type::B32, Type::F32, false));
+        assert!(compatible(Type::S32, Type::U32, false));
+        assert!(!compatible(Type::S32, Type::F32, false));
+        assert!(!compatible(Type::F32, Type::S32, false));
+        assert!(!compatible(Type::U32, Type::U64, false));
+        // TC-10..12 (T18/T19)
+        assert!(compatible(Type::U8, Type::U32, true));
+        assert!(compatible(Type::S16, Type::B64, true));
+        assert!(!compatible(Type::U32, Type::U16, true));
+        assert!(compatible(Type::F32, Type::B64, true));
+        assert!(!compatible(Type::F32, Type::F64, true));
+        assert!(compatible(Type::B8, Type::F32, true));
+        assert!(!compatible(Type::Pred, Type::U32, false));
+    }
+}
