@@ -63,7 +63,7 @@ enum Cmd {
         /// Override the configuration's reconvergence-stack depth.
         #[arg(long)]
         stack_depth: Option<u32>,
-        /// Engine (only the golden model exists so far).
+        /// Engine: golden (assembled or compiled programs) or ptx (the PTX reference interpreter).
         #[arg(long, default_value = "golden")]
         engine: String,
         /// Print every retire record.
@@ -157,10 +157,31 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             trace,
             stats,
         } => {
-            if engine != "golden" {
-                return Err(format!("engine `{engine}` is not available yet (golden)"));
-            }
-            let obj = load_program(&program)?;
+            let is_ptx = program.extension().is_some_and(|e| e == "ptx");
+            let prog = match (engine.as_str(), is_ptx) {
+                ("ptx", true) => {
+                    let text = std::fs::read_to_string(&program)
+                        .map_err(|e| format!("{}: {e}", program.display()))?;
+                    let src = heddle_compiler::ptx::SourceFile::new(
+                        &program.display().to_string(),
+                        &text,
+                    );
+                    let m = heddle_compiler::ptx::load(&src)
+                        .map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+                    run::Program::Ptx(
+                        heddle_sim::ptx::prepare(&src, &m)
+                            .map_err(|e| format!("{}: {e}", program.display()))?,
+                    )
+                }
+                ("golden", false) => run::Program::Isa(load_program(&program)?),
+                ("golden", true) => {
+                    return Err(
+                        "the PTX compiler is not built yet: run PTX with --engine ptx".into(),
+                    )
+                }
+                ("ptx", false) => return Err("--engine ptx runs .ptx files".into()),
+                (e, _) => return Err(format!("engine `{e}` is not available (golden, ptx)")),
+            };
             let mut config = SmConfig::preset(&config).ok_or(format!(
                 "unknown configuration `{config}` (tiny, default, wide)"
             ))?;
@@ -179,7 +200,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 config,
                 trace,
             };
-            let r = run::run(&obj, &spec)?;
+            let r = run::run(prog, &spec)?;
             print!("{}", r.text);
             if stats {
                 print!("{}", r.outcome.stats);

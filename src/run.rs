@@ -239,10 +239,23 @@ fn names(obj: &Object) -> String {
         .join(", ")
 }
 
-/// Runs `spec` on the golden model. Err: bad input (exit 2).
-pub fn run(obj: &Object, spec: &RunSpec) -> Result<RunResult, String> {
+/// What `heddle run` executes: a compiled object on the golden model, or
+/// PTX on the reference interpreter.
+pub enum Program {
+    Isa(Object),
+    Ptx(heddle_sim::ptx::Prog),
+}
+
+/// Runs `spec`. Err: bad input (exit 2).
+pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
+    let mut dev = match program {
+        Program::Isa(obj) => Device::new(spec.config.clone(), obj),
+        Program::Ptx(p) => Device::from_ptx(spec.config.clone(), p),
+    }
+    .map_err(|e| e.to_string())?;
+    let obj = dev.module.clone();
+    let obj = &obj;
     let k = pick_kernel(obj, spec.kernel.as_deref())?.clone();
-    let mut dev = Device::new(spec.config.clone(), obj.clone()).map_err(|e| e.to_string())?;
     // Parameter placement: the kernel's declared parameters, else natural alignment.
     let mut params = vec![0u8; k.param_bytes as usize];
     let mut offset = 0usize;

@@ -91,7 +91,10 @@ impl<F: FnMut(Retire)> Tracer for F {
 pub struct Device {
     pub config: SmConfig,
     pub global: GlobalMemory,
+    /// The loaded module (for PTX: its host-side facade).
     pub module: Object,
+    /// Set when the module is PTX run by the reference interpreter.
+    pub ptx: Option<std::sync::Arc<crate::ptx::Prog>>,
     /// Launches run so far (the `gridid` special register).
     pub launches: u32,
 }
@@ -113,8 +116,16 @@ impl Device {
             config,
             global,
             module,
+            ptx: None,
             launches: 0,
         })
+    }
+
+    /// A device running a PTX module on the reference interpreter.
+    pub fn from_ptx(config: SmConfig, prog: crate::ptx::Prog) -> Result<Device, LaunchError> {
+        let mut d = Device::new(config, crate::ptx::facade(&prog))?;
+        d.ptx = Some(std::sync::Arc::new(prog));
+        Ok(d)
     }
 
     pub fn alloc(&mut self, bytes: u32) -> Result<DevPtr, LaunchError> {
@@ -198,6 +209,18 @@ impl Device {
     ) -> Result<Outcome, LaunchError> {
         let k = self.check_launch(l)?;
         self.launches += 1;
+        if let Some(p) = self.ptx.clone() {
+            let idx = p.func_index[&k.name];
+            return Ok(crate::ptx::run(
+                &p,
+                idx,
+                &mut self.global,
+                &self.config,
+                l,
+                self.launches,
+                tracer,
+            ));
+        }
         Ok(crate::golden::run(self, &k, l, tracer))
     }
 }

@@ -3,6 +3,7 @@
 //! - [`device`]: the host API (a device with one module; allocate, copy,
 //!   launch, read back) and the [`device::Tracer`] that receives retire records;
 //! - [`golden`]: the golden-model interpreter, the reference for every engine;
+//! - [`ptx`]: the PTX reference interpreter, the oracle for the compiler;
 //! - [`retire`]: the one retire-record type engines are compared on;
 //! - [`trap`]: faults as data; [`stats`]: launch statistics;
 //! - [`memory`]: global memory, allocations and the device heap;
@@ -12,6 +13,7 @@ pub mod device;
 pub mod golden;
 pub mod memory;
 pub mod printf;
+pub mod ptx;
 pub mod retire;
 pub mod stats;
 pub mod trap;

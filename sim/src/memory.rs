@@ -73,7 +73,11 @@ impl GlobalMemory {
     fn find(&self, addr: u32, len: u32) -> Option<(u32, u32)> {
         // `addr` itself must lie inside (even for a zero-length lookup): the
         // end of one block may be the start of the next.
-        let inside = |base: u32, size: u32| addr >= base && (addr as u64) < base as u64 + size as u64 && addr as u64 + len as u64 <= base as u64 + size as u64;
+        let inside = |base: u32, size: u32| {
+            addr >= base
+                && (addr as u64) < base as u64 + size as u64
+                && addr as u64 + len as u64 <= base as u64 + size as u64
+        };
         let (base, size) = self.last.get();
         if inside(base, size) {
             return Some((base, size));

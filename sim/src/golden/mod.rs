@@ -18,7 +18,7 @@
 
 mod exec;
 mod syscall;
-mod warp;
+pub(crate) mod warp;
 
 use crate::device::{Device, Launch, Outcome, Tracer};
 use crate::memory::GlobalMemory;

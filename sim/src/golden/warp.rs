@@ -14,7 +14,7 @@ pub struct Entry {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct Warp {
+pub struct Warp {
     pub stack: Vec<Entry>,
     /// Lanes that hold threads.
     pub present: u64,
@@ -26,10 +26,12 @@ pub(crate) struct Warp {
     pub finished: bool,
     /// Warp instructions retired (the golden model's `clock`).
     pub retired: u64,
+    /// Call entries popped so far (engines with call frames pop theirs to match).
+    pub popped_calls: u32,
 }
 
 /// A push would exceed the configured depth.
-pub(crate) struct Overflow;
+pub struct Overflow;
 
 impl Warp {
     pub fn new(entry: u32, present: u64) -> Warp {
@@ -49,6 +51,7 @@ impl Warp {
             wait: None,
             finished: present == 0,
             retired: 0,
+            popped_calls: 0,
         }
     }
 
@@ -73,6 +76,9 @@ impl Warp {
         while let Some(e) = self.stack.last() {
             if e.mask != 0 && e.pc != e.rpc {
                 return Some(*e);
+            }
+            if e.call {
+                self.popped_calls += 1;
             }
             self.stack.pop();
         }
