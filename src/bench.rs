@@ -23,41 +23,11 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
-    Case {
-        kernel: "alu",
-        grid: 8,
-        block: 256,
-        iters: 200,
-        buffers: 1,
-    },
-    Case {
-        kernel: "fma",
-        grid: 8,
-        block: 256,
-        iters: 200,
-        buffers: 1,
-    },
-    Case {
-        kernel: "stream",
-        grid: 64,
-        block: 256,
-        iters: 0,
-        buffers: 3,
-    },
-    Case {
-        kernel: "diverge",
-        grid: 8,
-        block: 256,
-        iters: 64,
-        buffers: 1,
-    },
-    Case {
-        kernel: "reduce",
-        grid: 32,
-        block: 256,
-        iters: 0,
-        buffers: 2,
-    },
+    Case { kernel: "alu", grid: 8, block: 256, iters: 200, buffers: 1 },
+    Case { kernel: "fma", grid: 8, block: 256, iters: 200, buffers: 1 },
+    Case { kernel: "stream", grid: 64, block: 256, iters: 0, buffers: 3 },
+    Case { kernel: "diverge", grid: 8, block: 256, iters: 64, buffers: 1 },
+    Case { kernel: "reduce", grid: 32, block: 256, iters: 0, buffers: 2 },
 ];
 
 /// Runs each case for about `seconds`; returns the report.
@@ -65,38 +35,23 @@ pub fn run(seconds: f64) -> Result<String, String> {
     let obj = assemble("bench_kernels.hasm", KERNELS).map_err(|d| d.to_string())?;
     let mut out = String::new();
     let _ = writeln!(out, "golden model, `default` SM config (warp 32), one core");
-    let _ = writeln!(
-        out,
-        "{:<10} {:>14} {:>10} {:>16}",
-        "kernel", "thread instr", "seconds", "thread instr/s"
-    );
+    let _ = writeln!(out, "{:<10} {:>14} {:>10} {:>16}", "kernel", "thread instr", "seconds", "thread instr/s");
     let (mut all_instr, mut all_time) = (0u64, 0f64);
     let mut log_sum = 0f64;
     for case in CASES {
-        let mut dev =
-            Device::new(SmConfig::default_config(), obj.clone()).map_err(|e| e.to_string())?;
+        let mut dev = Device::new(SmConfig::default_config(), obj.clone()).map_err(|e| e.to_string())?;
         let threads = case.grid * case.block;
         let mut params = vec![];
         for b in 0..case.buffers {
             let p = dev.alloc(threads * 4).map_err(|e| e.to_string())?;
-            let init: Vec<u8> = (0..threads)
-                .flat_map(|i| (i.wrapping_mul(2654435761).wrapping_add(b as u32)).to_le_bytes())
-                .collect();
+            let init: Vec<u8> = (0..threads).flat_map(|i| (i.wrapping_mul(2654435761).wrapping_add(b as u32)).to_le_bytes()).collect();
             dev.write(p, &init).map_err(|e| e.to_string())?;
             params.extend_from_slice(&p.to_le_bytes());
         }
         params.extend_from_slice(&case.iters.to_le_bytes());
-        let kernel = obj
-            .kernel(case.kernel)
-            .ok_or(format!("no kernel {}", case.kernel))?;
+        let kernel = obj.kernel(case.kernel).ok_or(format!("no kernel {}", case.kernel))?;
         params.resize(kernel.param_bytes as usize, 0);
-        let launch = Launch {
-            kernel: case.kernel.into(),
-            grid: [case.grid, 1, 1],
-            block: [case.block, 1, 1],
-            params,
-            dynamic_shared: 0,
-        };
+        let launch = Launch { kernel: case.kernel.into(), grid: [case.grid, 1, 1], block: [case.block, 1, 1], params, dynamic_shared: 0 };
         let (mut instr, start) = (0u64, Instant::now());
         loop {
             let o = dev.launch(&launch).map_err(|e| e.to_string())?;
@@ -110,27 +65,12 @@ pub fn run(seconds: f64) -> Result<String, String> {
         }
         let t = start.elapsed().as_secs_f64();
         let rate = instr as f64 / t;
-        let _ = writeln!(
-            out,
-            "{:<10} {:>14} {:>10.3} {:>16.3e}",
-            case.kernel, instr, t, rate
-        );
+        let _ = writeln!(out, "{:<10} {:>14} {:>10.3} {:>16.3e}", case.kernel, instr, t, rate);
         all_instr += instr;
         all_time += t;
         log_sum += rate.ln();
     }
-    let _ = writeln!(
-        out,
-        "{:<10} {:>14} {:>10.3} {:>16.3e}",
-        "total",
-        all_instr,
-        all_time,
-        all_instr as f64 / all_time
-    );
-    let _ = writeln!(
-        out,
-        "geometric mean {:.3e} thread instructions/s",
-        (log_sum / CASES.len() as f64).exp()
-    );
+    let _ = writeln!(out, "{:<10} {:>14} {:>10.3} {:>16.3e}", "total", all_instr, all_time, all_instr as f64 / all_time);
+    let _ = writeln!(out, "geometric mean {:.3e} thread instructions/s", (log_sum / CASES.len() as f64).exp());
     Ok(out)
 }

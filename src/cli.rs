@@ -9,11 +9,7 @@ use heddle_isa::Object;
 use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
-#[command(
-    name = "heddle",
-    version,
-    about = "PTX to a parameterized SIMT streaming multiprocessor: assembler, golden model, RTL"
-)]
+#[command(name = "heddle", version, about = "PTX to a parameterized SIMT streaming multiprocessor: assembler, golden model, RTL")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -34,10 +30,23 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Run a kernel of an object (or assembly) file.
+    /// Run a kernel of an object, assembly or PTX file, or a launch manifest.
     Run {
-        /// A .hbin object, or Heddle assembly (assembled on the fly).
-        program: PathBuf,
+        /// A .hbin object, Heddle assembly (assembled on the fly), or .ptx (with --engine ptx).
+        #[arg(required_unless_present = "manifest")]
+        program: Option<PathBuf>,
+        /// A launch manifest (JSON): runs it and checks its expectations.
+        #[arg(long, conflicts_with = "program")]
+        manifest: Option<PathBuf>,
+        /// With --manifest: which PTX variant to run (default: the manifest's first).
+        #[arg(long)]
+        ptx_variant: Option<String>,
+        /// With --manifest: write every output buffer to DIR/NAME.bin.
+        #[arg(long)]
+        dump: Option<PathBuf>,
+        /// With --manifest: print the result as JSON.
+        #[arg(long)]
+        json: bool,
         /// Kernel to launch (default: the only one).
         #[arg(short, long)]
         kernel: Option<String>,
@@ -93,25 +102,15 @@ pub fn load_program(path: &Path) -> Result<Object, String> {
     if bytes.starts_with(heddle_isa::object::MAGIC) {
         return Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()));
     }
-    let text = String::from_utf8(bytes).map_err(|_| {
-        format!(
-            "{}: neither a Heddle object nor UTF-8 assembly",
-            path.display()
-        )
-    })?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{}: neither a Heddle object nor UTF-8 assembly", path.display()))?;
     asm::assemble(&path.display().to_string(), &text).map_err(|d| d.to_string())
 }
 
 /// Reads, parses and checks a PTX file; Err carries every diagnostic.
 pub fn load_ptx(path: &Path) -> Result<heddle_compiler::ptx::ast::Module, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (byte {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
+    let text =
+        String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
     let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
     heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
 }
@@ -121,9 +120,7 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
         Some(p) => std::fs::write(p, bytes).map_err(|e| format!("{}: {e}", p.display())),
         None => {
             use std::io::Write;
-            std::io::stdout()
-                .write_all(bytes)
-                .map_err(|e| e.to_string())
+            std::io::stdout().write_all(bytes).map_err(|e| e.to_string())
         }
     }
 }
@@ -138,13 +135,16 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
         }
         Cmd::Disasm { input, output } => {
             let bytes = std::fs::read(&input).map_err(|e| format!("{}: {e}", input.display()))?;
-            let obj =
-                Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
+            let obj = Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", input.display()))?;
             write_out(output.as_deref(), asm::disassemble(&obj).as_bytes())?;
             Ok(0)
         }
         Cmd::Run {
             program,
+            manifest,
+            ptx_variant,
+            dump,
+            json,
             kernel,
             grid,
             block,
@@ -157,40 +157,33 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             trace,
             stats,
         } => {
+            let mut cfg = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
+            cfg.instruction_budget = budget.unwrap_or(cfg.instruction_budget);
+            cfg.stack_depth = stack_depth.unwrap_or(cfg.stack_depth);
+            if let Some(m) = manifest {
+                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config: cfg };
+                let r = crate::manifest::run(&m, &opt)?;
+                print!("{}", r.text);
+                return Ok(r.code);
+            }
+            let program = program.ok_or("a program or --manifest is required")?;
             let is_ptx = program.extension().is_some_and(|e| e == "ptx");
             let prog = match (engine.as_str(), is_ptx) {
                 ("ptx", true) => {
-                    let text = std::fs::read_to_string(&program)
-                        .map_err(|e| format!("{}: {e}", program.display()))?;
-                    let src = heddle_compiler::ptx::SourceFile::new(
-                        &program.display().to_string(),
-                        &text,
-                    );
-                    let m = heddle_compiler::ptx::load(&src)
-                        .map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-                    run::Program::Ptx(
-                        heddle_sim::ptx::prepare(&src, &m)
-                            .map_err(|e| format!("{}: {e}", program.display()))?,
-                    )
+                    let text = std::fs::read_to_string(&program).map_err(|e| format!("{}: {e}", program.display()))?;
+                    let src = heddle_compiler::ptx::SourceFile::new(&program.display().to_string(), &text);
+                    let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+                    run::Program::Ptx(heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", program.display()))?)
                 }
                 ("golden", false) => run::Program::Isa(load_program(&program)?),
-                ("golden", true) => {
-                    return Err(
-                        "the PTX compiler is not built yet: run PTX with --engine ptx".into(),
-                    )
-                }
+                ("golden", true) => return Err("the PTX compiler is not built yet: run PTX with --engine ptx".into()),
                 ("ptx", false) => return Err("--engine ptx runs .ptx files".into()),
                 (e, _) => return Err(format!("engine `{e}` is not available (golden, ptx)")),
             };
-            let mut config = SmConfig::preset(&config).ok_or(format!(
-                "unknown configuration `{config}` (tiny, default, wide)"
-            ))?;
+            let mut config = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
             config.instruction_budget = budget.unwrap_or(config.instruction_budget);
             config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
-            let args = args
-                .iter()
-                .map(|a| Arg::parse(a))
-                .collect::<Result<Vec<_>, _>>()?;
+            let args = args.iter().map(|a| Arg::parse(a)).collect::<Result<Vec<_>, _>>()?;
             let spec = RunSpec {
                 kernel,
                 grid: run::parse_dim(&grid)?,

@@ -35,11 +35,7 @@ impl Dtype {
             "s64" => Dtype::S64,
             "f32" => Dtype::F32,
             "f64" => Dtype::F64,
-            _ => {
-                return Err(format!(
-                    "unknown type `{s}` (u8 s8 u16 s16 u32 s32 u64 s64 f32 f64)"
-                ))
-            }
+            _ => return Err(format!("unknown type `{s}` (u8 s8 u16 s16 u32 s32 u64 s64 f32 f64)")),
         })
     }
 
@@ -58,36 +54,18 @@ impl Dtype {
         let int = |t: &str| -> Result<i128, String> {
             let t = t.trim();
             let (neg, t) = t.strip_prefix('-').map_or((false, t), |r| (true, r));
-            let v = if let Some(h) = t.strip_prefix("0x") {
-                i128::from_str_radix(h, 16)
-            } else {
-                t.parse::<i128>()
-            };
+            let v = if let Some(h) = t.strip_prefix("0x") { i128::from_str_radix(h, 16) } else { t.parse::<i128>() };
             v.map(|v| if neg { -v } else { v }).map_err(|_| bad())
         };
         let n = self.size();
         let bytes = match self {
-            Dtype::F32 => text
-                .trim()
-                .parse::<f32>()
-                .map_err(|_| bad())?
-                .to_le_bytes()
-                .to_vec(),
-            Dtype::F64 => text
-                .trim()
-                .parse::<f64>()
-                .map_err(|_| bad())?
-                .to_le_bytes()
-                .to_vec(),
+            Dtype::F32 => text.trim().parse::<f32>().map_err(|_| bad())?.to_le_bytes().to_vec(),
+            Dtype::F64 => text.trim().parse::<f64>().map_err(|_| bad())?.to_le_bytes().to_vec(),
             _ => {
                 let v = int(text)?;
                 let signed = matches!(self, Dtype::S8 | Dtype::S16 | Dtype::S32 | Dtype::S64);
                 let bits = 8 * n as u32;
-                let (lo, hi) = if signed {
-                    (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-                } else {
-                    (0, (1i128 << bits) - 1)
-                };
+                let (lo, hi) = if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
                 // Accept the unsigned spelling of negative values too (0xffffffff for s32).
                 if v < lo || v > hi.max((1i128 << bits) - 1) {
                     return Err(format!("{v} does not fit in {self:?}"));
@@ -133,43 +111,26 @@ impl Arg {
     pub fn parse(s: &str) -> Result<Arg, String> {
         if let Some(rest) = s.strip_prefix("buf:") {
             let mut parts = rest.splitn(3, ':');
-            let (name, ty, spec) = (
-                parts.next().unwrap_or(""),
-                parts.next().unwrap_or(""),
-                parts.next().unwrap_or(""),
-            );
+            let (name, ty, spec) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
             if name.is_empty() {
                 return Err(format!("`{s}`: expected buf:NAME:TYPE:COUNT[=v1,v2,...]"));
             }
             let dtype = Dtype::parse(ty)?;
-            let (count, values) = spec
-                .split_once('=')
-                .map_or((spec, None), |(c, v)| (c, Some(v)));
-            let count: usize = count
-                .parse()
-                .map_err(|_| format!("`{s}`: bad element count `{count}`"))?;
+            let (count, values) = spec.split_once('=').map_or((spec, None), |(c, v)| (c, Some(v)));
+            let count: usize = count.parse().map_err(|_| format!("`{s}`: bad element count `{count}`"))?;
             let mut init = vec![];
             for v in values.into_iter().flat_map(|v| v.split(',')) {
                 init.extend(dtype.encode(v)?);
             }
             if init.len() > count * dtype.size() {
-                return Err(format!(
-                    "`{s}`: more initial values than the {count} elements"
-                ));
+                return Err(format!("`{s}`: more initial values than the {count} elements"));
             }
             if count * dtype.size() > u32::MAX as usize {
                 return Err(format!("`{s}`: buffer too large"));
             }
-            return Ok(Arg::Buffer {
-                name: name.to_string(),
-                dtype,
-                count,
-                init,
-            });
+            return Ok(Arg::Buffer { name: name.to_string(), dtype, count, init });
         }
-        let (ty, v) = s
-            .split_once(':')
-            .ok_or(format!("`{s}`: expected TYPE:VALUE or buf:NAME:TYPE:COUNT"))?;
+        let (ty, v) = s.split_once(':').ok_or(format!("`{s}`: expected TYPE:VALUE or buf:NAME:TYPE:COUNT"))?;
         let dtype = Dtype::parse(ty)?;
         Ok(Arg::Scalar(dtype, dtype.encode(v)?))
     }
@@ -202,10 +163,7 @@ pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
     }
     let mut d = [1u32; 3];
     for (i, p) in v.iter().enumerate() {
-        d[i] = p
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{s}`: `{p}` is not a number"))?;
+        d[i] = p.trim().parse().map_err(|_| format!("`{s}`: `{p}` is not a number"))?;
     }
     Ok(d)
 }
@@ -219,24 +177,14 @@ pub struct RunResult {
 /// Picks the kernel: the named one, or the only one.
 pub fn pick_kernel<'o>(obj: &'o Object, name: Option<&str>) -> Result<&'o Kernel, String> {
     match name {
-        Some(n) => obj
-            .kernel(n)
-            .ok_or_else(|| format!("no kernel named `{n}` (kernels: {})", names(obj))),
+        Some(n) => obj.kernel(n).ok_or_else(|| format!("no kernel named `{n}` (kernels: {})", names(obj))),
         None if obj.kernels.len() == 1 => Ok(&obj.kernels[0]),
-        None => Err(format!(
-            "the program has {} kernels; pick one with --kernel ({})",
-            obj.kernels.len(),
-            names(obj)
-        )),
+        None => Err(format!("the program has {} kernels; pick one with --kernel ({})", obj.kernels.len(), names(obj))),
     }
 }
 
 fn names(obj: &Object) -> String {
-    obj.kernels
-        .iter()
-        .map(|k| k.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+    obj.kernels.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// What `heddle run` executes: a compiled object on the golden model, or
@@ -265,11 +213,7 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
             "kernel `{}` takes {} arguments ({}), {} given",
             k.name,
             k.params.len(),
-            k.params
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            k.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
             spec.args.len()
         ));
     }
@@ -277,36 +221,19 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
         let size = arg.size();
         let at = match k.params.get(i) {
             Some(p) if p.size as usize != size => {
-                return Err(format!(
-                    "argument {} (`{}`) is {} bytes, the parameter is {}",
-                    i + 1,
-                    p.name,
-                    size,
-                    p.size
-                ))
+                return Err(format!("argument {} (`{}`) is {} bytes, the parameter is {}", i + 1, p.name, size, p.size))
             }
             Some(p) => p.offset as usize,
             None => offset.div_ceil(size) * size,
         };
         offset = at + size;
         if offset > params.len() {
-            return Err(format!(
-                "the arguments need {offset} parameter bytes, kernel `{}` has {}",
-                k.name,
-                params.len()
-            ));
+            return Err(format!("the arguments need {offset} parameter bytes, kernel `{}` has {}", k.name, params.len()));
         }
         let bytes = match arg {
             Arg::Scalar(_, b) => b.clone(),
-            Arg::Buffer {
-                name,
-                dtype,
-                count,
-                init,
-            } => {
-                let ptr = dev
-                    .alloc((count * dtype.size()) as u32)
-                    .map_err(|e| e.to_string())?;
+            Arg::Buffer { name, dtype, count, init } => {
+                let ptr = dev.alloc((count * dtype.size()) as u32).map_err(|e| e.to_string())?;
                 dev.write(ptr, init).map_err(|e| e.to_string())?;
                 buffers.push((name.clone(), *dtype, *count, ptr));
                 ptr.to_le_bytes().to_vec()
@@ -314,32 +241,21 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
         };
         params[at..at + size].copy_from_slice(&bytes);
     }
-    let launch = Launch {
-        kernel: k.name.clone(),
-        grid: spec.grid,
-        block: spec.block,
-        params,
-        dynamic_shared: spec.dynamic_shared,
-    };
+    let launch = Launch { kernel: k.name.clone(), grid: spec.grid, block: spec.block, params, dynamic_shared: spec.dynamic_shared };
     let mut text = String::new();
     let outcome = if spec.trace {
         let mut c = Collect::default();
-        let o = dev
-            .launch_traced(&launch, &mut c)
-            .map_err(|e| e.to_string())?;
+        let o = dev.launch_traced(&launch, &mut c).map_err(|e| e.to_string())?;
         for r in &c.0 {
             let _ = writeln!(text, "{r}");
         }
         o
     } else {
-        dev.launch_traced(&launch, &mut NoTrace)
-            .map_err(|e| e.to_string())?
+        dev.launch_traced(&launch, &mut NoTrace).map_err(|e| e.to_string())?
     };
     text.push_str(&String::from_utf8_lossy(&outcome.stdout));
     for (name, dtype, count, ptr) in buffers {
-        let bytes = dev
-            .read(ptr, count * dtype.size())
-            .map_err(|e| e.to_string())?;
+        let bytes = dev.read(ptr, count * dtype.size()).map_err(|e| e.to_string())?;
         let vals: Vec<String> = bytes.chunks(dtype.size()).map(|c| dtype.show(c)).collect();
         let _ = writeln!(text, "{name} = [{}]", vals.join(", "));
     }
@@ -354,13 +270,7 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
 
 /// `kernel+3 (file:line:col)` for a pc.
 pub fn describe_pc(obj: &Object, pc: u32) -> Option<String> {
-    let sym = obj.symbolize(pc).map(|(s, off)| {
-        if off == 0 {
-            s.to_string()
-        } else {
-            format!("{s}+{off}")
-        }
-    });
+    let sym = obj.symbolize(pc).map(|(s, off)| if off == 0 { s.to_string() } else { format!("{s}+{off}") });
     let line = obj.line_of(pc).map(|(f, l, c)| format!("{f}:{l}:{c}"));
     match (sym, line) {
         (Some(s), Some(l)) => Some(format!("{s} ({l})")),

@@ -4,16 +4,8 @@
 use std::process::Command;
 
 fn heddle(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_heddle"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
+    let o = Command::new(env!("CARGO_BIN_EXE_heddle")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
 }
 
 fn temp(name: &str, contents: &[u8]) -> String {
@@ -26,31 +18,13 @@ fn temp(name: &str, contents: &[u8]) -> String {
 
 #[test]
 fn the_readme_main_command_runs_a_real_kernel() {
-    let (code, out, err) = heddle(&[
-        "run",
-        "examples/histogram.hasm",
-        "--grid",
-        "4",
-        "--block",
-        "256",
-        "--arg",
-        "buf:hist:u32:16",
-        "--stats",
-    ]);
+    let (code, out, err) =
+        heddle(&["run", "examples/histogram.hasm", "--grid", "4", "--block", "256", "--arg", "buf:hist:u32:16", "--stats"]);
     assert_eq!(code, 0, "{err}");
     // Expected values computed independently (the hash of 0..1023 into 16 bins).
-    assert!(
-        out.starts_with("CTA 0: 256 threads, bin 0 holds 17\nCTA 1: 256 threads, bin 0 holds 15\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains("hist = [64, 65, 64, 65, 63, 64, 64, 63, 65, 64, 64, 64, 64, 64, 63, 64]"),
-        "{out}"
-    );
-    assert!(
-        out.contains("shared loads 68 stores 64 atomics 1024"),
-        "{out}"
-    );
+    assert!(out.starts_with("CTA 0: 256 threads, bin 0 holds 17\nCTA 1: 256 threads, bin 0 holds 15\n"), "{out}");
+    assert!(out.contains("hist = [64, 65, 64, 65, 63, 64, 64, 63, 65, 64, 64, 64, 64, 64, 63, 64]"), "{out}");
+    assert!(out.contains("shared loads 68 stores 64 atomics 1024"), "{out}");
 }
 
 #[test]
@@ -68,24 +42,10 @@ fn bad_objects_and_arguments_exit_2() {
     let f = temp("junk.hbin", b"HEDDLEOB\x01\x00\x00\x00garbage");
     let (code, _, err) = heddle(&["disasm", &f]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("truncated") || err.contains("corrupt"),
-        "{err}"
-    );
+    assert!(err.contains("truncated") || err.contains("corrupt"), "{err}");
     let (code, _, err) = heddle(&["run", "examples/histogram.hasm", "--arg", "buf:hist:u33:16"]);
-    assert_eq!(
-        (code, err.contains("unknown type `u33`")),
-        (2, true),
-        "{err}"
-    );
-    let (code, _, err) = heddle(&[
-        "run",
-        "examples/histogram.hasm",
-        "--block",
-        "4096",
-        "--arg",
-        "buf:hist:u32:16",
-    ]);
+    assert_eq!((code, err.contains("unknown type `u33`")), (2, true), "{err}");
+    let (code, _, err) = heddle(&["run", "examples/histogram.hasm", "--block", "4096", "--arg", "buf:hist:u32:16"]);
     assert_eq!((code, err.contains("threads per CTA")), (2, true), "{err}");
     let (code, _, _) = heddle(&["run", "no/such/file.hasm"]);
     assert_eq!(code, 2);
@@ -95,7 +55,10 @@ fn bad_objects_and_arguments_exit_2() {
 
 #[test]
 fn a_trap_exits_1_and_names_where() {
-    let f = temp("oob.hasm", b".kernel k\n    .param p 8\n    s2r r0, laneid\n    isetp.eq p0, r0, 5\n    @p0 ld.global.b32 r1, [rz+16]\n    exit\n");
+    let f = temp(
+        "oob.hasm",
+        b".kernel k\n    .param p 8\n    s2r r0, laneid\n    isetp.eq p0, r0, 5\n    @p0 ld.global.b32 r1, [rz+16]\n    exit\n",
+    );
     let (code, out, _) = heddle(&["run", &f, "--arg", "u64:0"]);
     assert_eq!(code, 1);
     assert!(out.contains("trap: out-of-bounds global access of 4 bytes (CTA (0,0,0), warp 0, lane 5, pc 2, address 0x10)"), "{out}");
@@ -107,10 +70,7 @@ fn a_trap_exits_1_and_names_where() {
 fn isa_doc_prints_the_checked_in_reference() {
     let (code, out, _) = heddle(&["isa-doc"]);
     assert_eq!(code, 0);
-    assert_eq!(
-        out,
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/isa.md")).unwrap()
-    );
+    assert_eq!(out, std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/isa.md")).unwrap());
 }
 
 #[test]

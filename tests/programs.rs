@@ -10,11 +10,8 @@ use std::process::Command;
 
 fn programs() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "hasm"))
-        .collect();
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "hasm")).collect();
     v.sort();
     assert!(!v.is_empty());
     v
@@ -25,10 +22,7 @@ fn transcript(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
     let mut out = String::new();
-    for line in text
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("// run:"))
-    {
+    for line in text.lines().filter_map(|l| l.trim().strip_prefix("// run:")) {
         let args: Vec<&str> = line.split_whitespace().collect();
         let o = Command::new(env!("CARGO_BIN_EXE_heddle"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -37,12 +31,7 @@ fn transcript(path: &Path) -> String {
             .args(&args)
             .output()
             .unwrap();
-        out.push_str(&format!(
-            "$ heddle run {} {}\nexit: {}\n",
-            rel.display(),
-            args.join(" "),
-            o.status.code().unwrap_or(-1)
-        ));
+        out.push_str(&format!("$ heddle run {} {}\nexit: {}\n", rel.display(), args.join(" "), o.status.code().unwrap_or(-1)));
         out.push_str(&String::from_utf8_lossy(&o.stdout));
         out.push_str(&String::from_utf8_lossy(&o.stderr));
     }
@@ -55,11 +44,7 @@ fn programs_give_their_expected_output() {
     let mut failures = vec![];
     for p in programs() {
         let got = transcript(&p);
-        assert!(
-            got.contains("$ heddle run"),
-            "{} has no `// run:` line",
-            p.display()
-        );
+        assert!(got.contains("$ heddle run"), "{} has no `// run:` line", p.display());
         let expected_path = p.with_extension("out");
         if bless {
             std::fs::write(&expected_path, &got).unwrap();
@@ -67,10 +52,7 @@ fn programs_give_their_expected_output() {
         }
         let want = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if got != want {
-            failures.push(format!(
-                "{}:\n--- expected\n{want}\n--- got\n{got}",
-                p.display()
-            ));
+            failures.push(format!("{}:\n--- expected\n{want}\n--- got\n{got}", p.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -83,18 +65,8 @@ fn programs_round_trip_through_the_disassembler() {
         let text = std::fs::read_to_string(&p).unwrap();
         let obj = assemble(&p.display().to_string(), &text).unwrap();
         let dis = disassemble(&obj);
-        let again = assemble("disasm", &dis).unwrap_or_else(|e| {
-            panic!(
-                "{}: disassembly does not assemble:\n{e}\n{dis}",
-                p.display()
-            )
-        });
-        assert_eq!(
-            again.to_bytes(),
-            obj.to_bytes(),
-            "{}: round trip changed the object\n{dis}",
-            p.display()
-        );
+        let again = assemble("disasm", &dis).unwrap_or_else(|e| panic!("{}: disassembly does not assemble:\n{e}\n{dis}", p.display()));
+        assert_eq!(again.to_bytes(), obj.to_bytes(), "{}: round trip changed the object\n{dis}", p.display());
     }
 }
 
@@ -106,35 +78,12 @@ fn cli_asm_disasm_round_trip_is_bit_exact() {
     let heddle = env!("CARGO_BIN_EXE_heddle");
     for p in programs() {
         let name = p.file_stem().unwrap().to_string_lossy().to_string();
-        let (b1, dis, b2) = (
-            dir.join(format!("{name}.hbin")),
-            dir.join(format!("{name}.dis.hasm")),
-            dir.join(format!("{name}.2.hbin")),
-        );
-        let ok = |args: &[&std::ffi::OsStr]| {
-            assert!(
-                Command::new(heddle).args(args).status().unwrap().success(),
-                "{args:?}"
-            )
-        };
+        let (b1, dis, b2) = (dir.join(format!("{name}.hbin")), dir.join(format!("{name}.dis.hasm")), dir.join(format!("{name}.2.hbin")));
+        let ok = |args: &[&std::ffi::OsStr]| assert!(Command::new(heddle).args(args).status().unwrap().success(), "{args:?}");
         ok(&["asm".as_ref(), p.as_os_str(), "-o".as_ref(), b1.as_os_str()]);
-        ok(&[
-            "disasm".as_ref(),
-            b1.as_os_str(),
-            "-o".as_ref(),
-            dis.as_os_str(),
-        ]);
-        ok(&[
-            "asm".as_ref(),
-            dis.as_os_str(),
-            "-o".as_ref(),
-            b2.as_os_str(),
-        ]);
-        assert_eq!(
-            std::fs::read(&b1).unwrap(),
-            std::fs::read(&b2).unwrap(),
-            "{name}"
-        );
+        ok(&["disasm".as_ref(), b1.as_os_str(), "-o".as_ref(), dis.as_os_str()]);
+        ok(&["asm".as_ref(), dis.as_os_str(), "-o".as_ref(), b2.as_os_str()]);
+        assert_eq!(std::fs::read(&b1).unwrap(), std::fs::read(&b2).unwrap(), "{name}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -95,11 +95,7 @@ impl SmConfig {
 
     /// 32 lanes: a whole warp per beat.
     pub fn wide() -> SmConfig {
-        SmConfig {
-            lanes: 32,
-            bus_bits: 128,
-            ..SmConfig::default_config()
-        }
+        SmConfig { lanes: 32, bus_bits: 128, ..SmConfig::default_config() }
     }
 
     pub fn preset(name: &str) -> Option<SmConfig> {
@@ -125,52 +121,31 @@ impl SmConfig {
         let err = |m: String| Err(ConfigError(m));
         let pow2 = |v: u32| v != 0 && v.is_power_of_two();
         if !pow2(self.warp_size) || self.warp_size > 64 {
-            return err(format!(
-                "warp_size {} must be a power of two from 1 to 64",
-                self.warp_size
-            ));
+            return err(format!("warp_size {} must be a power of two from 1 to 64", self.warp_size));
         }
         if !pow2(self.lanes) || self.lanes > self.warp_size {
-            return err(format!(
-                "lanes {} must be a power of two no larger than warp_size {}",
-                self.lanes, self.warp_size
-            ));
+            return err(format!("lanes {} must be a power of two no larger than warp_size {}", self.lanes, self.warp_size));
         }
         if self.warps == 0 || self.ctas == 0 || self.ctas > self.warps {
             return err(format!("{} CTAs on {} warp slots", self.ctas, self.warps));
         }
         if self.regs_per_thread == 0 || self.regs_per_thread > heddle_isa::fields::NUM_REGS as u32 {
-            return err(format!(
-                "regs_per_thread {} must be 1..={}",
-                self.regs_per_thread,
-                heddle_isa::fields::NUM_REGS
-            ));
+            return err(format!("regs_per_thread {} must be 1..={}", self.regs_per_thread, heddle_isa::fields::NUM_REGS));
         }
         if self.preds > 7 {
             return err(format!("preds {} exceeds the ISA's 7", self.preds));
         }
         if !pow2(self.shared_banks) {
-            return err(format!(
-                "shared_banks {} must be a power of two",
-                self.shared_banks
-            ));
+            return err(format!("shared_banks {} must be a power of two", self.shared_banks));
         }
-        if self.shared_bytes > heddle_isa::mem::WINDOW_SIZE
-            || self.local_bytes > heddle_isa::mem::WINDOW_SIZE
-        {
+        if self.shared_bytes > heddle_isa::mem::WINDOW_SIZE || self.local_bytes > heddle_isa::mem::WINDOW_SIZE {
             return err("shared or local memory larger than its 16 MiB address window".into());
         }
         if self.stack_depth < 2 {
-            return err(format!(
-                "stack_depth {} must be at least 2",
-                self.stack_depth
-            ));
+            return err(format!("stack_depth {} must be at least 2", self.stack_depth));
         }
         if ![32, 64, 128, 256].contains(&self.bus_bits) {
-            return err(format!(
-                "bus_bits {} must be 32, 64, 128 or 256",
-                self.bus_bits
-            ));
+            return err(format!("bus_bits {} must be 32, 64, 128 or 256", self.bus_bits));
         }
         if self.alu_latency == 0 || self.fpu_latency == 0 || self.sfu_latency == 0 {
             return err("latencies must be at least one cycle".into());
@@ -200,26 +175,11 @@ mod tests {
     #[test]
     fn impossible_configs_are_errors() {
         let bad = [
-            SmConfig {
-                warp_size: 48,
-                ..SmConfig::default()
-            },
-            SmConfig {
-                lanes: 64,
-                ..SmConfig::default()
-            },
-            SmConfig {
-                regs_per_thread: 200,
-                ..SmConfig::default()
-            },
-            SmConfig {
-                ctas: 64,
-                ..SmConfig::default()
-            },
-            SmConfig {
-                stack_depth: 1,
-                ..SmConfig::default()
-            },
+            SmConfig { warp_size: 48, ..SmConfig::default() },
+            SmConfig { lanes: 64, ..SmConfig::default() },
+            SmConfig { regs_per_thread: 200, ..SmConfig::default() },
+            SmConfig { ctas: 64, ..SmConfig::default() },
+            SmConfig { stack_depth: 1, ..SmConfig::default() },
         ];
         for c in bad {
             let e = c.validate().unwrap_err();

@@ -24,12 +24,7 @@ impl fmt::Display for Diagnostic {
         writeln!(f, "{pad}--> {}:{}:{}", self.file, self.line, self.col)?;
         writeln!(f, "{pad} |")?;
         writeln!(f, "{num} | {}", self.source_line)?;
-        let lead: String = self
-            .source_line
-            .chars()
-            .take(self.col.saturating_sub(1))
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
+        let lead: String = self.source_line.chars().take(self.col.saturating_sub(1)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
         write!(f, "{pad} | {lead}{}", "^".repeat(self.len.max(1)))
     }
 }

@@ -57,7 +57,10 @@ pub fn reference() -> String {
             r.doc
         );
     }
-    let _ = writeln!(w, "\n## Modifiers\n\n| modifier | bits | values (in encoding order) | default omitted | meaning |\n|---|---|---|---|---|");
+    let _ = writeln!(
+        w,
+        "\n## Modifiers\n\n| modifier | bits | values (in encoding order) | default omitted | meaning |\n|---|---|---|---|---|"
+    );
     for m in MODS {
         let word = if m.word == fields::EXT { "ext" } else { "mod" };
         let names: Vec<String> = m.names.iter().map(|n| format!("`.{n}`")).collect();
@@ -68,18 +71,11 @@ pub fn reference() -> String {
             m.lo + m.width - 1,
             m.lo,
             names.join(" "),
-            if m.omit_default || m.is_flag() {
-                "yes"
-            } else {
-                "no"
-            },
+            if m.omit_default || m.is_flag() { "yes" } else { "no" },
             m.doc
         );
     }
-    let _ = writeln!(
-        w,
-        "\n## Special registers (`s2r`)\n\n| number | name | meaning |\n|---|---|---|"
-    );
+    let _ = writeln!(w, "\n## Special registers (`s2r`)\n\n| number | name | meaning |\n|---|---|---|");
     for r in SReg::ALL {
         let _ = writeln!(w, "| {} | `{}` | {} |", *r as u8, r.name(), r.doc());
     }

@@ -12,10 +12,7 @@ pub struct Guard {
 }
 
 impl Guard {
-    pub const ALWAYS: Guard = Guard {
-        pred: PT,
-        neg: false,
-    };
+    pub const ALWAYS: Guard = Guard { pred: PT, neg: false };
 }
 
 /// The `b` operand: a register or a 32-bit immediate (the I bit).
@@ -50,31 +47,15 @@ pub enum InvalidInst {
     #[error("{op}: the immediate form needs c = rz")]
     ImmWithC { op: &'static str },
     #[error("{op}: bits {bits:#x} of the {field} field must be zero")]
-    Reserved {
-        op: &'static str,
-        field: &'static str,
-        bits: u64,
-    },
+    Reserved { op: &'static str, field: &'static str, bits: u64 },
     #[error("{op}: .{kind:?} value {value} does not exist")]
-    ModValue {
-        op: &'static str,
-        kind: ModKind,
-        value: u32,
-    },
+    ModValue { op: &'static str, kind: ModKind, value: u32 },
     #[error("{op}: .{kind:?} needs the register form")]
     ExtInImm { op: &'static str, kind: ModKind },
     #[error("{op}: register r{reg} cannot start a group of {count} registers (needs alignment {count} and to stay below rz)")]
-    RegGroup {
-        op: &'static str,
-        reg: u8,
-        count: u8,
-    },
+    RegGroup { op: &'static str, reg: u8, count: u8 },
     #[error("{op}: {what} {value} is out of range")]
-    Range {
-        op: &'static str,
-        what: &'static str,
-        value: u32,
-    },
+    Range { op: &'static str, what: &'static str, value: u32 },
 }
 
 impl Inst {
@@ -85,16 +66,7 @@ impl Inst {
             Format::Bra | Format::Call => Operand::Imm(0),
             _ => Operand::Reg(0),
         };
-        let mut i = Inst {
-            op,
-            guard: Guard::ALWAYS,
-            d: 0,
-            a: 0,
-            b,
-            c: 0,
-            mods: 0,
-            ext: 0,
-        };
+        let mut i = Inst { op, guard: Guard::ALWAYS, d: 0, a: 0, b, c: 0, mods: 0, ext: 0 };
         if info.format == Format::Bra {
             i.set_rpc(fields::RPC_NONE);
         }
@@ -141,10 +113,7 @@ impl Inst {
 
     /// Does the format use the `c` field?
     pub fn uses_c(&self) -> bool {
-        matches!(
-            self.op.info().format,
-            Format::Rrbc | Format::Atom | Format::Shfl
-        )
+        matches!(self.op.info().format, Format::Rrbc | Format::Atom | Format::Shfl)
     }
 
     /// How many consecutive registers d, a, b and c name.
@@ -191,9 +160,7 @@ impl Inst {
             | MOD.put(self.mods as u64);
         match self.b {
             Operand::Imm(v) => w |= IMM_FLAG.put(1) | IMM.put(v as u64),
-            Operand::Reg(r) => {
-                w |= B.put(r as u64) | C.put(self.c as u64) | EXT.put(self.ext as u64)
-            }
+            Operand::Reg(r) => w |= B.put(r as u64) | C.put(self.c as u64) | EXT.put(self.ext as u64),
         }
         w
     }
@@ -207,17 +174,10 @@ impl Inst {
         let uses_c = matches!(op.info().format, Format::Rrbc | Format::Atom | Format::Shfl);
         let inst = Inst {
             op,
-            guard: Guard {
-                pred: GUARD_PRED.get(word) as u8,
-                neg: GUARD_NEG.get(word) == 1,
-            },
+            guard: Guard { pred: GUARD_PRED.get(word) as u8, neg: GUARD_NEG.get(word) == 1 },
             d: D.get(word) as u8,
             a: A.get(word) as u8,
-            b: if imm {
-                Operand::Imm(IMM.get(word) as u32)
-            } else {
-                Operand::Reg(B.get(word) as u8)
-            },
+            b: if imm { Operand::Imm(IMM.get(word) as u32) } else { Operand::Reg(B.get(word) as u8) },
             c: if imm {
                 if uses_c {
                     RZ
@@ -247,44 +207,31 @@ impl Inst {
             }
         };
         // Which parts of d, a, b, c, mod the format uses.
-        let (d_mask, a_mask, b_used, c_used, mod_operand): (u8, u8, bool, bool, u8) =
-            match info.format {
-                Format::None => (0, 0, false, false, 0),
-                Format::Rb => (0x7f, 0, true, false, 0),
-                Format::Rr | Format::Syscall => (0x7f, 0x7f, false, false, 0),
-                Format::Rrb | Format::Ld | Format::St => (0x7f, 0x7f, true, false, 0),
-                Format::Rrbc | Format::Atom | Format::Shfl => (0x7f, 0x7f, true, true, 0),
-                Format::SetP => (0x7f, 0x7f, true, false, 0),
-                Format::Sel => (0x7f, 0x7f, true, false, 0x0f),
-                Format::Plop => (0x07, 0x0f, true, false, 0),
-                Format::Bra => (0x7f, 0x7f, true, false, 0x3f),
-                Format::Call => (0, 0, true, false, 0),
-                Format::CallInd => (0, 0x7f, false, false, 0),
-                Format::Bar => (0, 0x7f, true, false, 0),
-                Format::Vote => (0x07, 0x0f, false, false, 0),
-                Format::Ballot => (0x7f, 0x0f, false, false, 0),
-                Format::S2r => (0x7f, 0x7f, false, false, 0),
-            };
-        let mod_operand = if info.format == Format::Shfl {
-            0x1c
-        } else {
-            mod_operand
+        let (d_mask, a_mask, b_used, c_used, mod_operand): (u8, u8, bool, bool, u8) = match info.format {
+            Format::None => (0, 0, false, false, 0),
+            Format::Rb => (0x7f, 0, true, false, 0),
+            Format::Rr | Format::Syscall => (0x7f, 0x7f, false, false, 0),
+            Format::Rrb | Format::Ld | Format::St => (0x7f, 0x7f, true, false, 0),
+            Format::Rrbc | Format::Atom | Format::Shfl => (0x7f, 0x7f, true, true, 0),
+            Format::SetP => (0x7f, 0x7f, true, false, 0),
+            Format::Sel => (0x7f, 0x7f, true, false, 0x0f),
+            Format::Plop => (0x07, 0x0f, true, false, 0),
+            Format::Bra => (0x7f, 0x7f, true, false, 0x3f),
+            Format::Call => (0, 0, true, false, 0),
+            Format::CallInd => (0, 0x7f, false, false, 0),
+            Format::Bar => (0, 0x7f, true, false, 0),
+            Format::Vote => (0x07, 0x0f, false, false, 0),
+            Format::Ballot => (0x7f, 0x0f, false, false, 0),
+            Format::S2r => (0x7f, 0x7f, false, false, 0),
         };
+        let mod_operand = if info.format == Format::Shfl { 0x1c } else { mod_operand };
         if self.guard.pred > 7 {
-            return Err(InvalidInst::Range {
-                op,
-                what: "guard predicate",
-                value: self.guard.pred as u32,
-            });
+            return Err(InvalidInst::Range { op, what: "guard predicate", value: self.guard.pred as u32 });
         }
         reserved("d", (self.d & !d_mask) as u64)?;
         reserved("a", (self.a & !a_mask) as u64)?;
         if self.d > 0x7f || self.a > 0x7f || self.c > 0x7f {
-            return Err(InvalidInst::Range {
-                op,
-                what: "register field",
-                value: self.d.max(self.a).max(self.c) as u32,
-            });
+            return Err(InvalidInst::Range { op, what: "register field", value: self.d.max(self.a).max(self.c) as u32 });
         }
         // Modifier bits.
         let mut mod_mask = mod_operand as u32;
@@ -293,11 +240,7 @@ impl Inst {
             let m = mod_info(k);
             let v = self.modifier(k);
             if m.name(v).is_none() {
-                return Err(InvalidInst::ModValue {
-                    op,
-                    kind: k,
-                    value: v,
-                });
+                return Err(InvalidInst::ModValue { op, kind: k, value: v });
             }
             if m.word == fields::EXT {
                 ext_mask |= m.mask();
@@ -322,45 +265,22 @@ impl Inst {
                     reserved("c", self.c as u64)?;
                 }
                 if matches!(info.format, Format::Bra | Format::Call) && v >= fields::MAX_CODE {
-                    return Err(InvalidInst::Range {
-                        op,
-                        what: "target pc",
-                        value: v,
-                    });
+                    return Err(InvalidInst::Range { op, what: "target pc", value: v });
                 }
             }
             Operand::Reg(r) => {
                 if matches!(info.format, Format::Bra | Format::Call) {
-                    return Err(InvalidInst::Reserved {
-                        op,
-                        field: "I",
-                        bits: 1,
-                    });
+                    return Err(InvalidInst::Reserved { op, field: "I", bits: 1 });
                 }
-                let b_mask = if info.format == Format::Plop {
-                    0x0f
-                } else {
-                    0x7f
-                };
-                reserved(
-                    "b",
-                    if b_used {
-                        (r & !b_mask) as u64
-                    } else {
-                        r as u64
-                    },
-                )?;
+                let b_mask = if info.format == Format::Plop { 0x0f } else { 0x7f };
+                reserved("b", if b_used { (r & !b_mask) as u64 } else { r as u64 })?;
                 if !c_used {
                     reserved("c", self.c as u64)?;
                 }
             }
         }
         if info.format == Format::S2r && crate::sreg::SReg::from_code(self.a).is_none() {
-            return Err(InvalidInst::Range {
-                op,
-                what: "special register",
-                value: self.a as u32,
-            });
+            return Err(InvalidInst::Range { op, what: "special register", value: self.a as u32 });
         }
         // Register groups.
         let counts = self.reg_counts();
@@ -386,12 +306,8 @@ impl Inst {
             Format::None | Format::Bra | Format::Call => [None; 4],
             Format::Rb => [Some(self.d), None, b, None],
             Format::Rr => [Some(self.d), Some(self.a), None, None],
-            Format::Rrb | Format::Ld | Format::St | Format::Sel => {
-                [Some(self.d), Some(self.a), b, None]
-            }
-            Format::Rrbc | Format::Atom | Format::Shfl => {
-                [Some(self.d), Some(self.a), b, Some(self.c)]
-            }
+            Format::Rrb | Format::Ld | Format::St | Format::Sel => [Some(self.d), Some(self.a), b, None],
+            Format::Rrbc | Format::Atom | Format::Shfl => [Some(self.d), Some(self.a), b, Some(self.c)],
             Format::SetP => [None, Some(self.a), b, None],
             Format::Plop | Format::Vote => [None; 4],
             Format::CallInd => [None, Some(self.a), None, None],

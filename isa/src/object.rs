@@ -101,10 +101,7 @@ pub enum ObjectError {
     #[error("corrupt object: {0}")]
     Payload(String),
     #[error("invalid instruction at pc {pc}: {err}")]
-    Code {
-        pc: u32,
-        err: crate::inst::InvalidInst,
-    },
+    Code { pc: u32, err: crate::inst::InvalidInst },
     #[error("invalid object: {0}")]
     Invalid(String),
 }
@@ -126,13 +123,9 @@ impl Object {
             return Err(ObjectError::Magic);
         }
         if bytes.len() < HEADER {
-            return Err(ObjectError::Truncated {
-                expected: HEADER as u64,
-                found: bytes.len() as u64,
-            });
+            return Err(ObjectError::Truncated { expected: HEADER as u64, found: bytes.len() as u64 });
         }
-        let word =
-            |r: std::ops::Range<usize>| bytes[r].iter().rev().fold(0u64, |a, &b| a << 8 | b as u64);
+        let word = |r: std::ops::Range<usize>| bytes[r].iter().rev().fold(0u64, |a, &b| a << 8 | b as u64);
         let version = word(8..12) as u32;
         if version != VERSION {
             return Err(ObjectError::Version(version));
@@ -140,22 +133,15 @@ impl Object {
         let len = word(12..20);
         let payload = &bytes[HEADER..];
         if (payload.len() as u64) < len {
-            return Err(ObjectError::Truncated {
-                expected: len,
-                found: payload.len() as u64,
-            });
+            return Err(ObjectError::Truncated { expected: len, found: payload.len() as u64 });
         }
         if (payload.len() as u64) > len {
-            return Err(ObjectError::Payload(format!(
-                "{} bytes after the payload",
-                payload.len() as u64 - len
-            )));
+            return Err(ObjectError::Payload(format!("{} bytes after the payload", payload.len() as u64 - len)));
         }
         if crc32fast::hash(payload) != word(20..24) as u32 {
             return Err(ObjectError::Checksum);
         }
-        let obj: Object =
-            postcard::from_bytes(payload).map_err(|e| ObjectError::Payload(e.to_string()))?;
+        let obj: Object = postcard::from_bytes(payload).map_err(|e| ObjectError::Payload(e.to_string()))?;
         obj.check()?;
         Ok(obj)
     }
@@ -164,10 +150,7 @@ impl Object {
     pub fn check(&self) -> Result<(), ObjectError> {
         let bad = |m: String| Err(ObjectError::Invalid(m));
         if self.code.len() as u64 >= crate::fields::MAX_CODE as u64 {
-            return bad(format!(
-                "{} instructions is more than the limit",
-                self.code.len()
-            ));
+            return bad(format!("{} instructions is more than the limit", self.code.len()));
         }
         for (pc, &w) in self.code.iter().enumerate() {
             Inst::decode(w).map_err(|err| ObjectError::Code { pc: pc as u32, err })?;
@@ -175,25 +158,14 @@ impl Object {
         let n = self.code.len() as u32;
         for k in &self.kernels {
             if k.entry >= n {
-                return bad(format!(
-                    "kernel {} starts at pc {} past the end of the code ({n})",
-                    k.name, k.entry
-                ));
+                return bad(format!("kernel {} starts at pc {} past the end of the code ({n})", k.name, k.entry));
             }
             if k.regs > crate::fields::NUM_REGS {
-                return bad(format!(
-                    "kernel {} asks for {} registers (at most {})",
-                    k.name,
-                    k.regs,
-                    crate::fields::NUM_REGS
-                ));
+                return bad(format!("kernel {} asks for {} registers (at most {})", k.name, k.regs, crate::fields::NUM_REGS));
             }
             for p in &k.params {
                 if p.offset as u64 + p.size as u64 > k.param_bytes as u64 {
-                    return bad(format!(
-                        "parameter {} of kernel {} lies outside its parameter space",
-                        p.name, k.name
-                    ));
+                    return bad(format!("parameter {} of kernel {} lies outside its parameter space", p.name, k.name));
                 }
             }
         }
@@ -203,22 +175,14 @@ impl Object {
                 SymbolKind::Const => self.const_data.len() as u64,
                 SymbolKind::Global => self.global_data.len() as u64,
             };
-            let end = s.value as u64
-                + if s.kind == SymbolKind::Code {
-                    0
-                } else {
-                    s.size as u64
-                };
+            let end = s.value as u64 + if s.kind == SymbolKind::Code { 0 } else { s.size as u64 };
             if end > limit || (s.kind == SymbolKind::Code && s.value as u64 > limit) {
                 return bad(format!("symbol {} lies outside its section", s.name));
             }
         }
         let mut last = None;
         for l in &self.lines {
-            if l.file as usize >= self.files.len()
-                || l.pc >= n.max(1)
-                || last.is_some_and(|p| p > l.pc)
-            {
+            if l.file as usize >= self.files.len() || l.pc >= n.max(1) || last.is_some_and(|p| p > l.pc) {
                 return bad(format!("line entry for pc {} is out of place", l.pc));
             }
             last = Some(l.pc);

@@ -171,19 +171,13 @@ impl ModInfo {
                 _ => None,
             };
         }
-        self.names
-            .get(v as usize)
-            .copied()
-            .filter(|n| !n.is_empty())
+        self.names.get(v as usize).copied().filter(|n| !n.is_empty())
     }
     pub fn value_of(&self, name: &str) -> Option<u32> {
         if self.is_flag() {
             return (self.names[0] == name).then_some(1);
         }
-        self.names
-            .iter()
-            .position(|n| !n.is_empty() && *n == name)
-            .map(|p| p as u32)
+        self.names.iter().position(|n| !n.is_empty() && *n == name).map(|p| p as u32)
     }
 }
 

@@ -11,16 +11,9 @@ fn first_error(src: &str) -> (usize, usize, String) {
 
 #[test]
 fn errors_name_line_column_and_show_the_source() {
-    let e = assemble(
-        "prog.hasm",
-        ".kernel k\n    add r1, r2, r3\n    addx r1, r2, r3\n",
-    )
-    .unwrap_err();
+    let e = assemble("prog.hasm", ".kernel k\n    add r1, r2, r3\n    addx r1, r2, r3\n").unwrap_err();
     let text = e.to_string();
-    assert_eq!(
-        text,
-        "error: unknown mnemonic `addx`\n --> prog.hasm:3:5\n  |\n3 |     addx r1, r2, r3\n  |     ^^^^"
-    );
+    assert_eq!(text, "error: unknown mnemonic `addx`\n --> prog.hasm:3:5\n  |\n3 |     addx r1, r2, r3\n  |     ^^^^");
 }
 
 #[test]
@@ -32,16 +25,8 @@ fn each_kind_of_mistake_is_located() {
         ("fadd.rq r1, r2, r3\n", (1, 6), "no modifier `.rq`"),
         ("ld.b32.b64 r1, [r2]\n", (1, 8), "conflicts"),
         ("ld r1, [r2]\n", (1, 1), "needs one of .u8"),
-        (
-            "mad.u r1, r2, 5, r3\n",
-            (1, 1),
-            "immediate form needs c = rz",
-        ),
-        (
-            "bra nowhere, nowhere\n",
-            (1, 5),
-            "undefined symbol `nowhere`",
-        ),
+        ("mad.u r1, r2, 5, r3\n", (1, 1), "immediate form needs c = rz"),
+        ("bra nowhere, nowhere\n", (1, 5), "undefined symbol `nowhere`"),
         ("x:\nx:\n", (2, 1), "defined twice"),
         ("isetp.lt !p1, r1, r2\n", (1, 10), "cannot be negated"),
         ("ld.b64 r1, [r2]\n", (1, 1), "cannot start a group of 2"),
@@ -53,11 +38,7 @@ fn each_kind_of_mistake_is_located() {
         (".const .f32 1.0, oops\n", (1, 18), "expected a number"),
         ("dadd r1, r2, r4\n", (1, 1), "cannot start a group of 2"),
         ("@p9 exit\n", (1, 2), "expected a predicate"),
-        (
-            "shfl.down r1|p9, r2, r3, r4\n",
-            (1, 14),
-            "expected a predicate",
-        ),
+        ("shfl.down r1|p9, r2, r3, r4\n", (1, 14), "expected a predicate"),
     ];
     for (src, (line, col), msg) in cases {
         let (l, c, m) = first_error(src);
@@ -69,10 +50,7 @@ fn each_kind_of_mistake_is_located() {
 #[test]
 fn several_errors_are_reported_together() {
     let e = assemble("t", "foo r1\nadd r1\nexit\nbar.sync\n").unwrap_err();
-    assert_eq!(
-        e.0.iter().map(|d| d.line).collect::<Vec<_>>(),
-        vec![1, 2, 4]
-    );
+    assert_eq!(e.0.iter().map(|d| d.line).collect::<Vec<_>>(), vec![1, 2, 4]);
 }
 
 fn sample() -> Object {
@@ -110,22 +88,13 @@ fn objects_round_trip_and_reject_corruption() {
 fn objects_with_bad_contents_are_rejected_after_decoding() {
     let mut obj = sample();
     obj.code.push(0x7f); // opcode 0x7f does not exist
-    assert!(matches!(
-        Object::from_bytes(&obj.to_bytes()),
-        Err(ObjectError::Code { pc: 4, .. })
-    ));
+    assert!(matches!(Object::from_bytes(&obj.to_bytes()), Err(ObjectError::Code { pc: 4, .. })));
     let mut obj = sample();
     obj.kernels[0].entry = 99;
-    assert!(matches!(
-        Object::from_bytes(&obj.to_bytes()),
-        Err(ObjectError::Invalid(_))
-    ));
+    assert!(matches!(Object::from_bytes(&obj.to_bytes()), Err(ObjectError::Invalid(_))));
     let mut obj = sample();
     obj.lines[0].file = 5;
-    assert!(matches!(
-        Object::from_bytes(&obj.to_bytes()),
-        Err(ObjectError::Invalid(_))
-    ));
+    assert!(matches!(Object::from_bytes(&obj.to_bytes()), Err(ObjectError::Invalid(_))));
 }
 
 #[test]
@@ -153,10 +122,7 @@ fn disassembly_keeps_data_symbols_and_lines() {
     let obj = sample();
     let dis = disassemble(&obj);
     assert!(dis.contains(".const msg .b8 0x68, 0x69, 0x00"), "{dis}");
-    assert!(
-        dis.contains(".global counter .b8 0x07, 0x00, 0x00, 0x00"),
-        "{dis}"
-    );
+    assert!(dis.contains(".global counter .b8 0x07, 0x00, 0x00, 0x00"), "{dis}");
     assert!(dis.contains("mov r1, 4096"), "{dis}");
     assert!(dis.contains(".loc 0 6 5"), "{dis}");
     assert_eq!(assemble("d", &dis).unwrap(), obj);

@@ -11,16 +11,8 @@ use proptest::prelude::*;
 fn modifier_table_is_in_kind_order() {
     for (i, m) in MODS.iter().enumerate() {
         assert_eq!(m.kind as usize, i, "{:?}", m.kind);
-        assert!(
-            m.lo + m.width <= m.word.width,
-            "{:?} overflows its field",
-            m.kind
-        );
-        assert!(
-            m.names.len() <= 1 << m.width,
-            "{:?} has more names than codes",
-            m.kind
-        );
+        assert!(m.lo + m.width <= m.word.width, "{:?} overflows its field", m.kind);
+        assert!(m.names.len() <= 1 << m.width, "{:?} has more names than codes", m.kind);
     }
 }
 
@@ -29,31 +21,17 @@ fn rows_are_consistent() {
     for (i, r) in TABLE.iter().enumerate() {
         assert_eq!(r.opcode, Opcode::ALL[i]);
         assert_eq!(Opcode::from_code(r.opcode as u8), Some(r.opcode));
-        assert_eq!(
-            Opcode::from_mnemonic(r.mnemonic),
-            Some(r.opcode),
-            "mnemonics are unique"
-        );
+        assert_eq!(Opcode::from_mnemonic(r.mnemonic), Some(r.opcode), "mnemonics are unique");
         // Modifiers of one row use disjoint bits and distinct names.
         let mut used = [0u32; 2];
         let mut names = vec![];
         for &k in r.mods {
             let m = mod_info(k);
             let w = (m.word == fields::EXT) as usize;
-            assert_eq!(
-                used[w] & m.mask(),
-                0,
-                "{}: {:?} overlaps another modifier",
-                r.mnemonic,
-                k
-            );
+            assert_eq!(used[w] & m.mask(), 0, "{}: {:?} overlaps another modifier", r.mnemonic, k);
             used[w] |= m.mask();
             for n in m.names.iter().filter(|n| !n.is_empty()) {
-                assert!(
-                    !names.contains(n),
-                    "{}: modifier name .{n} is ambiguous",
-                    r.mnemonic
-                );
+                assert!(!names.contains(n), "{}: modifier name .{n} is ambiguous", r.mnemonic);
                 names.push(n);
             }
         }
@@ -67,17 +45,8 @@ fn no_two_encodings_overlap() {
     for a in TABLE {
         for b in TABLE {
             if a.opcode != b.opcode {
-                let (va, vb) = (
-                    fields::OPCODE.put(a.opcode as u64),
-                    fields::OPCODE.put(b.opcode as u64),
-                );
-                assert_ne!(
-                    va & mask,
-                    vb & mask,
-                    "{} and {} overlap",
-                    a.mnemonic,
-                    b.mnemonic
-                );
+                let (va, vb) = (fields::OPCODE.put(a.opcode as u64), fields::OPCODE.put(b.opcode as u64));
+                assert_ne!(va & mask, vb & mask, "{} and {} overlap", a.mnemonic, b.mnemonic);
             }
         }
     }
@@ -103,17 +72,10 @@ fn build(row: usize, bits: [u64; 4]) -> Option<Inst> {
     for &k in r.mods {
         let m = mod_info(k);
         let n = if m.is_flag() { 2 } else { m.names.len() as u64 };
-        i.set_modifier(
-            k,
-            ((bits[1] >> (m.lo + 8 * (m.word == fields::EXT) as u32)) % n) as u32,
-        );
+        i.set_modifier(k, ((bits[1] >> (m.lo + 8 * (m.word == fields::EXT) as u32)) % n) as u32);
     }
     let use_imm = r.imm && bits[2] & 1 == 1;
-    let b = if use_imm {
-        Operand::Imm((bits[3] >> 32) as u32)
-    } else {
-        Operand::Reg(reg(bits[3] >> 8))
-    };
+    let b = if use_imm { Operand::Imm((bits[3] >> 32) as u32) } else { Operand::Reg(reg(bits[3] >> 8)) };
     match r.format {
         Format::None => {}
         Format::Rb => {
@@ -124,13 +86,7 @@ fn build(row: usize, bits: [u64; 4]) -> Option<Inst> {
             i.d = reg(bits[2] >> 8);
             i.a = reg(bits[2] >> 16);
         }
-        Format::Rrb
-        | Format::Ld
-        | Format::St
-        | Format::Rrbc
-        | Format::Atom
-        | Format::Shfl
-        | Format::Sel => {
+        Format::Rrb | Format::Ld | Format::St | Format::Rrbc | Format::Atom | Format::Shfl | Format::Sel => {
             i.d = reg(bits[2] >> 8);
             i.a = reg(bits[2] >> 16);
             i.b = b;
@@ -156,11 +112,7 @@ fn build(row: usize, bits: [u64; 4]) -> Option<Inst> {
         }
         Format::Bra => {
             i.b = Operand::Imm((bits[3] % fields::MAX_CODE as u64) as u32);
-            i.set_rpc(if bits[2] & 2 == 0 {
-                fields::RPC_NONE
-            } else {
-                (bits[2] >> 8) as u32 % fields::MAX_CODE
-            });
+            i.set_rpc(if bits[2] & 2 == 0 { fields::RPC_NONE } else { (bits[2] >> 8) as u32 % fields::MAX_CODE });
         }
         Format::Call => i.b = Operand::Imm((bits[3] % fields::MAX_CODE as u64) as u32),
         Format::CallInd => i.a = reg(bits[2] >> 16),
@@ -246,11 +198,7 @@ fn every_row_has_a_valid_instance() {
     for (row, info) in TABLE.iter().enumerate() {
         let found = (0..500u64).any(|s| {
             let x = s.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            build(
-                row,
-                [x, x.rotate_left(17), x.rotate_left(31), x.rotate_left(47)],
-            )
-            .is_some()
+            build(row, [x, x.rotate_left(17), x.rotate_left(31), x.rotate_left(47)]).is_some()
         });
         assert!(found, "no valid instance of {}", info.mnemonic);
     }
@@ -264,22 +212,18 @@ fn isa_doc_is_in_sync() {
         std::fs::write(path, &want).unwrap();
     }
     let have = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(have == want, "docs/isa.md is stale: run `HEDDLE_BLESS=1 cargo test -p heddle-isa --test table` or `heddle isa-doc > docs/isa.md`");
+    assert!(
+        have == want,
+        "docs/isa.md is stale: run `HEDDLE_BLESS=1 cargo test -p heddle-isa --test table` or `heddle isa-doc > docs/isa.md`"
+    );
 }
 
 #[test]
 fn guard_and_predicates_print() {
-    let obj = assemble(
-        "t",
-        "@!p3 isetp.lt.or p1, r2, -5, !p0\n@pt sel r1, r2, 7, !pt\n",
-    )
-    .unwrap();
+    let obj = assemble("t", "@!p3 isetp.lt.or p1, r2, -5, !p0\n@pt sel r1, r2, 7, !pt\n").unwrap();
     let i = Inst::decode(obj.code[0]).unwrap();
     assert_eq!(i.to_string(), "@!p3 isetp.lt.or p1, r2, -5, !p0");
     assert_eq!(i.modifier(ModKind::ICmp), 2);
-    assert_eq!(
-        Inst::decode(obj.code[1]).unwrap().to_string(),
-        "sel r1, r2, 7, !pt"
-    );
+    assert_eq!(Inst::decode(obj.code[1]).unwrap().to_string(), "sel r1, r2, 7, !pt");
     assert_eq!(PT, 7);
 }

@@ -42,12 +42,7 @@ pub enum LaunchError {
     #[error("kernel `{kernel}` takes {want} parameter bytes, {got} given")]
     Params { kernel: String, want: u32, got: u32 },
     #[error("kernel `{kernel}` needs {what} {need}, the SM has {have}")]
-    Resources {
-        kernel: String,
-        what: &'static str,
-        need: u64,
-        have: u64,
-    },
+    Resources { kernel: String, what: &'static str, need: u64, have: u64 },
     #[error(transparent)]
     Memory(#[from] MemError),
     #[error(transparent)]
@@ -112,13 +107,7 @@ impl Device {
             debug_assert_eq!(base, heddle_isa::mem::MODULE_GLOBAL_BASE);
             global.write(base as u64, &module.global_data)?;
         }
-        Ok(Device {
-            config,
-            global,
-            module,
-            ptx: None,
-            launches: 0,
-        })
+        Ok(Device { config, global, module, ptx: None, launches: 0 })
     }
 
     /// A device running a PTX module on the reference interpreter.
@@ -142,56 +131,28 @@ impl Device {
 
     /// Checks a launch against the module and the SM; returns the kernel.
     pub fn check_launch(&self, l: &Launch) -> Result<Kernel, LaunchError> {
-        let k = self
-            .module
-            .kernel(&l.kernel)
-            .ok_or_else(|| LaunchError::NoKernel(l.kernel.clone()))?
-            .clone();
+        let k = self.module.kernel(&l.kernel).ok_or_else(|| LaunchError::NoKernel(l.kernel.clone()))?.clone();
         if l.grid.contains(&0) || l.block.contains(&0) {
-            return Err(LaunchError::Shape(format!(
-                "grid {:?} and block {:?} must be at least 1 in every dimension",
-                l.grid, l.block
-            )));
+            return Err(LaunchError::Shape(format!("grid {:?} and block {:?} must be at least 1 in every dimension", l.grid, l.block)));
         }
         let threads = l.block.iter().map(|&v| v as u64).product::<u64>();
         let c = &self.config;
         let res = |what, need: u64, have: u64| {
             if need > have {
-                Err(LaunchError::Resources {
-                    kernel: k.name.clone(),
-                    what,
-                    need,
-                    have,
-                })
+                Err(LaunchError::Resources { kernel: k.name.clone(), what, need, have })
             } else {
                 Ok(())
             }
         };
         res("threads per CTA", threads, c.max_cta_threads() as u64)?;
-        res(
-            "registers per thread",
-            k.regs as u64,
-            c.regs_per_thread as u64,
-        )?;
-        res(
-            "shared bytes",
-            k.shared_bytes as u64 + l.dynamic_shared as u64,
-            c.shared_bytes as u64,
-        )?;
-        res(
-            "local bytes per thread",
-            k.local_bytes as u64,
-            c.local_bytes as u64,
-        )?;
+        res("registers per thread", k.regs as u64, c.regs_per_thread as u64)?;
+        res("shared bytes", k.shared_bytes as u64 + l.dynamic_shared as u64, c.shared_bytes as u64)?;
+        res("local bytes per thread", k.local_bytes as u64, c.local_bytes as u64)?;
         if l.grid.iter().map(|&v| v as u64).product::<u64>() > u32::MAX as u64 {
             return Err(LaunchError::Shape("more than 2^32 CTAs".into()));
         }
         if l.params.len() != k.param_bytes as usize {
-            return Err(LaunchError::Params {
-                kernel: k.name.clone(),
-                want: k.param_bytes,
-                got: l.params.len() as u32,
-            });
+            return Err(LaunchError::Params { kernel: k.name.clone(), want: k.param_bytes, got: l.params.len() as u32 });
         }
         Ok(k)
     }
@@ -202,24 +163,12 @@ impl Device {
     }
 
     /// Runs a launch on the golden model, handing each retire record to `tracer`.
-    pub fn launch_traced<T: Tracer>(
-        &mut self,
-        l: &Launch,
-        tracer: &mut T,
-    ) -> Result<Outcome, LaunchError> {
+    pub fn launch_traced<T: Tracer>(&mut self, l: &Launch, tracer: &mut T) -> Result<Outcome, LaunchError> {
         let k = self.check_launch(l)?;
         self.launches += 1;
         if let Some(p) = self.ptx.clone() {
             let idx = p.func_index[&k.name];
-            return Ok(crate::ptx::run(
-                &p,
-                idx,
-                &mut self.global,
-                &self.config,
-                l,
-                self.launches,
-                tracer,
-            ));
+            return Ok(crate::ptx::run(&p, idx, &mut self.global, &self.config, l, self.launches, tracer));
         }
         Ok(crate::golden::run(self, &k, l, tracer))
     }

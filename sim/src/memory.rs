@@ -43,14 +43,7 @@ struct Heap {
 impl GlobalMemory {
     /// Empty memory whose device heap (created at the first `malloc`) has `heap_bytes`.
     pub fn new(heap_bytes: u32) -> GlobalMemory {
-        GlobalMemory {
-            bytes: vec![],
-            allocs: BTreeMap::new(),
-            next: MODULE_GLOBAL_BASE,
-            heap: None,
-            heap_bytes,
-            last: Cell::new((0, 0)),
-        }
+        GlobalMemory { bytes: vec![], allocs: BTreeMap::new(), next: MODULE_GLOBAL_BASE, heap: None, heap_bytes, last: Cell::new((0, 0)) }
     }
 
     /// Reserves `size` zeroed bytes, 256-byte aligned.
@@ -74,9 +67,7 @@ impl GlobalMemory {
         // `addr` itself must lie inside (even for a zero-length lookup): the
         // end of one block may be the start of the next.
         let inside = |base: u32, size: u32| {
-            addr >= base
-                && (addr as u64) < base as u64 + size as u64
-                && addr as u64 + len as u64 <= base as u64 + size as u64
+            addr >= base && (addr as u64) < base as u64 + size as u64 && addr as u64 + len as u64 <= base as u64 + size as u64
         };
         let (base, size) = self.last.get();
         if inside(base, size) {
@@ -101,10 +92,7 @@ impl GlobalMemory {
     }
 
     pub fn read(&self, addr: u64, len: usize) -> Result<&[u8], MemError> {
-        let bad = MemError::Unmapped {
-            addr,
-            len: len as u64,
-        };
+        let bad = MemError::Unmapped { addr, len: len as u64 };
         let a = u32::try_from(addr).map_err(|_| bad.clone())?;
         let l = u32::try_from(len).map_err(|_| bad.clone())?;
         self.find(a, l).ok_or(bad)?;
@@ -112,10 +100,7 @@ impl GlobalMemory {
     }
 
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemError> {
-        let bad = MemError::Unmapped {
-            addr,
-            len: data.len() as u64,
-        };
+        let bad = MemError::Unmapped { addr, len: data.len() as u64 };
         let a = u32::try_from(addr).map_err(|_| bad.clone())?;
         let l = u32::try_from(data.len()).map_err(|_| bad.clone())?;
         self.find(a, l).ok_or(bad)?;
@@ -140,11 +125,7 @@ impl GlobalMemory {
             // The heap region itself is not accessible; its blocks are.
             self.allocs.remove(&base);
             self.last.set((0, 0));
-            self.heap = Some(Heap {
-                base,
-                free: BTreeMap::from([(0, self.heap_bytes)]),
-                live: BTreeMap::new(),
-            });
+            self.heap = Some(Heap { base, free: BTreeMap::from([(0, self.heap_bytes)]), live: BTreeMap::new() });
         }
         let heap = self.heap.as_mut().expect("heap created above");
         let want = (size.max(1).div_ceil(16) * 16).min(u32::MAX as u64) as u32;

@@ -61,46 +61,20 @@ pub trait StringReader {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PrintfError {
     /// The argument buffer ends before the bytes this conversion needs.
-    ArgsTooShort {
-        conversion_index: usize,
-        spec: String,
-        needed_bytes: usize,
-        available_bytes: usize,
-    },
+    ArgsTooShort { conversion_index: usize, spec: String, needed_bytes: usize, available_bytes: usize },
     /// The `%s` argument points at memory the string reader rejected.
-    BadString {
-        conversion_index: usize,
-        spec: String,
-        addr: u64,
-        message: String,
-    },
+    BadString { conversion_index: usize, spec: String, addr: u64, message: String },
 }
 
 impl fmt::Display for PrintfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PrintfError::ArgsTooShort {
-                conversion_index: i,
-                spec,
-                needed_bytes: n,
-                available_bytes: a,
-            } => {
-                write!(
-                    f,
-                    "printf argument buffer too short: conversion #{i} (`{spec}`) needs "
-                )?;
+            PrintfError::ArgsTooShort { conversion_index: i, spec, needed_bytes: n, available_bytes: a } => {
+                write!(f, "printf argument buffer too short: conversion #{i} (`{spec}`) needs ")?;
                 write!(f, "{n} bytes but only {a} were provided")
             }
-            PrintfError::BadString {
-                conversion_index: i,
-                spec,
-                addr,
-                message,
-            } => {
-                write!(
-                    f,
-                    "printf conversion #{i} (`{spec}`): cannot read string at {addr:#x}: "
-                )?;
+            PrintfError::BadString { conversion_index: i, spec, addr, message } => {
+                write!(f, "printf conversion #{i} (`{spec}`): cannot read string at {addr:#x}: ")?;
                 write!(f, "{message}")
             }
         }
@@ -202,15 +176,12 @@ impl Args<'_> {
     fn take(&mut self, size: usize, index: usize, spec: &[u8]) -> Result<u64, PrintfError> {
         let start = self.off.div_ceil(size) * size;
         let end = start + size;
-        let bytes = self
-            .buf
-            .get(start..end)
-            .ok_or_else(|| PrintfError::ArgsTooShort {
-                conversion_index: index,
-                spec: String::from_utf8_lossy(spec).into_owned(),
-                needed_bytes: end,
-                available_bytes: self.buf.len(),
-            })?;
+        let bytes = self.buf.get(start..end).ok_or_else(|| PrintfError::ArgsTooShort {
+            conversion_index: index,
+            spec: String::from_utf8_lossy(spec).into_owned(),
+            needed_bytes: end,
+            available_bytes: self.buf.len(),
+        })?;
         self.off = end;
         let mut v = [0u8; 8];
         v[..size].copy_from_slice(bytes);
@@ -247,11 +218,7 @@ pub fn format(fmt: &[u8], args: &[u8], strings: &dyn StringReader) -> Result<Vec
             out.extend_from_slice(text); // %n and unknown conversions: literal, no argument
             continue;
         }
-        let mut field = Field {
-            width: 0,
-            left: spec.left,
-            prec: None,
-        };
+        let mut field = Field { width: 0, left: spec.left, prec: None };
         match spec.width {
             Some(Count::Fixed(w)) => field.width = w.min(MAX_WIDTH),
             Some(Count::Star) => {
@@ -301,11 +268,7 @@ pub fn format(fmt: &[u8], args: &[u8], strings: &dyn StringReader) -> Result<Vec
                 if v == 0 {
                     pad(&mut out, b"", b"(nil)", &field, false);
                 } else {
-                    let p = Spec {
-                        alt: true,
-                        conv: b'x',
-                        ..spec
-                    };
+                    let p = Spec { alt: true, conv: b'x', ..spec };
                     fmt_int(&mut out, &p, &field, sign_flag(&p), v, 16);
                 }
             }
@@ -316,21 +279,15 @@ pub fn format(fmt: &[u8], args: &[u8], strings: &dyn StringReader) -> Result<Vec
             b's' => {
                 let addr = args.take(8, this, text)?;
                 let mut s = if addr == 0 {
-                    let null: &[u8] = if field.prec.is_some_and(|p| p < 6) {
-                        b""
-                    } else {
-                        b"(null)"
-                    };
+                    let null: &[u8] = if field.prec.is_some_and(|p| p < 6) { b"" } else { b"(null)" };
                     null.to_vec()
                 } else {
-                    strings
-                        .read_cstr(addr)
-                        .map_err(|message| PrintfError::BadString {
-                            conversion_index: this,
-                            spec: String::from_utf8_lossy(text).into_owned(),
-                            addr,
-                            message,
-                        })?
+                    strings.read_cstr(addr).map_err(|message| PrintfError::BadString {
+                        conversion_index: this,
+                        spec: String::from_utf8_lossy(text).into_owned(),
+                        addr,
+                        message,
+                    })?
                 };
                 if let Some(nul) = s.iter().position(|&c| c == 0) {
                     s.truncate(nul);
@@ -401,23 +358,13 @@ fn fmt_int(out: &mut Vec<u8>, spec: &Spec, field: &Field, sign: &[u8], mag: u64,
         digits.make_ascii_uppercase();
         prefix.make_ascii_uppercase();
     }
-    pad(
-        out,
-        &prefix,
-        digits.as_bytes(),
-        field,
-        spec.zero && field.prec.is_none(),
-    );
+    pad(out, &prefix, digits.as_bytes(), field, spec.zero && field.prec.is_none());
 }
 
 /// Floating conversions `%f %F %e %E %g %G %a %A`.
 fn fmt_float(out: &mut Vec<u8>, spec: &Spec, field: &Field, x: f64) {
     let upper = spec.conv.is_ascii_uppercase();
-    let mut prefix = if x.is_sign_negative() {
-        b"-".to_vec()
-    } else {
-        sign_flag(spec).to_vec()
-    };
+    let mut prefix = if x.is_sign_negative() { b"-".to_vec() } else { sign_flag(spec).to_vec() };
     let (a, prec, alt) = (x.abs(), field.prec.unwrap_or(6), spec.alt);
     let mut body = if x.is_nan() {
         "nan".to_string()
@@ -438,13 +385,7 @@ fn fmt_float(out: &mut Vec<u8>, spec: &Spec, field: &Field, x: f64) {
         body.make_ascii_uppercase();
         prefix.make_ascii_uppercase();
     }
-    pad(
-        out,
-        &prefix,
-        body.as_bytes(),
-        field,
-        spec.zero && x.is_finite(),
-    );
+    pad(out, &prefix, body.as_bytes(), field, spec.zero && x.is_finite());
 }
 
 /// `%f` of a non-negative finite value.
@@ -478,18 +419,11 @@ fn exponent(a: f64, prec: usize, alt: bool) -> String {
 fn general(a: f64, prec: usize, alt: bool) -> String {
     let p = prec.max(1);
     let (_, x) = sci_parts(a, p - 1);
-    let mut s = if x >= -4 && (x as i64) < p as i64 {
-        fixed(a, (p as i64 - 1 - x as i64) as usize, alt)
-    } else {
-        exponent(a, p - 1, alt)
-    };
+    let mut s = if x >= -4 && (x as i64) < p as i64 { fixed(a, (p as i64 - 1 - x as i64) as usize, alt) } else { exponent(a, p - 1, alt) };
     if !alt {
         let mant_end = s.find('e').unwrap_or(s.len());
         if s[..mant_end].contains('.') {
-            let trimmed = s[..mant_end]
-                .trim_end_matches('0')
-                .trim_end_matches('.')
-                .len();
+            let trimmed = s[..mant_end].trim_end_matches('0').trim_end_matches('.').len();
             s.replace_range(trimmed..mant_end, "");
         }
     }
@@ -506,10 +440,7 @@ fn hex_float(a: f64, prec: Option<usize>, alt: bool) -> String {
         _ => (1, biased - 1023),
     };
     let (lead, mut digits) = match prec {
-        None => (
-            lead,
-            format!("{frac:013x}").trim_end_matches('0').to_string(),
-        ),
+        None => (lead, format!("{frac:013x}").trim_end_matches('0').to_string()),
         Some(p) if p < 13 => {
             // Round the 53-bit significand to `p` hex digits, half to even.
             let shift = 4 * (13 - p as u32);
@@ -519,11 +450,7 @@ fn hex_float(a: f64, prec: Option<usize>, alt: bool) -> String {
                 q += 1;
             }
             let kept = q & ((1u64 << (4 * p as u32)) - 1);
-            let digits = if p == 0 {
-                String::new()
-            } else {
-                format!("{kept:0p$x}")
-            };
+            let digits = if p == 0 { String::new() } else { format!("{kept:0p$x}") };
             (q >> (4 * p as u32), digits)
         }
         Some(p) => (lead, format!("{frac:013x}{}", "0".repeat(p - 13))),
@@ -571,18 +498,11 @@ mod tests {
     struct Mem(HashMap<u64, &'static str>);
     impl StringReader for Mem {
         fn read_cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
-            self.0
-                .get(&addr)
-                .map(|s| s.as_bytes().to_vec())
-                .ok_or_else(|| format!("unmapped address {addr:#x}"))
+            self.0.get(&addr).map(|s| s.as_bytes().to_vec()).ok_or_else(|| format!("unmapped address {addr:#x}"))
         }
     }
     fn mem() -> Mem {
-        Mem(HashMap::from([
-            (0x1000, "hello"),
-            (0x2000, ""),
-            (0x3000, "abcdefghij"),
-        ]))
+        Mem(HashMap::from([(0x1000, "hello"), (0x2000, ""), (0x3000, "abcdefghij")]))
     }
 
     fn run(fmt: &str, args: &[A]) -> Result<String, PrintfError> {
@@ -735,17 +655,11 @@ mod tests {
 
     #[test]
     fn caps_huge_width_and_precision() {
-        assert_eq!(
-            run("%999999999999999999999d", &[I(1)]).unwrap().len(),
-            MAX_WIDTH
-        );
+        assert_eq!(run("%999999999999999999999d", &[I(1)]).unwrap().len(), MAX_WIDTH);
         assert_eq!(run("%*d", &[I(i32::MIN), I(1)]).unwrap().len(), MAX_WIDTH);
         assert_eq!(run("%.99999f", &[D(1.0)]).unwrap().len(), 2 + MAX_PRECISION);
         assert_eq!(run("%.*s", &[I(-1), P(0x3000)]).unwrap(), "abcdefghij");
-        assert_eq!(
-            run("%.5000e", &[D(f64::MAX)]).unwrap().len(),
-            2 + MAX_PRECISION + 5
-        );
+        assert_eq!(run("%.5000e", &[D(f64::MAX)]).unwrap().len(), 2 + MAX_PRECISION + 5);
         assert_eq!(run("%.5000a", &[D(1.0)]).unwrap().len(), 7 + MAX_PRECISION);
     }
 
@@ -754,17 +668,10 @@ mod tests {
         let m = mem();
         let short = |fmt: &str, args: &[u8], idx: usize, spec: &str, needed: usize| {
             let err = format(fmt.as_bytes(), args, &m).unwrap_err();
-            let want = PrintfError::ArgsTooShort {
-                conversion_index: idx,
-                spec: spec.into(),
-                needed_bytes: needed,
-                available_bytes: args.len(),
-            };
+            let want =
+                PrintfError::ArgsTooShort { conversion_index: idx, spec: spec.into(), needed_bytes: needed, available_bytes: args.len() };
             assert_eq!(err, want, "{fmt:?}");
-            assert!(
-                err.to_string().contains(&format!("needs {needed} bytes")),
-                "{err}"
-            );
+            assert!(err.to_string().contains(&format!("needs {needed} bytes")), "{err}");
         };
         short("%d", &[], 0, "%d", 4);
         short("%d %lld", &pack(&[I(1)]), 1, "%lld", 16);
@@ -775,12 +682,7 @@ mod tests {
         let err = format(b"x %d %s", &pack(&[I(1), P(0xdead)]), &m).unwrap_err();
         assert_eq!(
             err,
-            PrintfError::BadString {
-                conversion_index: 1,
-                spec: "%s".into(),
-                addr: 0xdead,
-                message: "unmapped address 0xdead".into()
-            }
+            PrintfError::BadString { conversion_index: 1, spec: "%s".into(), addr: 0xdead, message: "unmapped address 0xdead".into() }
         );
         assert!(err.to_string().contains("0xdead"), "{err}");
         // No conversions: a NULL (empty) argument buffer is fine; extra arguments are ignored.
@@ -802,11 +704,7 @@ mod tests {
             }
             for conv in ["%.17g", "%.16e", "%a"] {
                 let s = run(conv, &[D(x)]).unwrap();
-                let parsed = if conv == "%a" {
-                    parse_hex(&s)
-                } else {
-                    s.parse::<f64>().unwrap()
-                };
+                let parsed = if conv == "%a" { parse_hex(&s) } else { s.parse::<f64>().unwrap() };
                 assert_eq!(parsed.to_bits(), x.to_bits(), "{conv} {x:e} -> {s}");
             }
         }
@@ -818,11 +716,7 @@ mod tests {
         let (mant, exp) = s.strip_prefix("0x").unwrap().split_once('p').unwrap();
         let (lead, frac) = mant.split_once('.').unwrap_or((mant, ""));
         let frac = u64::from_str_radix(&format!("{frac:0<13}"), 16).unwrap();
-        let biased = if lead == "1" {
-            (exp.parse::<i64>().unwrap() + 1023) as u64
-        } else {
-            0
-        };
+        let biased = if lead == "1" { (exp.parse::<i64>().unwrap() + 1023) as u64 } else { 0 };
         f64::from_bits((neg as u64) << 63 | biased << 52 | frac)
     }
 

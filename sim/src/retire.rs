@@ -62,21 +62,9 @@ pub struct Retire {
 impl Retire {
     /// The fields every engine must agree on (everything except `seq`).
     pub fn same_effect(&self, other: &Retire) -> bool {
-        (
-            self.sm,
-            self.cta,
-            self.warp,
-            self.pc,
-            self.active,
-            self.exec,
-        ) == (
-            other.sm,
-            other.cta,
-            other.warp,
-            other.pc,
-            other.active,
-            other.exec,
-        ) && self.regs == other.regs
+        (self.sm, self.cta, self.warp, self.pc, self.active, self.exec)
+            == (other.sm, other.cta, other.warp, other.pc, other.active, other.exec)
+            && self.regs == other.regs
             && self.preds == other.preds
             && self.mem == other.mem
     }
@@ -84,11 +72,7 @@ impl Retire {
 
 impl fmt::Display for Retire {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:>8} cta {} warp {} pc {:>5} active {:#x} exec {:#x}",
-            self.seq, self.cta, self.warp, self.pc, self.active, self.exec
-        )?;
+        write!(f, "{:>8} cta {} warp {} pc {:>5} active {:#x} exec {:#x}", self.seq, self.cta, self.warp, self.pc, self.active, self.exec)?;
         for w in &self.regs {
             write!(f, " l{}:r{}={:#x}", w.lane, w.reg, w.value)?;
         }
@@ -101,11 +85,7 @@ impl fmt::Display for Retire {
                 MemKind::Store => "st",
                 MemKind::Atomic => "atom",
             };
-            write!(
-                f,
-                " l{}:{k}.{}[{:#x}]/{}={:#x}",
-                m.lane, m.space, m.addr, m.size, m.data
-            )?;
+            write!(f, " l{}:{k}.{}[{:#x}]/{}={:#x}", m.lane, m.space, m.addr, m.size, m.data)?;
         }
         Ok(())
     }

@@ -33,38 +33,18 @@ impl fmt::Display for Stats {
         writeln!(f, "warp instructions   {}", self.warp_instructions)?;
         writeln!(f, "thread instructions {}", self.thread_instructions)?;
         if self.warp_instructions > 0 {
-            writeln!(
-                f,
-                "threads per warp instruction {:.2}",
-                self.thread_instructions as f64 / self.warp_instructions as f64
-            )?;
+            writeln!(f, "threads per warp instruction {:.2}", self.thread_instructions as f64 / self.warp_instructions as f64)?;
         }
-        writeln!(
-            f,
-            "branches {} (divergent {})",
-            self.branches, self.divergent_branches
-        )?;
+        writeln!(f, "branches {} (divergent {})", self.branches, self.divergent_branches)?;
         writeln!(f, "barriers {}  syscalls {}", self.barriers, self.syscalls)?;
         if let Some(c) = self.cycles {
-            writeln!(
-                f,
-                "cycles {c}  IPC {:.3}",
-                self.warp_instructions as f64 / c.max(1) as f64
-            )?;
+            writeln!(f, "cycles {c}  IPC {:.3}", self.warp_instructions as f64 / c.max(1) as f64)?;
         }
-        for (name, m) in [
-            ("global", self.global),
-            ("shared", self.shared),
-            ("local", self.local),
-            ("const", self.constant),
-            ("param", self.param),
-        ] {
+        for (name, m) in
+            [("global", self.global), ("shared", self.shared), ("local", self.local), ("const", self.constant), ("param", self.param)]
+        {
             if m != MemCounts::default() {
-                writeln!(
-                    f,
-                    "{name:<6} loads {} stores {} atomics {}",
-                    m.loads, m.stores, m.atomics
-                )?;
+                writeln!(f, "{name:<6} loads {} stores {} atomics {}", m.loads, m.stores, m.atomics)?;
             }
         }
         Ok(())

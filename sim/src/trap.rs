@@ -94,33 +94,19 @@ impl fmt::Display for TrapKind {
             }
             TrapKind::ReadOnly { space } => write!(f, "write to read-only {space} memory"),
             TrapKind::InvalidInstruction { reason } => write!(f, "invalid instruction: {reason}"),
-            TrapKind::StackOverflow => write!(
-                f,
-                "stack overflow (local memory access outside the thread's frame)"
-            ),
+            TrapKind::StackOverflow => write!(f, "stack overflow (local memory access outside the thread's frame)"),
             TrapKind::ReconvergenceStackOverflow { depth } => {
                 write!(f, "reconvergence stack overflow (depth {depth})")
             }
-            TrapKind::BarrierDeadlock => write!(
-                f,
-                "barrier deadlock: every live warp waits and no barrier can complete"
-            ),
+            TrapKind::BarrierDeadlock => write!(f, "barrier deadlock: every live warp waits and no barrier can complete"),
             TrapKind::Runaway { budget } => {
                 write!(f, "runaway kernel: more than {budget} warp instructions")
             }
             TrapKind::DivergentUniformBranch => write!(f, "divergent bra.uni"),
             TrapKind::UserTrap => write!(f, "trap instruction"),
             TrapKind::Breakpoint => write!(f, "breakpoint"),
-            TrapKind::AssertFail {
-                message,
-                file,
-                line,
-                function,
-            } => {
-                write!(
-                    f,
-                    "assertion `{message}` failed in {function} at {file}:{line}"
-                )
+            TrapKind::AssertFail { message, file, line, function } => {
+                write!(f, "assertion `{message}` failed in {function} at {file}:{line}")
             }
             TrapKind::BadFree => write!(f, "free of an address that malloc did not return"),
             TrapKind::Printf { reason } => write!(f, "bad vprintf call: {reason}"),
@@ -131,11 +117,7 @@ impl fmt::Display for TrapKind {
 impl fmt::Display for Trap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x, y, z] = self.cta;
-        write!(
-            f,
-            "trap: {} (CTA ({x},{y},{z}), warp {}",
-            self.kind, self.warp
-        )?;
+        write!(f, "trap: {} (CTA ({x},{y},{z}), warp {}", self.kind, self.warp)?;
         if let Some(l) = self.lane {
             write!(f, ", lane {l}")?;
         }

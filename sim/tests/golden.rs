@@ -38,9 +38,7 @@ fn setup(n: u32) -> (Device, Launch, u64) {
     let x = dev.alloc(n * 4).unwrap();
     let y = dev.alloc(n * 4).unwrap();
     let xs: Vec<u8> = (0..n).flat_map(|i| (i as f32).to_le_bytes()).collect();
-    let ys: Vec<u8> = (0..n)
-        .flat_map(|i| (1.0f32 + i as f32 * 0.5).to_le_bytes())
-        .collect();
+    let ys: Vec<u8> = (0..n).flat_map(|i| (1.0f32 + i as f32 * 0.5).to_le_bytes()).collect();
     dev.write(x, &xs).unwrap();
     dev.write(y, &ys).unwrap();
     let mut params = vec![];
@@ -48,13 +46,7 @@ fn setup(n: u32) -> (Device, Launch, u64) {
     params.extend_from_slice(&y.to_le_bytes());
     params.extend_from_slice(&2.5f32.to_le_bytes());
     params.extend_from_slice(&n.to_le_bytes());
-    let launch = Launch {
-        kernel: "saxpy".into(),
-        grid: [n.div_ceil(64), 1, 1],
-        block: [64, 1, 1],
-        params,
-        dynamic_shared: 0,
-    };
+    let launch = Launch { kernel: "saxpy".into(), grid: [n.div_ceil(64), 1, 1], block: [64, 1, 1], params, dynamic_shared: 0 };
     (dev, launch, y)
 }
 
@@ -91,51 +83,18 @@ fn launches_are_deterministic_with_identical_traces() {
     assert_eq!(a.1.len() as u64, a.0.stats.warp_instructions);
     let st = a.1.iter().find(|r| r.pc == 16).unwrap();
     assert_eq!(st.mem.len(), 32);
-    assert!(st
-        .mem
-        .iter()
-        .all(|m| m.space == Space::Global && m.size == 4));
+    assert!(st.mem.iter().all(|m| m.space == Space::Global && m.size == 4));
 }
 
 #[test]
 fn bad_launches_are_errors_not_traps() {
     let (mut dev, launch, _) = setup(10);
     let cases = [
-        (
-            Launch {
-                kernel: "nope".into(),
-                ..launch.clone()
-            },
-            "no kernel",
-        ),
-        (
-            Launch {
-                grid: [0, 1, 1],
-                ..launch.clone()
-            },
-            "at least 1",
-        ),
-        (
-            Launch {
-                block: [2048, 1, 1],
-                ..launch.clone()
-            },
-            "threads per CTA",
-        ),
-        (
-            Launch {
-                params: vec![0; 3],
-                ..launch.clone()
-            },
-            "parameter bytes",
-        ),
-        (
-            Launch {
-                dynamic_shared: 1 << 20,
-                ..launch.clone()
-            },
-            "shared bytes",
-        ),
+        (Launch { kernel: "nope".into(), ..launch.clone() }, "no kernel"),
+        (Launch { grid: [0, 1, 1], ..launch.clone() }, "at least 1"),
+        (Launch { block: [2048, 1, 1], ..launch.clone() }, "threads per CTA"),
+        (Launch { params: vec![0; 3], ..launch.clone() }, "parameter bytes"),
+        (Launch { dynamic_shared: 1 << 20, ..launch.clone() }, "shared bytes"),
     ];
     for (l, msg) in cases {
         let e = dev.launch(&l).unwrap_err();
@@ -152,15 +111,12 @@ fn a_fault_is_reported_with_warp_lane_pc_and_address() {
     launch.grid = [4, 1, 1];
     let o = dev.launch(&launch).unwrap();
     let t = o.trap.unwrap();
-    assert_eq!(
-        t.kind,
-        TrapKind::OutOfBounds {
-            space: Space::Global,
-            size: 4
-        }
-    );
+    assert_eq!(t.kind, TrapKind::OutOfBounds { space: Space::Global, size: 4 });
     assert_eq!((t.cta, t.warp, t.lane, t.pc), ([1, 0, 0], 1, Some(4), 12));
-    assert_eq!(t.to_string(), format!("trap: out-of-bounds global access of 4 bytes (CTA (1,0,0), warp 1, lane 4, pc 12, address {:#x})", t.addr.unwrap()));
+    assert_eq!(
+        t.to_string(),
+        format!("trap: out-of-bounds global access of 4 bytes (CTA (1,0,0), warp 1, lane 4, pc 12, address {:#x})", t.addr.unwrap())
+    );
     // The device is still usable afterwards.
     launch.params[20..24].copy_from_slice(&100u32.to_le_bytes());
     assert_eq!(dev.launch(&launch).unwrap().trap, None);
@@ -170,12 +126,7 @@ fn a_fault_is_reported_with_warp_lane_pc_and_address() {
 fn warp_size_is_a_configuration() {
     for ws in [1, 4, 8, 16, 32, 64] {
         let obj = assemble("saxpy.hasm", SAXPY).unwrap();
-        let cfg = SmConfig {
-            warp_size: ws,
-            lanes: 1,
-            warps: 64,
-            ..SmConfig::default()
-        };
+        let cfg = SmConfig { warp_size: ws, lanes: 1, warps: 64, ..SmConfig::default() };
         let mut dev = Device::new(cfg, obj).unwrap();
         let (_, launch, _) = setup(100);
         // Re-create buffers on this device.
@@ -189,10 +140,6 @@ fn warp_size_is_a_configuration() {
         assert_eq!(o.trap, None, "warp size {ws}");
         let got = dev.read(y, 400).unwrap();
         let want = 2.5f32.mul_add(f32::from_le_bytes([0x3f; 4]), 0.0);
-        assert!(
-            got.chunks(4)
-                .all(|c| f32::from_le_bytes(c.try_into().unwrap()) == want),
-            "warp size {ws}"
-        );
+        assert!(got.chunks(4).all(|c| f32::from_le_bytes(c.try_into().unwrap()) == want), "warp size {ws}");
     }
 }

@@ -160,11 +160,7 @@ pub enum TypeKind {
 
 impl Type {
     pub fn name(self) -> &'static str {
-        TYPES
-            .iter()
-            .find(|(_, t)| *t == self)
-            .map(|(n, _)| *n)
-            .unwrap_or(".?")
+        TYPES.iter().find(|(_, t)| *t == self).map(|(n, _)| *n).unwrap_or(".?")
     }
     pub fn from_name(s: &str) -> Option<Type> {
         TYPES.iter().find(|(n, _)| *n == s).map(|(_, t)| *t)

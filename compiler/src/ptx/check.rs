@@ -46,12 +46,7 @@ const EXTRA_TYPES: &[&str] = &["u16x2", "s16x2", "tf32"];
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Sym {
-    Var {
-        space: Space,
-        ty: Type,
-        vector: Option<u32>,
-        array: bool,
-    },
+    Var { space: Space, ty: Type, vector: Option<u32>, array: bool },
     Func,
     Label,
 }
@@ -78,13 +73,7 @@ pub fn check(src: &SourceFile, m: &Module) -> Vec<Diagnostic> {
     let sm = m
         .target
         .iter()
-        .find_map(|t| {
-            t.name.strip_prefix("sm_").and_then(|n| {
-                n.trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                    .parse()
-                    .ok()
-            })
-        })
+        .find_map(|t| t.name.strip_prefix("sm_").and_then(|n| n.trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().ok()))
         .unwrap_or(0);
     let mut c = Checker {
         src,
@@ -148,18 +137,12 @@ impl Checker<'_> {
 
     fn module(&mut self, m: &Module) {
         if m.version.0 == 0 || m.version.0 > 9 {
-            self.error(
-                m.version_span,
-                format!("unknown PTX ISA version {}.{}", m.version.0, m.version.1),
-            );
+            self.error(m.version_span, format!("unknown PTX ISA version {}.{}", m.version.0, m.version.1));
         }
         for t in &m.target {
             let ok = t.name.starts_with("sm_")
                 || t.name.starts_with("compute_")
-                || matches!(
-                    t.name.as_str(),
-                    "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32"
-                );
+                || matches!(t.name.as_str(), "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32");
             if !ok {
                 self.error(t.span, format!("unknown target `{}`", t.name));
             }
@@ -172,13 +155,7 @@ impl Checker<'_> {
                     if f.body.is_some() {
                         if let Some(prev) = defined.insert(&f.name.name, f.name.span) {
                             let (l, _) = self.src.line_col(prev.start as usize);
-                            self.error(
-                                f.name.span,
-                                format!(
-                                    "function `{}` is defined twice (first at line {l})",
-                                    f.name.name
-                                ),
-                            );
+                            self.error(f.name.span, format!("function `{}` is defined twice (first at line {l})", f.name.name));
                         }
                     }
                     self.scopes[0].names.insert(f.name.name.clone(), Sym::Func);
@@ -196,106 +173,53 @@ impl Checker<'_> {
 
     fn check_type_target(&mut self, ty: Type, span: Span) {
         if ty == Type::F64 && self.sm != 0 && self.sm < 13 && !self.map_f64 {
-            self.error(
-                span,
-                format!(
-                    ".f64 needs target sm_13 or later (this file targets sm_{})",
-                    self.sm
-                ),
-            );
+            self.error(span, format!(".f64 needs target sm_13 or later (this file targets sm_{})", self.sm));
         }
     }
 
     /// Declares the names of `v` in the innermost scope.
     fn declare(&mut self, v: &VarDecl, module_level: bool) {
         if module_level && matches!(v.space, Space::Reg | Space::Param | Space::Sreg) {
-            self.error(
-                v.span,
-                format!(
-                    "`{}` variables cannot be declared at module scope",
-                    v.space.name()
-                ),
-            );
+            self.error(v.span, format!("`{}` variables cannot be declared at module scope", v.space.name()));
         }
         if v.space == Space::Sreg {
-            self.error(
-                v.span,
-                "`.sreg` names special registers, which are predefined",
-            );
+            self.error(v.span, "`.sreg` names special registers, which are predefined");
         }
         self.check_type_target(v.ty, v.span);
         if let Some(n) = v.vector {
             if v.ty.size() * n > 16 && v.ty != Type::Pred {
-                self.error(
-                    v.span,
-                    format!("a .v{n} vector of {} is wider than 128 bits", v.ty.name()),
-                );
+                self.error(v.span, format!("a .v{n} vector of {} is wider than 128 bits", v.ty.name()));
             }
         }
         for d in &v.names {
             if d.init.is_some() && !matches!(v.space, Space::Global | Space::Const) {
-                self.error(
-                    d.name.span,
-                    format!(
-                        "only .global and .const variables may have initializers, not {}",
-                        v.space.name()
-                    ),
-                );
+                self.error(d.name.span, format!("only .global and .const variables may have initializers, not {}", v.space.name()));
             }
             if SPECIAL.iter().any(|(n, _)| *n == d.name.name) {
-                self.error(
-                    d.name.span,
-                    format!("`{}` is a predefined special register", d.name.name),
-                );
+                self.error(d.name.span, format!("`{}` is a predefined special register", d.name.name));
             }
             if insts::spec(&d.name.name).is_some() && !d.name.name.starts_with('%') {
-                self.error(
-                    d.name.span,
-                    format!("`{}` is a reserved instruction name", d.name.name),
-                );
+                self.error(d.name.span, format!("`{}` is a reserved instruction name", d.name.name));
             }
             let scope = self.scopes.last_mut().expect("a scope");
             if let Some(n) = d.count {
-                if scope
-                    .families
-                    .insert(d.name.name.clone(), (n, v.ty, v.vector))
-                    .is_some()
-                {
-                    self.error(
-                        d.name.span,
-                        format!("`{}<...>` is declared twice in this scope", d.name.name),
-                    );
+                if scope.families.insert(d.name.name.clone(), (n, v.ty, v.vector)).is_some() {
+                    self.error(d.name.span, format!("`{}<...>` is declared twice in this scope", d.name.name));
                 }
                 continue;
             }
-            let sym = Sym::Var {
-                space: v.space,
-                ty: v.ty,
-                vector: v.vector,
-                array: !d.dims.is_empty(),
-            };
+            let sym = Sym::Var { space: v.space, ty: v.ty, vector: v.vector, array: !d.dims.is_empty() };
             if let Some(Sym::Var { .. }) = scope.names.insert(d.name.name.clone(), sym) {
-                self.error(
-                    d.name.span,
-                    format!("`{}` is declared twice in this scope", d.name.name),
-                );
+                self.error(d.name.span, format!("`{}` is declared twice in this scope", d.name.name));
             }
         }
     }
 
     fn lookup(&self, name: &str) -> Option<Sym> {
-        if let Some((_, t)) = SPECIAL.iter().find(|(n, _)| {
-            name == *n
-                || name
-                    .strip_prefix(n)
-                    .is_some_and(|c| matches!(c, ".x" | ".y" | ".z"))
-        }) {
-            return Some(Sym::Var {
-                space: Space::Sreg,
-                ty: *t,
-                vector: None,
-                array: false,
-            });
+        if let Some((_, t)) =
+            SPECIAL.iter().find(|(n, _)| name == *n || name.strip_prefix(n).is_some_and(|c| matches!(c, ".x" | ".y" | ".z")))
+        {
+            return Some(Sym::Var { space: Space::Sreg, ty: *t, vector: None, array: false });
         }
         for s in self.scopes.iter().rev() {
             if let Some(sym) = s.names.get(name) {
@@ -305,16 +229,9 @@ impl Checker<'_> {
             let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
             if digits > 0 && digits < name.len() {
                 let (prefix, n) = name.split_at(name.len() - digits);
-                if let (Some((count, ty, vector)), Ok(n)) =
-                    (s.families.get(prefix), n.parse::<u64>())
-                {
+                if let (Some((count, ty, vector)), Ok(n)) = (s.families.get(prefix), n.parse::<u64>()) {
                     if n < *count as u64 && !(n > 0 && name.ends_with(&format!("0{n}"))) {
-                        return Some(Sym::Var {
-                            space: Space::Reg,
-                            ty: *ty,
-                            vector: *vector,
-                            array: false,
-                        });
+                        return Some(Sym::Var { space: Space::Reg, ty: *ty, vector: *vector, array: false });
                     }
                 }
             }
@@ -331,17 +248,11 @@ impl Checker<'_> {
         for p in f.rets.iter().chain(&f.params) {
             for d in &p.names {
                 if seen.insert(&d.name.name, d.name.span).is_some() {
-                    self.error(
-                        d.name.span,
-                        format!("parameter `{}` is declared twice", d.name.name),
-                    );
+                    self.error(d.name.span, format!("parameter `{}` is declared twice", d.name.name));
                 }
             }
             if !matches!(p.space, Space::Param | Space::Reg) {
-                self.error(
-                    p.span,
-                    format!("parameters are .param or .reg, not {}", p.space.name()),
-                );
+                self.error(p.span, format!("parameters are .param or .reg, not {}", p.space.name()));
             }
             if f.entry && p.space == Space::Reg {
                 self.error(p.span, "kernel parameters must be .param");
@@ -362,10 +273,7 @@ impl Checker<'_> {
                 Stmt::Label(l) => {
                     if let Some(prev) = self.labels.insert(l.name.clone(), l.span) {
                         let (line, _) = self.src.line_col(prev.start as usize);
-                        self.error(
-                            l.span,
-                            format!("label `{}` is defined twice (first at line {line})", l.name),
-                        );
+                        self.error(l.span, format!("label `{}` is defined twice (first at line {line})", l.name));
                     }
                 }
                 Stmt::CallProto { name, .. } => {
@@ -413,8 +321,7 @@ impl Checker<'_> {
             self.expect_pred(&g.pred);
         }
         // Version gating.
-        let sync =
-            i.has(".sync") && matches!(op, "shfl" | "vote" | "bar" | "barrier" | "match" | "redux");
+        let sync = i.has(".sync") && matches!(op, "shfl" | "vote" | "bar" | "barrier" | "match" | "redux");
         let need = if sync {
             (6, 0)
         } else if op == "fma" && i.has(".f32") {
@@ -462,18 +369,10 @@ impl Checker<'_> {
         let ntypes = types.len() + extra_types;
         let (lo, hi) = spec.ntypes;
         if ntypes < lo || ntypes > hi {
-            let valid: Vec<String> = spec
-                .types
-                .split_whitespace()
-                .take(8)
-                .map(|t| format!(".{t}"))
-                .collect();
+            let valid: Vec<String> = spec.types.split_whitespace().take(8).map(|t| format!(".{t}")).collect();
             let msg = match (lo, hi) {
                 (0, 0) => format!("`{op}` takes no type"),
-                (2, 2) => format!(
-                    "`{op}` needs two types (destination, then source), e.g. {}",
-                    valid.join(" ")
-                ),
+                (2, 2) => format!("`{op}` needs two types (destination, then source), e.g. {}", valid.join(" ")),
                 _ if ntypes == 0 => format!("`{op}` needs a type: one of {}", valid.join(" ")),
                 _ => format!("`{op}` takes one type, found {ntypes}"),
             };
@@ -485,10 +384,7 @@ impl Checker<'_> {
     fn expect_pred(&mut self, p: &Ident) {
         match self.lookup(&p.name) {
             Some(Sym::Var { ty: Type::Pred, .. }) => {}
-            Some(Sym::Var { ty, .. }) => self.error(
-                p.span,
-                format!("`{}` is a {} register, not a predicate", p.name, ty.name()),
-            ),
+            Some(Sym::Var { ty, .. }) => self.error(p.span, format!("`{}` is a {} register, not a predicate", p.name, ty.name())),
             _ => self.error(p.span, format!("undefined predicate `{}`", p.name)),
         }
     }
@@ -501,18 +397,8 @@ impl Checker<'_> {
         let (req, opt) = spec.shapes();
         let n = i.args.len();
         if n < req.len() || n > req.len() + opt.len() {
-            let want = if opt.is_empty() {
-                format!("{}", req.len())
-            } else {
-                format!("{} to {}", req.len(), req.len() + opt.len())
-            };
-            self.error(
-                i.opcode.span,
-                format!(
-                    "`{op}` takes {want} operand{}, found {n}",
-                    if want == "1" { "" } else { "s" }
-                ),
-            );
+            let want = if opt.is_empty() { format!("{}", req.len()) } else { format!("{} to {}", req.len(), req.len() + opt.len()) };
+            self.error(i.opcode.span, format!("`{op}` takes {want} operand{}, found {n}", if want == "1" { "" } else { "s" }));
             return;
         }
         let ty = types.first().map(|t| t.0);
@@ -523,32 +409,19 @@ impl Checker<'_> {
             let want = self.operand_type(i, k, types, ty);
             match (shape, arg) {
                 ('m', Operand::Addr(a)) => self.address(i, a),
-                ('m', other) => self.error(
-                    other.span(),
-                    format!("`{op}` expects an address `[...]` here"),
-                ),
-                (_, Operand::Addr(a)) => self.error(
-                    a.span,
-                    format!("`{op}` does not take an address operand here"),
-                ),
+                ('m', other) => self.error(other.span(), format!("`{op}` expects an address `[...]` here")),
+                (_, Operand::Addr(a)) => self.error(a.span, format!("`{op}` does not take an address operand here")),
                 ('l', Operand::Name(n)) => {
                     if self.lookup(&n.name).is_none() {
                         self.error(n.span, format!("undefined label `{}`", n.name));
                     }
                 }
                 ('l', other) => self.error(other.span(), "expected a label"),
-                ('d' | 'p', Operand::Expr(e)) => {
-                    self.error(e.span, "a destination must be a register")
-                }
-                ('d' | 'p', Operand::Not(n)) => {
-                    self.error(n.span, "a destination cannot be negated")
-                }
+                ('d' | 'p', Operand::Expr(e)) => self.error(e.span, "a destination must be a register"),
+                ('d' | 'p', Operand::Not(n)) => self.error(n.span, "a destination cannot be negated"),
                 (_, Operand::Pair(a, b)) => {
                     if !(matches!(op, "setp" | "shfl" | "testp" | "isspacep") && k == 0) {
-                        self.error(
-                            a.span.to(b.span),
-                            format!("`{op}` takes no `d|p` operand here"),
-                        );
+                        self.error(a.span.to(b.span), format!("`{op}` takes no `d|p` operand here"));
                     }
                     self.reg_operand(a, want, relaxed);
                     self.expect_pred(b);
@@ -557,11 +430,7 @@ impl Checker<'_> {
                 (_, Operand::Not(n)) => self.expect_pred(n),
                 (_, Operand::Sink(_)) => {}
                 (_, Operand::Vector(v, span)) => {
-                    let width = i.mods.iter().find_map(|m| {
-                        m.name
-                            .strip_prefix(".v")
-                            .and_then(|w| w.parse::<usize>().ok())
-                    });
+                    let width = i.mods.iter().find_map(|m| m.name.strip_prefix(".v").and_then(|w| w.parse::<usize>().ok()));
                     let ok = match width {
                         Some(w) => v.len() == w,
                         None => op == "mov" && matches!(v.len(), 2 | 4),
@@ -587,21 +456,13 @@ impl Checker<'_> {
                     }
                 }
                 (_, Operand::Expr(e)) => self.imm_operand(e, want),
-                (_, Operand::List(_, s)) => {
-                    self.error(*s, "a parenthesized list is only valid in `call`")
-                }
+                (_, Operand::List(_, s)) => self.error(*s, "a parenthesized list is only valid in `call`"),
             }
         }
     }
 
     /// The register type an operand position requires, when the rule is simple.
-    fn operand_type(
-        &self,
-        i: &Inst,
-        k: usize,
-        types: &[(Type, Span)],
-        ty: Option<Type>,
-    ) -> Option<Type> {
+    fn operand_type(&self, i: &Inst, k: usize, types: &[(Type, Span)], ty: Option<Type>) -> Option<Type> {
         let op = i.opcode.name.as_str();
         let wide = i.has(".wide");
         let double = |t: Type| match t {
@@ -612,11 +473,9 @@ impl Checker<'_> {
             t => t,
         };
         match op {
-            "add" | "sub" | "addc" | "subc" | "div" | "rem" | "abs" | "neg" | "min" | "max"
-            | "and" | "or" | "xor" | "not" | "cnot" | "fma" | "rcp" | "sqrt" | "rsqrt" | "sin"
-            | "cos" | "lg2" | "ex2" | "tanh" | "copysign" | "cvta" | "mul24" | "mad24" | "sad" => {
-                ty
-            }
+            "add" | "sub" | "addc" | "subc" | "div" | "rem" | "abs" | "neg" | "min" | "max" | "and" | "or" | "xor" | "not" | "cnot"
+            | "fma" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "copysign" | "cvta" | "mul24" | "mad24"
+            | "sad" => ty,
             "mul" | "mad" => match (wide, k) {
                 (true, 0) | (true, 3) => ty.map(double),
                 _ => ty,
@@ -642,12 +501,7 @@ impl Checker<'_> {
                     ty
                 }
             }
-            "mov"
-                if !matches!(i.args.get(1), Some(Operand::Vector(..)))
-                    && !matches!(i.args.first(), Some(Operand::Vector(..))) =>
-            {
-                ty
-            }
+            "mov" if !matches!(i.args.get(1), Some(Operand::Vector(..))) && !matches!(i.args.first(), Some(Operand::Vector(..))) => ty,
             "ld" | "ldu" => {
                 if k == 0 {
                     ty
@@ -663,10 +517,7 @@ impl Checker<'_> {
                 }
             }
             "cvt" => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0),
-            "set" => types
-                .get(if k == 0 { 0 } else { 1 })
-                .map(|t| t.0)
-                .filter(|_| k < 3),
+            "set" => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0).filter(|_| k < 3),
             "popc" | "clz" => {
                 if k == 0 {
                     Some(Type::U32)
@@ -687,33 +538,19 @@ impl Checker<'_> {
 
     fn name_operand(&mut self, n: &Ident, want: Option<Type>, relaxed: bool, shape: char) {
         match self.lookup(&n.name) {
-            None => self.error(
-                n.span,
-                format!("undefined register or variable `{}`", n.name),
-            ),
-            Some(Sym::Var {
-                space: Space::Reg | Space::Sreg,
-                ty,
-                ..
-            }) => {
+            None => self.error(n.span, format!("undefined register or variable `{}`", n.name)),
+            Some(Sym::Var { space: Space::Reg | Space::Sreg, ty, .. }) => {
                 if let Some(w) = want {
                     if !compatible(w, ty, relaxed) {
                         self.error(
                             n.span,
-                            format!(
-                                "`{}` is a {} register, which does not fit the {} operand here",
-                                n.name,
-                                ty.name(),
-                                w.name()
-                            ),
+                            format!("`{}` is a {} register, which does not fit the {} operand here", n.name, ty.name(), w.name()),
                         );
                     }
                 }
             }
             // A variable, function or label name used as a value is its address.
-            Some(_) if shape == 'd' || shape == 'p' => {
-                self.error(n.span, format!("`{}` is not a register", n.name))
-            }
+            Some(_) if shape == 'd' || shape == 'p' => self.error(n.span, format!("`{}` is not a register", n.name)),
             Some(_) => {}
         }
     }
@@ -725,28 +562,17 @@ impl Checker<'_> {
     fn imm_operand(&mut self, e: &Expr, want: Option<Type>) {
         // Names inside expressions must resolve.
         self.expr_names(e);
-        let is_float = matches!(
-            e.kind,
-            ExprKind::Float(_) | ExprKind::F64Bits(_) | ExprKind::F32Bits(_)
-        );
+        let is_float = matches!(e.kind, ExprKind::Float(_) | ExprKind::F64Bits(_) | ExprKind::F32Bits(_));
         if let Some(w) = want {
             if is_float && matches!(w.kind(), TypeKind::Signed | TypeKind::Unsigned) {
-                self.error(
-                    e.span,
-                    format!(
-                        "a floating-point constant is not a valid {} operand",
-                        w.name()
-                    ),
-                );
+                self.error(e.span, format!("a floating-point constant is not a valid {} operand", w.name()));
             }
         }
         if !matches!(e.kind, ExprKind::F32Bits(_)) {
             let labels = &self.labels;
             let scopes = &self.scopes;
             let r = super::expr::eval(e, &|n| {
-                let known = labels.contains_key(n)
-                    || scopes.iter().any(|s| s.names.contains_key(n))
-                    || n == "WARP_SZ";
+                let known = labels.contains_key(n) || scopes.iter().any(|s| s.names.contains_key(n)) || n == "WARP_SZ";
                 known.then_some(super::expr::Value::S64(0))
             });
             if let Err((span, m)) = r {
@@ -780,54 +606,24 @@ impl Checker<'_> {
 
     fn address(&mut self, i: &Inst, a: &Address) {
         let op = i.opcode.name.as_str();
-        let space = [".global", ".shared", ".local", ".const", ".param"]
-            .iter()
-            .find(|s| i.has(s))
-            .and_then(|s| Space::from_name(s));
+        let space = [".global", ".shared", ".local", ".const", ".param"].iter().find(|s| i.has(s)).and_then(|s| Space::from_name(s));
         if let Some(b) = &a.base {
             match self.lookup(&b.name) {
-                None => self.error(
-                    b.span,
-                    format!("undefined register or variable `{}`", b.name),
-                ),
-                Some(Sym::Var {
-                    space: Space::Reg,
-                    ty,
-                    ..
-                }) => {
-                    if !matches!(
-                        ty,
-                        Type::U32 | Type::U64 | Type::S32 | Type::S64 | Type::B32 | Type::B64
-                    ) {
-                        self.error(
-                            b.span,
-                            format!(
-                                "an address register must be a 32- or 64-bit integer, `{}` is {}",
-                                b.name,
-                                ty.name()
-                            ),
-                        );
+                None => self.error(b.span, format!("undefined register or variable `{}`", b.name)),
+                Some(Sym::Var { space: Space::Reg, ty, .. }) => {
+                    if !matches!(ty, Type::U32 | Type::U64 | Type::S32 | Type::S64 | Type::B32 | Type::B64) {
+                        self.error(b.span, format!("an address register must be a 32- or 64-bit integer, `{}` is {}", b.name, ty.name()));
                     }
                 }
                 Some(Sym::Var { space: vs, .. }) => {
                     if let Some(s) = space {
                         let ok = vs == s || (s == Space::Param && vs == Space::Param);
                         if !ok && vs != Space::Sreg {
-                            self.error(
-                                b.span,
-                                format!(
-                                    "`{}` is a {} variable, but `{op}` accesses {}",
-                                    b.name,
-                                    vs.name(),
-                                    s.name()
-                                ),
-                            );
+                            self.error(b.span, format!("`{}` is a {} variable, but `{op}` accesses {}", b.name, vs.name(), s.name()));
                         }
                     }
                 }
-                Some(Sym::Func) | Some(Sym::Label) => {
-                    self.error(b.span, format!("`{}` is not a variable", b.name))
-                }
+                Some(Sym::Func) | Some(Sym::Label) => self.error(b.span, format!("`{}` is not a variable", b.name)),
             }
         }
         if let Some(off) = &a.offset {
@@ -847,10 +643,7 @@ impl Checker<'_> {
         }
         match first {
             Some(Operand::Name(n)) => match self.lookup(&n.name) {
-                Some(Sym::Func)
-                | Some(Sym::Var {
-                    space: Space::Reg, ..
-                }) => {}
+                Some(Sym::Func) | Some(Sym::Var { space: Space::Reg, .. }) => {}
                 Some(_) => self.error(n.span, format!("`{}` is not a function", n.name)),
                 None => self.error(n.span, format!("undefined function `{}`", n.name)),
             },
@@ -878,10 +671,7 @@ impl Checker<'_> {
         match a {
             Operand::Name(n) => {
                 if self.lookup(&n.name).is_none() {
-                    self.error(
-                        n.span,
-                        format!("undefined register or parameter `{}`", n.name),
-                    );
+                    self.error(n.span, format!("undefined register or parameter `{}`", n.name));
                 }
             }
             Operand::Expr(e) => self.imm_operand(e, None),

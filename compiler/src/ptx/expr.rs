@@ -37,9 +37,7 @@ pub fn eval(e: &Expr, name: &dyn Fn(&str) -> Option<Value>) -> EResult {
         ExprKind::Float(v) => Ok(Value::F64(*v)),
         ExprKind::F64Bits(v) => Ok(Value::F64(f64::from_bits(*v))),
         // SYN-43: a 0f constant stands alone; callers take it before evaluating.
-        ExprKind::F32Bits(_) => {
-            err("a `0f` single-precision constant cannot be part of a constant expression".into())
-        }
+        ExprKind::F32Bits(_) => err("a `0f` single-precision constant cannot be part of a constant expression".into()),
         ExprKind::Name(n) => name(n).map_or_else(|| err(format!("`{n}` is not a constant")), Ok),
         ExprKind::Cast(signed, inner) => match eval(inner, name)? {
             Value::F64(_) => err("`(.s64)`/`(.u64)` casts apply to integers only".into()),
@@ -53,9 +51,7 @@ pub fn eval(e: &Expr, name: &dyn Fn(&str) -> Option<Value>) -> EResult {
                 (UnOp::Neg, Value::S64(x)) => Ok(Value::S64(x.wrapping_neg())),
                 (UnOp::Neg, Value::U64(x)) => Ok(Value::U64(x.wrapping_neg())),
                 (UnOp::Neg, Value::F64(x)) => Ok(Value::F64(-x)),
-                (UnOp::Not, Value::F64(_)) | (UnOp::BitNot, Value::F64(_)) => {
-                    err("`!` and `~` apply to integers only".into())
-                }
+                (UnOp::Not, Value::F64(_)) | (UnOp::BitNot, Value::F64(_)) => err("`!` and `~` apply to integers only".into()),
                 (UnOp::Not, v) => Ok(Value::S64((v.bits() == 0) as i64)),
                 (UnOp::BitNot, v) => Ok(Value::U64(!v.bits())),
             }
@@ -68,16 +64,12 @@ pub fn eval(e: &Expr, name: &dyn Fn(&str) -> Option<Value>) -> EResult {
             let (x, y) = (eval(a, name)?, eval(b, name)?);
             let (x, y) = match (x, y) {
                 (Value::F64(_), Value::F64(_)) => (x, y),
-                (Value::F64(_), _) | (_, Value::F64(_)) => {
-                    return err("`?:` needs two integers or two doubles".into())
-                }
+                (Value::F64(_), _) | (_, Value::F64(_)) => return err("`?:` needs two integers or two doubles".into()),
                 _ => convert(x, y),
             };
             Ok(if c.bits() != 0 { x } else { y })
         }
-        ExprKind::Binary(op, a, b) => {
-            binary(*op, eval(a, name)?, eval(b, name)?).map_err(|m| (e.span, m))
-        }
+        ExprKind::Binary(op, a, b) => binary(*op, eval(a, name)?, eval(b, name)?).map_err(|m| (e.span, m)),
     }
 }
 
@@ -108,10 +100,7 @@ fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, String> {
         };
     }
     if !x.is_int() || !y.is_int() {
-        return Err(format!(
-            "`{}` mixes an integer and a double (no implicit conversion)",
-            op.text()
-        ));
+        return Err(format!("`{}` mixes an integer and a double (no implicit conversion)", op.text()));
     }
     let truth = |c: bool| Ok(Value::S64(c as i64));
     match op {
@@ -192,10 +181,7 @@ mod tests {
     use crate::ptx::parser::Parser;
 
     fn ev(s: &str) -> Value {
-        let src = crate::ptx::source::SourceFile::new(
-            "e",
-            &format!(".version 1.4\n.target sm_10\n.global .u64 x = {s};\n"),
-        );
+        let src = crate::ptx::source::SourceFile::new("e", &format!(".version 1.4\n.target sm_10\n.global .u64 x = {s};\n"));
         let m = crate::ptx::parser::parse(&src).unwrap_or_else(|e| panic!("{s}: {}", e[0]));
         let _ = std::mem::size_of::<Parser>();
         match &m.items[0] {
@@ -227,10 +213,7 @@ mod tests {
     #[test]
     fn errors() {
         let bad = |s: &str| {
-            let src = crate::ptx::source::SourceFile::new(
-                "e",
-                &format!(".version 1.4\n.target sm_10\n.global .u64 x = {s};\n"),
-            );
+            let src = crate::ptx::source::SourceFile::new("e", &format!(".version 1.4\n.target sm_10\n.global .u64 x = {s};\n"));
             let m = crate::ptx::parser::parse(&src).unwrap();
             match &m.items[0] {
                 crate::ptx::ast::Item::Var(v) => match v.names[0].init.as_ref().unwrap() {

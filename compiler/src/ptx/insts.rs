@@ -152,9 +152,7 @@ specs! {
 /// The row for an opcode.
 pub fn spec(name: &str) -> Option<&'static Spec> {
     let t = table();
-    t.binary_search_by_key(&name, |s| s.name)
-        .ok()
-        .map(|i| &t[i])
+    t.binary_search_by_key(&name, |s| s.name).ok().map(|i| &t[i])
 }
 
 /// Texture and surface instructions are recognized but not supported.

@@ -42,8 +42,8 @@ pub struct LexError {
 }
 
 const PUNCT: &[&str] = &[
-    "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", ";", ",", ":", "{", "}", "[", "]", "(", ")",
-    "<", ">", "+", "-", "*", "/", "%", "!", "~", "&", "|", "^", "?", "=", "@",
+    "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", ";", ",", ":", "{", "}", "[", "]", "(", ")", "<", ">", "+", "-", "*", "/", "%", "!",
+    "~", "&", "|", "^", "?", "=", "@",
 ];
 
 fn followsym(c: u8) -> bool {
@@ -90,10 +90,7 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
             i += 2;
             loop {
                 if i + 1 >= b.len() {
-                    errs.push(LexError {
-                        span: Span::new(start, start + 2),
-                        message: "unterminated comment".into(),
-                    });
+                    errs.push(LexError { span: Span::new(start, start + 2), message: "unterminated comment".into() });
                     i = b.len();
                     break;
                 }
@@ -107,27 +104,20 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
             continue;
         }
         let start = i;
-        let name_start = c.is_ascii_alphabetic()
-            || c == b'_'
-            || c == b'$'
-            || (c == b'%' && b.get(i + 1).is_some_and(|&d| followsym(d)));
+        let name_start = c.is_ascii_alphabetic() || c == b'_' || c == b'$' || (c == b'%' && b.get(i + 1).is_some_and(|&d| followsym(d)));
         let tok = if name_start {
             i += 1;
             while i < b.len() && followsym(b[i]) {
                 i += 1;
             }
             Ok(Tok::Ident(text[start..i].to_string()))
-        } else if c == b'.'
-            && b.get(i + 1)
-                .is_some_and(|&d| d.is_ascii_alphabetic() || d == b'_')
-        {
+        } else if c == b'.' && b.get(i + 1).is_some_and(|&d| d.is_ascii_alphabetic() || d == b'_') {
             i += 1;
             while i < b.len() && followsym(b[i]) {
                 i += 1;
             }
             Ok(Tok::Dot(text[start..i].to_string()))
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-        {
+        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             let (t, end) = number(text, i);
             i = end;
             t
@@ -162,23 +152,12 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
             Err(format!("unexpected character `{}`", ch.escape_default()))
         };
         match tok {
-            Ok(tok) => toks.push(Token {
-                tok,
-                span: Span::new(start, i),
-                spaced,
-            }),
-            Err(message) => errs.push(LexError {
-                span: Span::new(start, i),
-                message,
-            }),
+            Ok(tok) => toks.push(Token { tok, span: Span::new(start, i), spaced }),
+            Err(message) => errs.push(LexError { span: Span::new(start, i), message }),
         }
         spaced = false;
     }
-    toks.push(Token {
-        tok: Tok::Eof,
-        span: Span::new(b.len(), b.len()),
-        spaced: true,
-    });
+    toks.push(Token { tok: Tok::Eof, span: Span::new(b.len(), b.len()), spaced: true });
     (toks, errs)
 }
 
@@ -189,10 +168,7 @@ fn number(text: &str, start: usize) -> (Result<Tok, String>, usize) {
     // The maximal run of characters a literal can contain.
     while i < b.len() {
         let c = b[i];
-        let sign = (c == b'+' || c == b'-')
-            && i > start
-            && matches!(b[i - 1], b'e' | b'E')
-            && !is_hex_prefix(&text[start..i]);
+        let sign = (c == b'+' || c == b'-') && i > start && matches!(b[i - 1], b'e' | b'E') && !is_hex_prefix(&text[start..i]);
         if c.is_ascii_alphanumeric() || c == b'.' || c == b'_' || sign {
             i += 1;
         } else {
@@ -216,12 +192,7 @@ fn number(text: &str, start: usize) -> (Result<Tok, String>, usize) {
         }
     } else if lower.contains(['.', 'e']) && !lower.starts_with("0x") {
         match s.parse::<f64>() {
-            Ok(v)
-                if s.bytes()
-                    .all(|c| c.is_ascii_digit() || b".eE+-".contains(&c)) =>
-            {
-                Ok(Tok::Float(v))
-            }
+            Ok(v) if s.bytes().all(|c| c.is_ascii_digit() || b".eE+-".contains(&c)) => Ok(Tok::Float(v)),
             _ => bad(),
         }
     } else {
@@ -240,13 +211,8 @@ fn number(text: &str, start: usize) -> (Result<Tok, String>, usize) {
         };
         match parsed {
             Ok(v) => Ok(Tok::Int(v, unsigned || v > i64::MAX as u64)),
-            Err(_)
-                if digits.bytes().all(|c| c.is_ascii_hexdigit() || c == b'x')
-                    && !digits.is_empty() =>
-            {
-                Err(format!(
-                    "`{s}` does not fit in 64 bits or is not a valid literal"
-                ))
+            Err(_) if digits.bytes().all(|c| c.is_ascii_hexdigit() || c == b'x') && !digits.is_empty() => {
+                Err(format!("`{s}` does not fit in 64 bits or is not a valid literal"))
             }
             Err(_) => bad(),
         }
@@ -285,18 +251,9 @@ mod tests {
                 Tok::Eof
             ]
         );
-        assert_eq!(
-            kinds("0xFABC123400000000")[0],
-            Tok::Int(0xFABC123400000000, true)
-        );
-        assert_eq!(
-            kinds("0F3f800000 0d3FF0000000000000")[..2],
-            [Tok::F32Bits(0x3f800000), Tok::F64Bits(0x3ff0000000000000)]
-        );
-        assert_eq!(
-            kinds(".05 1.5e-3 2.")[..3],
-            [Tok::Float(0.05), Tok::Float(1.5e-3), Tok::Float(2.0)]
-        );
+        assert_eq!(kinds("0xFABC123400000000")[0], Tok::Int(0xFABC123400000000, true));
+        assert_eq!(kinds("0F3f800000 0d3FF0000000000000")[..2], [Tok::F32Bits(0x3f800000), Tok::F64Bits(0x3ff0000000000000)]);
+        assert_eq!(kinds(".05 1.5e-3 2.")[..3], [Tok::Float(0.05), Tok::Float(1.5e-3), Tok::Float(2.0)]);
         assert!(!lex("0x1_0000_0000_0000_0000").1.is_empty());
         assert!(!lex("0f3f80").1.is_empty());
     }
@@ -306,17 +263,11 @@ mod tests {
         // SYN-20, SYN-21
         let (t, _) = lex("ld.global.f32 %r1, [%rd2+4]; %tid.x $f3 _x");
         assert_eq!(t[0].tok, Tok::Ident("ld".into()));
-        assert_eq!(
-            (t[1].tok.clone(), t[1].spaced),
-            (Tok::Dot(".global".into()), false)
-        );
+        assert_eq!((t[1].tok.clone(), t[1].spaced), (Tok::Dot(".global".into()), false));
         assert_eq!(t[3].tok, Tok::Ident("%r1".into()));
         assert!(t[3].spaced);
         let (t, _) = lex("%tid.x");
-        assert_eq!(
-            (t[1].tok.clone(), t[1].spaced),
-            (Tok::Dot(".x".into()), false)
-        );
+        assert_eq!((t[1].tok.clone(), t[1].spaced), (Tok::Dot(".x".into()), false));
     }
 
     #[test]

@@ -27,13 +27,7 @@ pub struct Parser<'a> {
 /// Parses a whole file; on failure, every error found.
 pub fn parse(src: &SourceFile) -> Result<Module, Vec<Diagnostic>> {
     let (toks, lex_errors) = lex(&src.text);
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        src,
-        errors: vec![],
-        depth: 0,
-    };
+    let mut p = Parser { toks, pos: 0, src, errors: vec![], depth: 0 };
     for e in lex_errors {
         p.errors.push(src.diagnostic(e.span, e.message));
     }
@@ -61,12 +55,8 @@ fn describe(t: &Tok) -> String {
     }
 }
 
-const LINKAGE: &[(&str, Linkage)] = &[
-    (".extern", Linkage::Extern),
-    (".visible", Linkage::Visible),
-    (".weak", Linkage::Weak),
-    (".common", Linkage::Common),
-];
+const LINKAGE: &[(&str, Linkage)] =
+    &[(".extern", Linkage::Extern), (".visible", Linkage::Visible), (".weak", Linkage::Weak), (".common", Linkage::Common)];
 
 const FUNC_ATTRS: &[&str] = &[
     ".maxntid",
@@ -116,10 +106,7 @@ impl Parser<'_> {
         }
     }
     fn err<T>(&self, what: &str) -> PResult<T> {
-        Err((
-            self.span(),
-            format!("expected {what}, found {}", describe(self.peek())),
-        ))
+        Err((self.span(), format!("expected {what}, found {}", describe(self.peek()))))
     }
     fn expect(&mut self, p: &str) -> PResult<Span> {
         if self.is(p) {
@@ -158,10 +145,7 @@ impl Parser<'_> {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err((
-                self.span(),
-                format!("nesting deeper than {MAX_DEPTH} levels"),
-            ));
+            return Err((self.span(), format!("nesting deeper than {MAX_DEPTH} levels")));
         }
         Ok(())
     }
@@ -204,24 +188,12 @@ impl Parser<'_> {
     /// The `major.minor` text of a version token.
     fn version(&mut self) -> PResult<(u32, u32)> {
         let t = self.bump();
-        let text = self
-            .src
-            .text
-            .get(t.span.start as usize..t.span.end as usize)
-            .unwrap_or("");
+        let text = self.src.text.get(t.span.start as usize..t.span.end as usize).unwrap_or("");
         let parsed = match t.tok {
-            Tok::Float(_) => text
-                .split_once('.')
-                .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?))),
+            Tok::Float(_) => text.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?))),
             _ => None,
         };
-        parsed.ok_or((
-            t.span,
-            format!(
-                "expected a version `major.minor`, found {}",
-                describe(&t.tok)
-            ),
-        ))
+        parsed.ok_or((t.span, format!("expected a version `major.minor`, found {}", describe(&t.tok))))
     }
 
     fn module(&mut self) -> PResult<Module> {
@@ -267,13 +239,7 @@ impl Parser<'_> {
                 self.bump();
             }
         }
-        Ok(Module {
-            version,
-            version_span,
-            target,
-            address_size,
-            items,
-        })
+        Ok(Module { version, version_span, target, address_size, items })
     }
 
     fn item(&mut self) -> PResult<Option<Item>> {
@@ -287,23 +253,13 @@ impl Parser<'_> {
                 while self.eat(",") {
                     extra.push(self.int("a number")?);
                 }
-                Ok(Some(Item::File {
-                    index,
-                    name,
-                    extra,
-                    span: start.to(self.prev_span()),
-                }))
+                Ok(Some(Item::File { index, name, extra, span: start.to(self.prev_span()) }))
             }
             Tok::Dot(d) if d == ".section" => {
                 self.bump();
                 let name = match self.bump().tok {
                     Tok::Dot(n) | Tok::Ident(n) => n,
-                    t => {
-                        return Err((
-                            self.prev_span(),
-                            format!("expected a section name, found {}", describe(&t)),
-                        ))
-                    }
+                    t => return Err((self.prev_span(), format!("expected a section name, found {}", describe(&t)))),
                 };
                 let open = self.expect("{")?;
                 let mut depth = 1;
@@ -315,23 +271,16 @@ impl Parser<'_> {
                         _ => {}
                     }
                 }
-                let body = self.src.text[open.end as usize..self.prev_span().start as usize]
-                    .trim()
-                    .to_string();
-                Ok(Some(Item::Section {
-                    name,
-                    body,
-                    span: start.to(self.prev_span()),
-                }))
+                let body = self.src.text[open.end as usize..self.prev_span().start as usize].trim().to_string();
+                Ok(Some(Item::Section { name, body, span: start.to(self.prev_span()) }))
             }
             Tok::Dot(d) if d == ".pragma" => {
                 let (args, span) = self.pragma()?;
                 Ok(Some(Item::Pragma { args, span }))
             }
-            Tok::Dot(d) if d == ".version" || d == ".target" || d == ".address_size" => Err((
-                start,
-                format!("`{d}` may appear only once, at the start of the file"),
-            )),
+            Tok::Dot(d) if d == ".version" || d == ".target" || d == ".address_size" => {
+                Err((start, format!("`{d}` may appear only once, at the start of the file")))
+            }
             Tok::Dot(_) => {
                 let linkage = self.linkage();
                 if self.is_dot(".entry") || self.is_dot(".func") {
@@ -345,13 +294,7 @@ impl Parser<'_> {
                 self.bump();
                 Ok(None)
             }
-            t => Err((
-                start,
-                format!(
-                    "expected a directive (`.entry`, `.func`, `.global`, ...), found {}",
-                    describe(&t)
-                ),
-            )),
+            t => Err((start, format!("expected a directive (`.entry`, `.func`, `.global`, ...), found {}", describe(&t)))),
         }
     }
 
@@ -387,11 +330,7 @@ impl Parser<'_> {
             rets = self.param_list()?;
         }
         let name = self.ident("a function name")?;
-        let params = if self.is("(") {
-            self.param_list()?
-        } else {
-            vec![]
-        };
+        let params = if self.is("(") { self.param_list()? } else { vec![] };
         let mut attrs = vec![];
         loop {
             match self.peek().clone() {
@@ -404,20 +343,12 @@ impl Parser<'_> {
                             args.push(self.expr()?);
                         }
                     }
-                    attrs.push(FuncAttr {
-                        name: Ident { name: d, span },
-                        args,
-                        strings: vec![],
-                    });
+                    attrs.push(FuncAttr { name: Ident { name: d, span }, args, strings: vec![] });
                 }
                 Tok::Dot(d) if d == ".pragma" => {
                     let span = self.span();
                     let (strings, _) = self.pragma()?;
-                    attrs.push(FuncAttr {
-                        name: Ident { name: d, span },
-                        args: vec![],
-                        strings,
-                    });
+                    attrs.push(FuncAttr { name: Ident { name: d, span }, args: vec![], strings });
                 }
                 _ => break,
             }
@@ -429,16 +360,7 @@ impl Parser<'_> {
         } else {
             return self.err("`{` or `;` after the function signature");
         };
-        Ok(Function {
-            entry,
-            linkage,
-            rets,
-            name,
-            params,
-            attrs,
-            body,
-            span: start.to(self.prev_span()),
-        })
+        Ok(Function { entry, linkage, rets, name, params, attrs, body, span: start.to(self.prev_span()) })
     }
 
     fn param_list(&mut self) -> PResult<Vec<VarDecl>> {
@@ -469,13 +391,7 @@ impl Parser<'_> {
             _ => None,
         }
         .ok_or_else(|| {
-            (
-                self.span(),
-                format!(
-                    "expected a state space (`.reg`, `.global`, `.param`, ...), found {}",
-                    describe(self.peek())
-                ),
-            )
+            (self.span(), format!("expected a state space (`.reg`, `.global`, `.param`, ...), found {}", describe(self.peek())))
         })?;
         self.bump();
         let (mut align, mut vector, mut ty, mut ptr) = (None, None, None, None);
@@ -486,10 +402,7 @@ impl Parser<'_> {
                     self.bump();
                     let n = self.int("an alignment")?;
                     if !n.is_power_of_two() {
-                        return Err((
-                            self.prev_span(),
-                            format!("alignment {n} is not a power of two"),
-                        ));
+                        return Err((self.prev_span(), format!("alignment {n} is not a power of two")));
                     }
                     align = Some(n);
                 }
@@ -499,10 +412,7 @@ impl Parser<'_> {
                 }
                 Tok::Dot(d) if d == ".ptr" => {
                     self.bump();
-                    let mut p = PtrAttr {
-                        space: None,
-                        align: None,
-                    };
+                    let mut p = PtrAttr { space: None, align: None };
                     if let Tok::Dot(s) = self.peek() {
                         if let Some(sp) = Space::from_name(s) {
                             p.space = Some(sp);
@@ -521,45 +431,24 @@ impl Parser<'_> {
                         ty = Some(t);
                     }
                     Some(_) => return Err((at, format!("a second type `{d}` in one declaration"))),
-                    None => {
-                        return Err((at, format!("`{d}` is not a type or declaration attribute")))
-                    }
+                    None => return Err((at, format!("`{d}` is not a type or declaration attribute"))),
                 },
                 _ => break,
             }
         }
-        let ty = ty.ok_or_else(|| {
-            (
-                self.span(),
-                format!(
-                    "expected a type (`.b32`, `.u64`, `.f32`, ...), found {}",
-                    describe(self.peek())
-                ),
-            )
-        })?;
+        let ty =
+            ty.ok_or_else(|| (self.span(), format!("expected a type (`.b32`, `.u64`, `.f32`, ...), found {}", describe(self.peek()))))?;
         let mut names = vec![self.declarator()?];
         while multi && self.eat(",") {
             names.push(self.declarator()?);
         }
-        Ok(VarDecl {
-            linkage,
-            space,
-            align,
-            vector,
-            ty,
-            ptr,
-            names,
-            span: start.to(self.prev_span()),
-        })
+        Ok(VarDecl { linkage, space, align, vector, ty, ptr, names, span: start.to(self.prev_span()) })
     }
 
     fn declarator(&mut self) -> PResult<Declarator> {
         let name = match self.peek().clone() {
             // `_` names the unnamed parameters of a call prototype.
-            Tok::Ident(n) => Ident {
-                name: n,
-                span: self.bump().span,
-            },
+            Tok::Ident(n) => Ident { name: n, span: self.bump().span },
             _ => return self.err("a variable name"),
         };
         let mut count = None;
@@ -567,9 +456,7 @@ impl Parser<'_> {
             self.bump();
             let at = self.span();
             let n = self.int("a register count")?;
-            count = Some(
-                u32::try_from(n).map_err(|_| (at, format!("register count {n} is too large")))?,
-            );
+            count = Some(u32::try_from(n).map_err(|_| (at, format!("register count {n} is too large")))?);
             self.expect(">")?;
         }
         let mut dims = vec![];
@@ -584,17 +471,8 @@ impl Parser<'_> {
                 self.expect("]")?;
             }
         }
-        let init = if self.eat("=") {
-            Some(self.init()?)
-        } else {
-            None
-        };
-        Ok(Declarator {
-            name,
-            count,
-            dims,
-            init,
-        })
+        let init = if self.eat("=") { Some(self.init()?) } else { None };
+        Ok(Declarator { name, count, dims, init })
     }
 
     fn init(&mut self) -> PResult<Init> {
@@ -612,9 +490,7 @@ impl Parser<'_> {
             self.leave();
             return Ok(Init::List(v, start.to(end)));
         }
-        if matches!(self.peek(), Tok::Ident(n) if n == "generic")
-            && matches!(self.peek_at(1), Tok::Punct("("))
-        {
+        if matches!(self.peek(), Tok::Ident(n) if n == "generic") && matches!(self.peek_at(1), Tok::Punct("(")) {
             self.bump();
             self.bump();
             let name = self.ident("a variable name")?;
@@ -656,10 +532,7 @@ impl Parser<'_> {
         }
         let end = self.expect("}")?;
         self.leave();
-        Ok(Block {
-            stmts,
-            span: start.to(end),
-        })
+        Ok(Block { stmts, span: start.to(end) })
     }
 
     fn stmt(&mut self) -> PResult<Option<Stmt>> {
@@ -671,10 +544,7 @@ impl Parser<'_> {
                 Ok(None)
             }
             Tok::Ident(name) if matches!(self.peek_at(1), Tok::Punct(":")) => {
-                let label = Ident {
-                    name,
-                    span: self.bump().span,
-                };
+                let label = Ident { name, span: self.bump().span };
                 self.bump();
                 if self.is_dot(".callprototype") {
                     return Ok(Some(self.call_proto(label, start)?));
@@ -687,30 +557,20 @@ impl Parser<'_> {
             }
             Tok::Dot(d) if d == ".loc" => {
                 self.bump();
-                let mut args = vec![
-                    self.int("a file number")?,
-                    self.int("a line number")?,
-                    self.int("a column number")?,
-                ];
+                let mut args = vec![self.int("a file number")?, self.int("a line number")?, self.int("a column number")?];
                 let mut rest = String::new();
                 if self.is(",") {
                     // `, function_name ..., inlined_at ...` to the end of the line.
                     let line = self.src.line_col(self.prev_span().end as usize).0;
                     let from = self.span().start as usize;
                     let mut to = from;
-                    while *self.peek() != Tok::Eof
-                        && self.src.line_col(self.span().start as usize).0 == line
-                    {
+                    while *self.peek() != Tok::Eof && self.src.line_col(self.span().start as usize).0 == line {
                         to = self.bump().span.end as usize;
                     }
                     rest = self.src.text[from..to].to_string();
                 }
                 args.shrink_to_fit();
-                Ok(Some(Stmt::Loc {
-                    args,
-                    rest,
-                    span: start.to(self.prev_span()),
-                }))
+                Ok(Some(Stmt::Loc { args, rest, span: start.to(self.prev_span()) }))
             }
             Tok::Dot(_) => {
                 let v = self.var_decl(None, start)?;
@@ -718,46 +578,26 @@ impl Parser<'_> {
                 Ok(Some(Stmt::Var(v)))
             }
             Tok::Punct("@") | Tok::Ident(_) => Ok(Some(Stmt::Inst(self.inst()?))),
-            t => Err((
-                start,
-                format!(
-                    "expected an instruction, a label or a declaration, found {}",
-                    describe(&t)
-                ),
-            )),
+            t => Err((start, format!("expected an instruction, a label or a declaration, found {}", describe(&t)))),
         }
     }
 
     fn call_proto(&mut self, name: Ident, start: Span) -> PResult<Stmt> {
         self.bump();
-        let rets = if self.is("(") {
-            self.param_list()?
-        } else {
-            vec![]
-        };
+        let rets = if self.is("(") { self.param_list()? } else { vec![] };
         match self.peek() {
             Tok::Ident(n) if n == "_" => {
                 self.bump();
             }
             _ => return self.err("`_` in a call prototype"),
         }
-        let params = if self.is("(") {
-            self.param_list()?
-        } else {
-            vec![]
-        };
+        let params = if self.is("(") { self.param_list()? } else { vec![] };
         let noreturn = self.is_dot(".noreturn");
         if noreturn {
             self.bump();
         }
         let end = self.expect(";")?;
-        Ok(Stmt::CallProto {
-            name,
-            rets,
-            params,
-            noreturn,
-            span: start.to(end),
-        })
+        Ok(Stmt::CallProto { name, rets, params, noreturn, span: start.to(end) })
     }
 
     fn inst(&mut self) -> PResult<Inst> {
@@ -772,15 +612,9 @@ impl Parser<'_> {
         let mut mods = vec![];
         while let Tok::Dot(d) = self.peek().clone() {
             if self.toks[self.pos].spaced {
-                return Err((
-                    self.span(),
-                    format!("`{d}` must follow the opcode without spaces"),
-                ));
+                return Err((self.span(), format!("`{d}` must follow the opcode without spaces")));
             }
-            mods.push(Ident {
-                name: d,
-                span: self.bump().span,
-            });
+            mods.push(Ident { name: d, span: self.bump().span });
         }
         let mut args = vec![];
         let is_call = opcode.name == "call";
@@ -791,22 +625,10 @@ impl Parser<'_> {
             }
         }
         if !self.is(";") {
-            return Err((
-                self.span(),
-                format!(
-                    "expected `,` or `;` after an operand, found {}",
-                    describe(self.peek())
-                ),
-            ));
+            return Err((self.span(), format!("expected `,` or `;` after an operand, found {}", describe(self.peek()))));
         }
         let end = self.bump().span;
-        Ok(Inst {
-            guard,
-            opcode,
-            mods,
-            args,
-            span: start.to(end),
-        })
+        Ok(Inst { guard, opcode, mods, args, span: start.to(end) })
     }
 
     /// A name with attached `.x` components (`%tid.x`).
@@ -863,13 +685,9 @@ impl Parser<'_> {
                     let q = self.name()?;
                     return Ok(Operand::Pair(id, q));
                 }
-                if matches!(self.peek(), Tok::Punct(p) if BINARY.iter().any(|(q, _)| q == p) || *p == "?")
-                {
+                if matches!(self.peek(), Tok::Punct(p) if BINARY.iter().any(|(q, _)| q == p) || *p == "?") {
                     // A constant expression that starts with a symbol (`sym+4`).
-                    let lhs = Expr {
-                        kind: ExprKind::Name(id.name),
-                        span: id.span,
-                    };
+                    let lhs = Expr { kind: ExprKind::Name(id.name), span: id.span };
                     return Ok(Operand::Expr(self.expr_from(lhs, 0)?));
                 }
                 Ok(Operand::Name(id))
@@ -887,24 +705,13 @@ impl Parser<'_> {
             if self.is("+") || self.is("-") {
                 let neg = self.bump().tok == Tok::Punct("-");
                 let e = self.expr()?;
-                offset = Some(if neg {
-                    Expr {
-                        span: e.span,
-                        kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
-                    }
-                } else {
-                    e
-                });
+                offset = Some(if neg { Expr { span: e.span, kind: ExprKind::Unary(UnOp::Neg, Box::new(e)) } } else { e });
             }
         } else {
             offset = Some(self.expr()?);
         }
         let end = self.expect("]")?;
-        Ok(Address {
-            base,
-            offset,
-            span: start.to(end),
-        })
+        Ok(Address { base, offset, span: start.to(end) })
     }
 
     pub fn expr(&mut self) -> PResult<Expr> {
@@ -930,20 +737,14 @@ impl Parser<'_> {
                 rhs = self.expr_from(rhs, prec + 1)?;
             }
             let span = lhs.span.to(rhs.span);
-            lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-                span,
-            };
+            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
         }
         if min == 0 && self.eat("?") {
             let a = self.expr()?;
             self.expect(":")?;
             let b = self.expr()?;
             let span = lhs.span.to(b.span);
-            lhs = Expr {
-                kind: ExprKind::Cond(Box::new(lhs), Box::new(a), Box::new(b)),
-                span,
-            };
+            lhs = Expr { kind: ExprKind::Cond(Box::new(lhs), Box::new(a), Box::new(b)), span };
         }
         self.leave();
         Ok(lhs)
@@ -969,10 +770,7 @@ impl Parser<'_> {
                     _ => UnOp::BitNot,
                 };
                 let inner = self.unary()?;
-                Expr {
-                    span: start.to(inner.span),
-                    kind: ExprKind::Unary(op, Box::new(inner)),
-                }
+                Expr { span: start.to(inner.span), kind: ExprKind::Unary(op, Box::new(inner)) }
             }
             Tok::Punct("(") => {
                 self.bump();
@@ -982,10 +780,7 @@ impl Parser<'_> {
                         self.bump();
                         let inner = self.unary()?;
                         self.leave();
-                        return Ok(Expr {
-                            span: start.to(inner.span),
-                            kind: ExprKind::Cast(d == ".s64", Box::new(inner)),
-                        });
+                        return Ok(Expr { span: start.to(inner.span), kind: ExprKind::Cast(d == ".s64", Box::new(inner)) });
                     }
                 }
                 let mut inner = self.expr()?;
@@ -993,28 +788,13 @@ impl Parser<'_> {
                 inner.span = start.to(end);
                 inner
             }
-            Tok::Int(v, u) => Expr {
-                kind: ExprKind::Int(v, u),
-                span: self.bump().span,
-            },
-            Tok::Float(v) => Expr {
-                kind: ExprKind::Float(v),
-                span: self.bump().span,
-            },
-            Tok::F32Bits(v) => Expr {
-                kind: ExprKind::F32Bits(v),
-                span: self.bump().span,
-            },
-            Tok::F64Bits(v) => Expr {
-                kind: ExprKind::F64Bits(v),
-                span: self.bump().span,
-            },
+            Tok::Int(v, u) => Expr { kind: ExprKind::Int(v, u), span: self.bump().span },
+            Tok::Float(v) => Expr { kind: ExprKind::Float(v), span: self.bump().span },
+            Tok::F32Bits(v) => Expr { kind: ExprKind::F32Bits(v), span: self.bump().span },
+            Tok::F64Bits(v) => Expr { kind: ExprKind::F64Bits(v), span: self.bump().span },
             Tok::Ident(_) => {
                 let id = self.name()?;
-                Expr {
-                    kind: ExprKind::Name(id.name),
-                    span: id.span,
-                }
+                Expr { kind: ExprKind::Name(id.name), span: id.span }
             }
             _ => return self.err("an operand"),
         };

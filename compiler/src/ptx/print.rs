@@ -8,15 +8,7 @@ pub fn module(m: &Module) -> String {
     let mut out = String::new();
     let w = &mut out;
     let _ = writeln!(w, ".version {}.{}", m.version.0, m.version.1);
-    let _ = writeln!(
-        w,
-        ".target {}",
-        m.target
-            .iter()
-            .map(|t| t.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let _ = writeln!(w, ".target {}", m.target.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", "));
     if let Some(a) = m.address_size {
         let _ = writeln!(w, ".address_size {a}");
     }
@@ -27,9 +19,7 @@ pub fn module(m: &Module) -> String {
                 let _ = writeln!(w, "{};", var(v));
             }
             Item::Func(f) => function(w, f),
-            Item::File {
-                index, name, extra, ..
-            } => {
+            Item::File { index, name, extra, .. } => {
                 let _ = write!(w, ".file {index} {}", string(name));
                 for e in extra {
                     let _ = write!(w, ", {e}");
@@ -52,13 +42,7 @@ fn string(s: &str) -> String {
 }
 
 fn pragma(args: &[String]) -> String {
-    format!(
-        ".pragma {};",
-        args.iter()
-            .map(|a| string(a))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!(".pragma {};", args.iter().map(|a| string(a)).collect::<Vec<_>>().join(", "))
 }
 
 fn linkage(l: Option<Linkage>) -> &'static str {
@@ -125,28 +109,13 @@ fn params(v: &[VarDecl]) -> String {
     if v.is_empty() {
         return "()".into();
     }
-    format!(
-        "(\n{}\n)",
-        v.iter()
-            .map(|p| format!("\t{}", var(p)))
-            .collect::<Vec<_>>()
-            .join(",\n")
-    )
+    format!("(\n{}\n)", v.iter().map(|p| format!("\t{}", var(p))).collect::<Vec<_>>().join(",\n"))
 }
 
 fn function(w: &mut String, f: &Function) {
-    let _ = write!(
-        w,
-        "{}{}",
-        linkage(f.linkage),
-        if f.entry { ".entry" } else { ".func" }
-    );
+    let _ = write!(w, "{}{}", linkage(f.linkage), if f.entry { ".entry" } else { ".func" });
     if !f.entry && !f.rets.is_empty() {
-        let _ = write!(
-            w,
-            " ({})",
-            f.rets.iter().map(var).collect::<Vec<_>>().join(", ")
-        );
+        let _ = write!(w, " ({})", f.rets.iter().map(var).collect::<Vec<_>>().join(", "));
     }
     let _ = write!(w, " {}{}", f.name.name, params(&f.params));
     for a in &f.attrs {
@@ -155,11 +124,7 @@ fn function(w: &mut String, f: &Function) {
         } else {
             let _ = write!(w, "\n{}", a.name.name);
             if !a.args.is_empty() {
-                let _ = write!(
-                    w,
-                    " {}",
-                    a.args.iter().map(expr).collect::<Vec<_>>().join(", ")
-                );
+                let _ = write!(w, " {}", a.args.iter().map(expr).collect::<Vec<_>>().join(", "));
             }
         }
     }
@@ -207,25 +172,10 @@ fn stmt(w: &mut String, s: &Stmt, depth: usize) {
             let nums: Vec<String> = args.iter().map(|a| a.to_string()).collect();
             let _ = writeln!(w, "{pad}.loc {}{rest}", nums.join(" "));
         }
-        Stmt::CallProto {
-            name,
-            rets,
-            params: ps,
-            noreturn,
-            ..
-        } => {
-            let r = if rets.is_empty() {
-                String::new()
-            } else {
-                format!("({}) ", rets.iter().map(var).collect::<Vec<_>>().join(", "))
-            };
+        Stmt::CallProto { name, rets, params: ps, noreturn, .. } => {
+            let r = if rets.is_empty() { String::new() } else { format!("({}) ", rets.iter().map(var).collect::<Vec<_>>().join(", ")) };
             let p = format!("({})", ps.iter().map(var).collect::<Vec<_>>().join(", "));
-            let _ = writeln!(
-                w,
-                "{}: .callprototype {r}_ {p}{};",
-                name.name,
-                if *noreturn { " .noreturn" } else { "" }
-            );
+            let _ = writeln!(w, "{}: .callprototype {r}_ {p}{};", name.name, if *noreturn { " .noreturn" } else { "" });
         }
     }
 }
@@ -240,11 +190,7 @@ pub fn inst(i: &Inst) -> String {
         s.push_str(&m.name);
     }
     if !i.args.is_empty() {
-        let _ = write!(
-            s,
-            " {}",
-            i.args.iter().map(operand).collect::<Vec<_>>().join(", ")
-        );
+        let _ = write!(s, " {}", i.args.iter().map(operand).collect::<Vec<_>>().join(", "));
     }
     s.push(';');
     s
@@ -259,22 +205,13 @@ pub fn operand(o: &Operand) -> String {
             let base = a.base.as_ref().map(|b| b.name.clone());
             match (base, &a.offset) {
                 (Some(b), None) => format!("[{b}]"),
-                (
-                    Some(b),
-                    Some(Expr {
-                        kind: ExprKind::Unary(UnOp::Neg, inner),
-                        ..
-                    }),
-                ) => format!("[{b}-{}]", expr(inner)),
+                (Some(b), Some(Expr { kind: ExprKind::Unary(UnOp::Neg, inner), .. })) => format!("[{b}-{}]", expr(inner)),
                 (Some(b), Some(off)) => format!("[{b}+{}]", expr(off)),
                 (None, Some(off)) => format!("[{}]", expr(off)),
                 (None, None) => "[]".into(),
             }
         }
-        Operand::Vector(v, _) => format!(
-            "{{{}}}",
-            v.iter().map(operand).collect::<Vec<_>>().join(", ")
-        ),
+        Operand::Vector(v, _) => format!("{{{}}}", v.iter().map(operand).collect::<Vec<_>>().join(", ")),
         Operand::Pair(a, b) => format!("{}|{}", a.name, b.name),
         Operand::Sink(_) => "_".into(),
         Operand::List(v, _) => {

@@ -18,16 +18,10 @@ impl PartialEq for Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span {
-            start: start as u32,
-            end: end as u32,
-        }
+        Span { start: start as u32, end: end as u32 }
     }
     pub fn to(self, other: Span) -> Span {
-        Span {
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 }
 
@@ -42,11 +36,7 @@ impl SourceFile {
     pub fn new(name: &str, text: &str) -> SourceFile {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        SourceFile {
-            name: name.to_string(),
-            text: text.to_string(),
-            line_starts,
-        }
+        SourceFile { name: name.to_string(), text: text.to_string(), line_starts }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -54,41 +44,22 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let start = self.line_starts[line];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
+        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count());
         (line + 1, col + 1)
     }
 
     fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1];
-        let end = self
-            .line_starts
-            .get(line)
-            .map_or(self.text.len(), |&e| e - 1);
-        self.text
-            .get(start..end)
-            .unwrap_or("")
-            .trim_end_matches('\r')
+        let end = self.line_starts.get(line).map_or(self.text.len(), |&e| e - 1);
+        self.text.get(start..end).unwrap_or("").trim_end_matches('\r')
     }
 
     /// A diagnostic for `span` (the caret covers it, up to the end of its first line).
     pub fn diagnostic(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         let (line, col) = self.line_col(span.start as usize);
         let text = self.line_text(line);
-        let len = self
-            .text
-            .get(span.start as usize..span.end as usize)
-            .map_or(1, |s| s.chars().take_while(|&c| c != '\n').count());
+        let len = self.text.get(span.start as usize..span.end as usize).map_or(1, |s| s.chars().take_while(|&c| c != '\n').count());
         let max = text.chars().count().saturating_sub(col - 1).max(1);
-        Diagnostic {
-            file: self.name.clone(),
-            line,
-            col,
-            len: len.clamp(1, max),
-            message: message.into(),
-            source_line: text.to_string(),
-        }
+        Diagnostic { file: self.name.clone(), line, col, len: len.clamp(1, max), message: message.into(), source_line: text.to_string() }
     }
 }

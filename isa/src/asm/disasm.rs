@@ -13,12 +13,7 @@ use std::fmt::Write;
 pub fn disassemble(obj: &Object) -> String {
     let mut out = String::new();
     let w = &mut out;
-    let _ = writeln!(
-        w,
-        "// Heddle object: {} instructions, {} kernel(s)",
-        obj.code.len(),
-        obj.kernels.len()
-    );
+    let _ = writeln!(w, "// Heddle object: {} instructions, {} kernel(s)", obj.code.len(), obj.kernels.len());
     if obj.files.is_empty() {
         let _ = writeln!(w, ".nolines");
     }
@@ -57,11 +52,7 @@ pub fn disassemble(obj: &Object) -> String {
         }
     }
     let label = |pc: u32| -> String {
-        names
-            .get(&pc)
-            .and_then(|v| v.first().cloned())
-            .or_else(|| local.get(&pc).cloned())
-            .unwrap_or_else(|| pc.to_string())
+        names.get(&pc).and_then(|v| v.first().cloned()).or_else(|| local.get(&pc).cloned()).unwrap_or_else(|| pc.to_string())
     };
     let mut line_iter = obj.lines.iter().peekable();
     for pc in 0..=obj.code.len() as u32 {
@@ -112,20 +103,10 @@ fn data(w: &mut String, dir: &str, bytes: &[u8], obj: &Object, kind: SymbolKind)
     let emit = |w: &mut String, name: &str, range: std::ops::Range<usize>| {
         let chunk = &bytes[range];
         if chunk.iter().all(|&b| b == 0) {
-            let _ = writeln!(
-                w,
-                "{dir} {name}{}.zero {}",
-                if name.is_empty() { "" } else { " " },
-                chunk.len()
-            );
+            let _ = writeln!(w, "{dir} {name}{}.zero {}", if name.is_empty() { "" } else { " " }, chunk.len());
         } else {
             let list: Vec<String> = chunk.iter().map(|b| format!("{b:#04x}")).collect();
-            let _ = writeln!(
-                w,
-                "{dir} {name}{}.b8 {}",
-                if name.is_empty() { "" } else { " " },
-                list.join(", ")
-            );
+            let _ = writeln!(w, "{dir} {name}{}.b8 {}", if name.is_empty() { "" } else { " " }, list.join(", "));
         }
     };
     for s in syms {

@@ -77,11 +77,7 @@ pub fn lex_line(line: &str) -> Result<Vec<Tok>, (usize, String)> {
                 return Err((start, "unterminated string".into()));
             }
             i += 1;
-            out.push(Tok {
-                kind: TokKind::Str,
-                text: chars[start + 1..i - 1].iter().collect(),
-                col: start,
-            });
+            out.push(Tok { kind: TokKind::Str, text: chars[start + 1..i - 1].iter().collect(), col: start });
             continue;
         } else if ",[]+-!@|:".contains(c) {
             i += 1;
@@ -89,11 +85,7 @@ pub fn lex_line(line: &str) -> Result<Vec<Tok>, (usize, String)> {
         } else {
             return Err((start, format!("unexpected character `{c}`")));
         };
-        out.push(Tok {
-            kind,
-            text: chars[start..i].iter().collect(),
-            col: start,
-        });
+        out.push(Tok { kind, text: chars[start..i].iter().collect(), col: start });
     }
     Ok(out)
 }

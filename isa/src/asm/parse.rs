@@ -73,12 +73,7 @@ pub fn assemble(file: &str, source: &str) -> Result<Object, Diagnostics> {
         labels: HashMap::new(),
         data_syms: HashMap::new(),
         file_map: HashMap::new(),
-        explicit_loc: source.lines().any(|l| {
-            matches!(
-                l.split_whitespace().next(),
-                Some(".loc" | ".file" | ".nolines")
-            )
-        }),
+        explicit_loc: source.lines().any(|l| matches!(l.split_whitespace().next(), Some(".loc" | ".file" | ".nolines"))),
         pending_loc: None,
         kernel: None,
         kernel_regs_set: vec![],
@@ -122,20 +117,11 @@ impl<'a> Asm<'a> {
         while i + 1 < toks.len() && toks[i].kind == TokKind::Ident && toks[i + 1].is(':') {
             let name = toks[i].text.clone();
             if self.labels.contains_key(&name) || self.data_syms.contains_key(&name) {
-                return Err((
-                    toks[i].col,
-                    name.len(),
-                    format!("label `{name}` is defined twice"),
-                ));
+                return Err((toks[i].col, name.len(), format!("label `{name}` is defined twice")));
             }
             self.labels.insert(name.clone(), (self.pc(), n));
             if !name.starts_with(".L") {
-                self.obj.symbols.push(Symbol {
-                    name,
-                    kind: SymbolKind::Code,
-                    value: self.pc(),
-                    size: 0,
-                });
+                self.obj.symbols.push(Symbol { name, kind: SymbolKind::Code, value: self.pc(), size: 0 });
             }
             i += 2;
         }
@@ -143,10 +129,7 @@ impl<'a> Asm<'a> {
         let Some(first) = rest.first() else {
             return Ok(());
         };
-        if first.kind == TokKind::Ident
-            && first.text.starts_with('.')
-            && !first.text.starts_with(".L")
-        {
+        if first.kind == TokKind::Ident && first.text.starts_with('.') && !first.text.starts_with(".L") {
             return self.directive(n, rest);
         }
         let inst = self.instruction(n, rest)?;
@@ -156,16 +139,9 @@ impl<'a> Asm<'a> {
                 self.obj.lines.push(l);
             }
         } else {
-            self.obj.lines.push(LineEntry {
-                pc: self.pc(),
-                file: 0,
-                line: n as u32 + 1,
-                col: first.col as u32 + 1,
-            });
+            self.obj.lines.push(LineEntry { pc: self.pc(), file: 0, line: n as u32 + 1, col: first.col as u32 + 1 });
         }
-        let word = inst
-            .encode()
-            .map_err(|e| (first.col, first.text.len(), e.to_string()))?;
+        let word = inst.encode().map_err(|e| (first.col, first.text.len(), e.to_string()))?;
         self.obj.code.push(word);
         Ok(())
     }
@@ -173,33 +149,17 @@ impl<'a> Asm<'a> {
     fn directive(&mut self, _n: usize, t: &[Tok]) -> PResult<()> {
         let d = &t[0];
         let args = &t[1..];
-        let need_kernel = |s: &Self| {
-            s.kernel
-                .ok_or((d.col, d.text.len(), format!("{} outside a .kernel", d.text)))
-        };
+        let need_kernel = |s: &Self| s.kernel.ok_or((d.col, d.text.len(), format!("{} outside a .kernel", d.text)));
         match d.text.as_str() {
             ".kernel" | ".func" => {
                 let name = ident(args, 0, "a name")?;
                 if self.labels.contains_key(&name) {
-                    return Err((
-                        args[0].col,
-                        name.len(),
-                        format!("`{name}` is defined twice"),
-                    ));
+                    return Err((args[0].col, name.len(), format!("`{name}` is defined twice")));
                 }
                 self.labels.insert(name.clone(), (self.pc(), _n));
-                self.obj.symbols.push(Symbol {
-                    name: name.clone(),
-                    kind: SymbolKind::Code,
-                    value: self.pc(),
-                    size: 0,
-                });
+                self.obj.symbols.push(Symbol { name: name.clone(), kind: SymbolKind::Code, value: self.pc(), size: 0 });
                 if d.text == ".kernel" {
-                    self.obj.kernels.push(Kernel {
-                        name,
-                        entry: self.pc(),
-                        ..Kernel::default()
-                    });
+                    self.obj.kernels.push(Kernel { name, entry: self.pc(), ..Kernel::default() });
                     self.kernel = Some(self.obj.kernels.len() - 1);
                     self.kernel_regs_set.push(false);
                 }
@@ -212,11 +172,7 @@ impl<'a> Asm<'a> {
                 match d.text.as_str() {
                     ".regs" => {
                         if v > NUM_REGS as u64 {
-                            return Err((
-                                args[0].col,
-                                args[0].text.len(),
-                                format!("at most {NUM_REGS} registers"),
-                            ));
+                            return Err((args[0].col, args[0].text.len(), format!("at most {NUM_REGS} registers")));
                         }
                         kern.regs = v as u8;
                         self.kernel_regs_set[k] = true;
@@ -232,12 +188,7 @@ impl<'a> Asm<'a> {
                 let name = ident(args, 0, "a parameter name")?;
                 let size = to_u32(number(args, 1)?, &args[1])?;
                 let kern = &mut self.obj.kernels[k];
-                let end_of = kern
-                    .params
-                    .iter()
-                    .map(|p| p.offset + p.size)
-                    .max()
-                    .unwrap_or(0);
+                let end_of = kern.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
                 let offset = if args.len() > 2 {
                     to_u32(number(args, 2)?, &args[2])?
                 } else {
@@ -251,30 +202,17 @@ impl<'a> Asm<'a> {
             ".const" | ".global" => self.data(d.text == ".const", args),
             ".file" => {
                 let idx = to_u32(number(args, 0)?, &args[0])?;
-                let s = args.get(1).filter(|t| t.kind == TokKind::Str).ok_or(at(
-                    args,
-                    1,
-                    "a quoted file name",
-                ))?;
+                let s = args.get(1).filter(|t| t.kind == TokKind::Str).ok_or(at(args, 1, "a quoted file name"))?;
                 self.file_map.insert(idx, self.obj.files.len() as u32);
                 self.obj.files.push(s.text.clone());
                 end(args, 2)
             }
             ".loc" => {
                 let f = to_u32(number(args, 0)?, &args[0])?;
-                let file = *self.file_map.get(&f).ok_or((
-                    args[0].col,
-                    args[0].text.len(),
-                    format!("file {f} has no .file directive"),
-                ))?;
+                let file = *self.file_map.get(&f).ok_or((args[0].col, args[0].text.len(), format!("file {f} has no .file directive")))?;
                 let line = to_u32(number(args, 1)?, &args[1])?;
                 let col = to_u32(number(args, 2)?, &args[2])?;
-                self.pending_loc = Some(LineEntry {
-                    pc: 0,
-                    file,
-                    line,
-                    col,
-                });
+                self.pending_loc = Some(LineEntry { pc: 0, file, line, col });
                 end(args, 3)
             }
             ".nolines" => end(args, 0),
@@ -291,11 +229,7 @@ impl<'a> Asm<'a> {
             }
             _ => None,
         };
-        let kind_tok = args.get(i).ok_or(at(
-            args,
-            i,
-            "a data type (.b8 .b16 .b32 .b64 .f32 .zero .align)",
-        ))?;
+        let kind_tok = args.get(i).ok_or(at(args, i, "a data type (.b8 .b16 .b32 .b64 .f32 .zero .align)"))?;
         let mut bytes = Vec::new();
         let mut align = 1usize;
         match kind_tok.text.as_str() {
@@ -306,11 +240,7 @@ impl<'a> Asm<'a> {
             ".align" => {
                 align = to_u32(number(args, i + 1)?, &args[i + 1])? as usize;
                 if !align.is_power_of_two() {
-                    return Err((
-                        args[i + 1].col,
-                        args[i + 1].text.len(),
-                        "alignment must be a power of two".into(),
-                    ));
+                    return Err((args[i + 1].col, args[i + 1].text.len(), "alignment must be a power of two".into()));
                 }
                 end(args, i + 2)?;
             }
@@ -324,11 +254,7 @@ impl<'a> Asm<'a> {
                 align = size;
                 let mut j = i + 1;
                 loop {
-                    let (v, next) = if ty == ".f32" {
-                        float_value(args, j)?
-                    } else {
-                        int_value(args, j)?
-                    };
+                    let (v, next) = if ty == ".f32" { float_value(args, j)? } else { int_value(args, j)? };
                     bytes.extend_from_slice(&v.to_le_bytes()[..size]);
                     j = next;
                     if j >= args.len() {
@@ -340,19 +266,9 @@ impl<'a> Asm<'a> {
                     j += 1;
                 }
             }
-            other => {
-                return Err((
-                    kind_tok.col,
-                    other.len(),
-                    format!("unknown data type `{other}`"),
-                ))
-            }
+            other => return Err((kind_tok.col, other.len(), format!("unknown data type `{other}`"))),
         }
-        let data = if is_const {
-            &mut self.obj.const_data
-        } else {
-            &mut self.obj.global_data
-        };
+        let data = if is_const { &mut self.obj.const_data } else { &mut self.obj.global_data };
         // Explicit bytes are placed where they fall (the disassembler relies on it); only .align pads.
         if kind_tok.text == ".align" {
             let pad = data.len().div_ceil(align) * align - data.len();
@@ -362,24 +278,11 @@ impl<'a> Asm<'a> {
         data.extend_from_slice(&bytes);
         if let Some(n) = name {
             if self.data_syms.contains_key(&n.text) || self.labels.contains_key(&n.text) {
-                return Err((
-                    n.col,
-                    n.text.len(),
-                    format!("`{}` is defined twice", n.text),
-                ));
+                return Err((n.col, n.text.len(), format!("`{}` is defined twice", n.text)));
             }
-            let kind = if is_const {
-                SymbolKind::Const
-            } else {
-                SymbolKind::Global
-            };
+            let kind = if is_const { SymbolKind::Const } else { SymbolKind::Global };
             self.data_syms.insert(n.text.clone(), (kind, offset));
-            self.obj.symbols.push(Symbol {
-                name: n.text.clone(),
-                kind,
-                value: offset,
-                size: bytes.len() as u32,
-            });
+            self.obj.symbols.push(Symbol { name: n.text.clone(), kind, value: offset, size: bytes.len() as u32 });
         }
         Ok(())
     }
@@ -392,17 +295,10 @@ impl<'a> Asm<'a> {
             guard = Guard { pred: p, neg };
             i = next;
         }
-        let m = t
-            .get(i)
-            .filter(|t| t.kind == TokKind::Ident)
-            .ok_or(at(t, i, "a mnemonic"))?;
+        let m = t.get(i).filter(|t| t.kind == TokKind::Ident).ok_or(at(t, i, "a mnemonic"))?;
         let mut parts = m.text.split('.');
         let base = parts.next().unwrap_or("");
-        let op = Opcode::from_mnemonic(base).ok_or((
-            m.col,
-            base.len(),
-            format!("unknown mnemonic `{base}`"),
-        ))?;
+        let op = Opcode::from_mnemonic(base).ok_or((m.col, base.len(), format!("unknown mnemonic `{base}`")))?;
         let info = op.info();
         let mut inst = Inst::new(op);
         inst.guard = guard;
@@ -416,22 +312,13 @@ impl<'a> Asm<'a> {
                 uni = true;
                 continue;
             }
-            let kind = info
-                .mods
-                .iter()
-                .copied()
-                .find(|&k| mod_info(k).value_of(part).is_some())
-                .ok_or((
-                    span.0,
-                    span.1,
-                    format!("`{base}` has no modifier `.{part}`{}", mod_hint(op)),
-                ))?;
+            let kind = info.mods.iter().copied().find(|&k| mod_info(k).value_of(part).is_some()).ok_or((
+                span.0,
+                span.1,
+                format!("`{base}` has no modifier `.{part}`{}", mod_hint(op)),
+            ))?;
             if seen.contains(&kind) {
-                return Err((
-                    span.0,
-                    span.1,
-                    format!("modifier `.{part}` conflicts with an earlier one"),
-                ));
+                return Err((span.0, span.1, format!("modifier `.{part}` conflicts with an earlier one")));
             }
             seen.push(kind);
             inst.set_modifier(kind, mod_info(kind).value_of(part).unwrap_or(0));
@@ -444,12 +331,7 @@ impl<'a> Asm<'a> {
                     m.text.len(),
                     format!(
                         "`{base}` needs one of {}",
-                        mi.names
-                            .iter()
-                            .filter(|s| !s.is_empty())
-                            .map(|s| format!(".{s}"))
-                            .collect::<Vec<_>>()
-                            .join(" ")
+                        mi.names.iter().filter(|s| !s.is_empty()).map(|s| format!(".{s}")).collect::<Vec<_>>().join(" ")
                     ),
                 ));
             }
@@ -457,11 +339,7 @@ impl<'a> Asm<'a> {
         let ops = split_operands(&t[i + 1..]);
         let want = |k: usize, msg: &str| -> PResult<()> {
             if ops.len() != k {
-                Err((
-                    m.col,
-                    m.text.len(),
-                    format!("`{base}` takes {msg}, found {} operand(s)", ops.len()),
-                ))
+                Err((m.col, m.text.len(), format!("`{base}` takes {msg}, found {} operand(s)", ops.len())))
             } else {
                 Ok(())
             }
@@ -469,14 +347,7 @@ impl<'a> Asm<'a> {
         let pc = self.obj.code.len();
         let fix = |s: &mut Self, slot: Slot, sym: Option<(String, i64, usize)>| {
             if let Some((name, addend, col)) = sym {
-                s.fixups.push(Fixup {
-                    pc,
-                    slot,
-                    name,
-                    addend,
-                    line: n,
-                    col,
-                });
+                s.fixups.push(Fixup { pc, slot, name, addend, line: n, col });
             }
         };
         match info.format {
@@ -513,11 +384,7 @@ impl<'a> Asm<'a> {
                         }
                         let (pp, neg, next) = pred_operand(o, 2)?;
                         if neg || next != o.len() {
-                            return Err((
-                                o[1].col,
-                                1,
-                                "expected `|p` with a plain predicate".into(),
-                            ));
+                            return Err((o[1].col, 1, "expected `|p` with a plain predicate".into()));
                         }
                         p = pp;
                     }
@@ -560,11 +427,7 @@ impl<'a> Asm<'a> {
             }
             Format::Ld | Format::St => {
                 want(2, "2 operands")?;
-                let (r, addr) = if info.format == Format::Ld {
-                    (ops[0], ops[1])
-                } else {
-                    (ops[1], ops[0])
-                };
+                let (r, addr) = if info.format == Format::Ld { (ops[0], ops[1]) } else { (ops[1], ops[0]) };
                 inst.d = reg_operand(r)?;
                 let (a, b, sym) = address(addr)?;
                 inst.a = a;
@@ -578,30 +441,19 @@ impl<'a> Asm<'a> {
                 inst.d = reg_operand(ops[0])?;
                 let (a, b, sym) = address(ops[1])?;
                 if b != Operand::Imm(0) || sym.is_some() {
-                    return Err((
-                        ops[1][0].col,
-                        1,
-                        "atom takes a plain register address `[rN]`".into(),
-                    ));
+                    return Err((ops[1][0].col, 1, "atom takes a plain register address `[rN]`".into()));
                 }
                 inst.a = a;
                 let (b, sym) = b_operand(ops[2], op)?;
                 inst.b = b;
                 fix(self, Slot::Imm, sym);
-                inst.c = if ops.len() == 4 {
-                    reg_operand(ops[3])?
-                } else {
-                    RZ
-                };
+                inst.c = if ops.len() == 4 { reg_operand(ops[3])? } else { RZ };
             }
             Format::Bra => {
                 if uni {
                     want(1, "1 operand (target) with .uni")?;
                 } else {
-                    want(
-                        2,
-                        "2 operands (target, join); write bra.uni for a uniform branch",
-                    )?;
+                    want(2, "2 operands (target, join); write bra.uni for a uniform branch")?;
                 }
                 let (v, sym) = value_operand(ops[0])?;
                 inst.b = Operand::Imm(v);
@@ -631,11 +483,7 @@ impl<'a> Asm<'a> {
                 let (b, sym) = b_operand(ops[0], op)?;
                 inst.b = b;
                 fix(self, Slot::Imm, sym);
-                inst.a = if ops.len() == 2 {
-                    reg_operand(ops[1])?
-                } else {
-                    RZ
-                };
+                inst.a = if ops.len() == 2 { reg_operand(ops[1])? } else { RZ };
             }
             Format::Vote => {
                 want(2, "2 operands (pd, pa)")?;
@@ -651,15 +499,9 @@ impl<'a> Asm<'a> {
                 want(2, "2 operands (d, special register)")?;
                 inst.d = reg_operand(ops[0])?;
                 let o = ops[1];
-                let name = o
-                    .first()
-                    .filter(|t| t.kind == TokKind::Ident && o.len() == 1)
-                    .ok_or(at(o, 0, "a special register"))?;
-                let sr = SReg::from_name(&name.text).ok_or((
-                    name.col,
-                    name.text.len(),
-                    format!("unknown special register `{}`", name.text),
-                ))?;
+                let name = o.first().filter(|t| t.kind == TokKind::Ident && o.len() == 1).ok_or(at(o, 0, "a special register"))?;
+                let sr =
+                    SReg::from_name(&name.text).ok_or((name.col, name.text.len(), format!("unknown special register `{}`", name.text)))?;
                 inst.a = sr as u8;
             }
         }
@@ -681,12 +523,7 @@ impl<'a> Asm<'a> {
                 None
             };
             let Some(v) = value else {
-                self.error(
-                    f.line,
-                    f.col,
-                    f.name.len(),
-                    format!("undefined symbol `{}`", f.name),
-                );
+                self.error(f.line, f.col, f.name.len(), format!("undefined symbol `{}`", f.name));
                 continue;
             };
             let v = (v + f.addend) as u32;
@@ -711,10 +548,7 @@ impl<'a> Asm<'a> {
             .filter_map(|&w| Inst::decode(w).ok())
             .flat_map(|i| {
                 let counts = i.reg_counts();
-                i.reg_fields()
-                    .into_iter()
-                    .zip(counts)
-                    .filter_map(|(r, c)| r.filter(|&r| r != RZ).map(|r| r + c))
+                i.reg_fields().into_iter().zip(counts).filter_map(|(r, c)| r.filter(|&r| r != RZ).map(|r| r + c))
             })
             .max()
             .unwrap_or(0);
@@ -726,29 +560,15 @@ impl<'a> Asm<'a> {
         if !self.errors.is_empty() {
             return Err(Diagnostics(self.errors));
         }
-        self.obj.symbols.sort_by(|a, b| {
-            (a.kind as u8, a.value, &a.name).cmp(&(b.kind as u8, b.value, &b.name))
-        });
-        self.obj
-            .kernels
-            .sort_by(|a, b| (a.entry, &a.name).cmp(&(b.entry, &b.name)));
+        self.obj.symbols.sort_by(|a, b| (a.kind as u8, a.value, &a.name).cmp(&(b.kind as u8, b.value, &b.name)));
+        self.obj.kernels.sort_by(|a, b| (a.entry, &a.name).cmp(&(b.entry, &b.name)));
         Ok(self.obj)
     }
 }
 
 fn mod_hint(op: Opcode) -> String {
-    let names: Vec<String> = op
-        .info()
-        .mods
-        .iter()
-        .flat_map(|&k| {
-            mod_info(k)
-                .names
-                .iter()
-                .filter(|n| !n.is_empty())
-                .map(|n| format!(".{n}"))
-        })
-        .collect();
+    let names: Vec<String> =
+        op.info().mods.iter().flat_map(|&k| mod_info(k).names.iter().filter(|n| !n.is_empty()).map(|n| format!(".{n}"))).collect();
     if names.is_empty() {
         String::new()
     } else {
@@ -758,57 +578,29 @@ fn mod_hint(op: Opcode) -> String {
 
 fn at(t: &[Tok], i: usize, what: &str) -> (usize, usize, String) {
     match t.get(i) {
-        Some(tok) => (
-            tok.col,
-            tok.text.len().max(1),
-            format!("expected {what}, found `{}`", tok.text),
-        ),
-        None => (
-            t.last().map(|t| t.col + t.text.len()).unwrap_or(0),
-            1,
-            format!("expected {what}"),
-        ),
+        Some(tok) => (tok.col, tok.text.len().max(1), format!("expected {what}, found `{}`", tok.text)),
+        None => (t.last().map(|t| t.col + t.text.len()).unwrap_or(0), 1, format!("expected {what}")),
     }
 }
 
 fn end(t: &[Tok], i: usize) -> PResult<()> {
     match t.get(i) {
-        Some(tok) => Err((
-            tok.col,
-            tok.text.len().max(1),
-            format!("unexpected `{}`", tok.text),
-        )),
+        Some(tok) => Err((tok.col, tok.text.len().max(1), format!("unexpected `{}`", tok.text))),
         None => Ok(()),
     }
 }
 
 fn ident(t: &[Tok], i: usize, what: &str) -> PResult<String> {
-    t.get(i)
-        .filter(|t| t.kind == TokKind::Ident)
-        .map(|t| t.text.clone())
-        .ok_or(at(t, i, what))
+    t.get(i).filter(|t| t.kind == TokKind::Ident).map(|t| t.text.clone()).ok_or(at(t, i, what))
 }
 
 fn number(t: &[Tok], i: usize) -> PResult<u64> {
-    let tok = t
-        .get(i)
-        .filter(|t| t.kind == TokKind::Num)
-        .ok_or(at(t, i, "a number"))?;
-    parse_int(&tok.text).ok_or((
-        tok.col,
-        tok.text.len(),
-        format!("bad number `{}`", tok.text),
-    ))
+    let tok = t.get(i).filter(|t| t.kind == TokKind::Num).ok_or(at(t, i, "a number"))?;
+    parse_int(&tok.text).ok_or((tok.col, tok.text.len(), format!("bad number `{}`", tok.text)))
 }
 
 fn to_u32(v: u64, tok: &Tok) -> PResult<u32> {
-    u32::try_from(v).map_err(|_| {
-        (
-            tok.col,
-            tok.text.len(),
-            format!("{v} does not fit in 32 bits"),
-        )
-    })
+    u32::try_from(v).map_err(|_| (tok.col, tok.text.len(), format!("{v} does not fit in 32 bits")))
 }
 
 fn parse_int(s: &str) -> Option<u64> {
@@ -816,9 +608,7 @@ fn parse_int(s: &str) -> Option<u64> {
     if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         u64::from_str_radix(h, 16).ok()
     } else if let Some(h) = s.strip_prefix("0f").or_else(|| s.strip_prefix("0F")) {
-        (h.len() == 8)
-            .then(|| u32::from_str_radix(h, 16).ok().map(|v| v as u64))
-            .flatten()
+        (h.len() == 8).then(|| u32::from_str_radix(h, 16).ok().map(|v| v as u64)).flatten()
     } else {
         s.parse().ok()
     }
@@ -826,30 +616,15 @@ fn parse_int(s: &str) -> Option<u64> {
 
 /// An integer (or `0f` bits) with an optional leading minus, as 64 bits.
 fn int_value(t: &[Tok], i: usize) -> PResult<(u64, usize)> {
-    let (neg, j) = if t.get(i).is_some_and(|t| t.is('-')) {
-        (true, i + 1)
-    } else {
-        (false, i)
-    };
+    let (neg, j) = if t.get(i).is_some_and(|t| t.is('-')) { (true, i + 1) } else { (false, i) };
     let v = number(t, j)?;
     Ok((if neg { v.wrapping_neg() } else { v }, j + 1))
 }
 
 fn float_value(t: &[Tok], i: usize) -> PResult<(u64, usize)> {
-    let (neg, j) = if t.get(i).is_some_and(|t| t.is('-')) {
-        (true, i + 1)
-    } else {
-        (false, i)
-    };
-    let tok = t
-        .get(j)
-        .filter(|t| t.kind == TokKind::Num)
-        .ok_or(at(t, j, "a number"))?;
-    let bits = float_bits(&tok.text).ok_or((
-        tok.col,
-        tok.text.len(),
-        format!("bad number `{}`", tok.text),
-    ))?;
+    let (neg, j) = if t.get(i).is_some_and(|t| t.is('-')) { (true, i + 1) } else { (false, i) };
+    let tok = t.get(j).filter(|t| t.kind == TokKind::Num).ok_or(at(t, j, "a number"))?;
+    let bits = float_bits(&tok.text).ok_or((tok.col, tok.text.len(), format!("bad number `{}`", tok.text)))?;
     Ok(((if neg { bits ^ 0x8000_0000 } else { bits }) as u64, j + 1))
 }
 
@@ -902,11 +677,7 @@ fn reg_operand(o: &[Tok]) -> PResult<u8> {
         [t] => reg_name(t).ok_or((
             t.col,
             t.text.len().max(1),
-            format!(
-                "expected a register (r0..r{} or rz), found `{}`",
-                NUM_REGS - 1,
-                t.text
-            ),
+            format!("expected a register (r0..r{} or rz), found `{}`", NUM_REGS - 1, t.text),
         )),
         [] => Err((0, 1, "missing operand".into())),
         [t, ..] => Err((t.col, t.text.len().max(1), "expected a register".into())),
@@ -915,18 +686,11 @@ fn reg_operand(o: &[Tok]) -> PResult<u8> {
 
 /// `[!]pN` or `[!]pt` starting at `t[i]`: (pred, negated, next index).
 fn pred_operand(t: &[Tok], i: usize) -> PResult<(u8, bool, usize)> {
-    let (neg, j) = if t.get(i).is_some_and(|t| t.is('!')) {
-        (true, i + 1)
-    } else {
-        (false, i)
-    };
+    let (neg, j) = if t.get(i).is_some_and(|t| t.is('!')) { (true, i + 1) } else { (false, i) };
     let tok = t.get(j).ok_or(at(t, j, "a predicate"))?;
     let p = match tok.text.as_str() {
         "pt" => Some(PT),
-        s => s
-            .strip_prefix('p')
-            .and_then(|n| n.parse::<u8>().ok())
-            .filter(|&n| n < PT && s.len() == 2),
+        s => s.strip_prefix('p').and_then(|n| n.parse::<u8>().ok()).filter(|&n| n < PT && s.len() == 2),
     };
     let p = p.filter(|_| tok.kind == TokKind::Ident).ok_or((
         tok.col,
@@ -946,11 +710,7 @@ fn plain_pred(o: &[Tok]) -> PResult<u8> {
     let (p, neg, next) = pred_operand(o, 0)?;
     end(o, next)?;
     if neg {
-        return Err((
-            o[0].col,
-            1,
-            "a destination predicate cannot be negated".into(),
-        ));
+        return Err((o[0].col, 1, "a destination predicate cannot be negated".into()));
     }
     Ok(p)
 }
@@ -980,11 +740,7 @@ fn value_operand(o: &[Tok]) -> PResult<(u32, Sym)> {
     end(o, next)?;
     let ok = v <= u32::MAX as u64 || ((v as i64) < 0 && (v as i64) >= i32::MIN as i64);
     if !ok {
-        return Err((
-            first.col,
-            first.text.len(),
-            "immediate does not fit in 32 bits".into(),
-        ));
+        return Err((first.col, first.text.len(), "immediate does not fit in 32 bits".into()));
     }
     Ok((v as u32, None))
 }
@@ -997,9 +753,7 @@ fn b_operand(o: &[Tok], op: Opcode) -> PResult<(Operand, Sym)> {
         }
     }
     // Float literals: for float instructions, or any decimal with a point or exponent.
-    let decimal_float = o.iter().any(|t| {
-        t.kind == TokKind::Num && !t.text.starts_with("0x") && t.text.contains(['.', 'e', 'E'])
-    });
+    let decimal_float = o.iter().any(|t| t.kind == TokKind::Num && !t.text.starts_with("0x") && t.text.contains(['.', 'e', 'E']));
     if super::print::float_imm(op) || decimal_float {
         if let Ok((v, next)) = float_value(o, 0) {
             end(o, next)?;
@@ -1014,11 +768,7 @@ fn b_operand(o: &[Tok], op: Opcode) -> PResult<(Operand, Sym)> {
 fn address(o: &[Tok]) -> PResult<(u8, Operand, Sym)> {
     let open = o.first().ok_or((0, 1, "missing address".to_string()))?;
     if !open.is('[') || !o.last().is_some_and(|t| t.is(']')) {
-        return Err((
-            open.col,
-            open.text.len().max(1),
-            "expected an address `[r+offset]`".into(),
-        ));
+        return Err((open.col, open.text.len().max(1), "expected an address `[r+offset]`".into()));
     }
     let inner = &o[1..o.len() - 1];
     if let Some(base) = inner.first().and_then(reg_name) {
@@ -1032,11 +782,7 @@ fn address(o: &[Tok]) -> PResult<(u8, Operand, Sym)> {
         if let [t] = &inner[2..] {
             if let Some(r) = reg_name(t) {
                 if sign.is('-') {
-                    return Err((
-                        t.col,
-                        t.text.len(),
-                        "a register offset cannot be negated".into(),
-                    ));
+                    return Err((t.col, t.text.len(), "a register offset cannot be negated".into()));
                 }
                 return Ok((base, Operand::Reg(r), None));
             }

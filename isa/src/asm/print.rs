@@ -141,19 +141,10 @@ pub fn write_inst(f: &mut dyn Write, i: &Inst, label: &dyn Fn(u32) -> String) ->
         Format::Ballot => vec![reg(i.d), pred4(i.a)],
         Format::Shfl => {
             let p = (i.mods >> 2) & 7;
-            let d = if p != PT {
-                format!("{}|{}", reg(i.d), pred(p, false))
-            } else {
-                reg(i.d)
-            };
+            let d = if p != PT { format!("{}|{}", reg(i.d), pred(p, false)) } else { reg(i.d) };
             vec![d, reg(i.a), operand_b(i), reg(i.c)]
         }
-        Format::S2r => vec![
-            reg(i.d),
-            SReg::from_code(i.a)
-                .map(|s| s.name().to_string())
-                .unwrap_or_else(|| format!("sr{}", i.a)),
-        ],
+        Format::S2r => vec![reg(i.d), SReg::from_code(i.a).map(|s| s.name().to_string()).unwrap_or_else(|| format!("sr{}", i.a))],
         Format::Syscall => vec![reg(i.d), reg(i.a)],
     };
     if ops.is_empty() {

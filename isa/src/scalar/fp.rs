@@ -415,9 +415,7 @@ pub fn d2i(a: u64, rnd: Rnd, ty: IntTy) -> u64 {
 
 #[inline]
 pub fn i2d(bits: u64, rnd: Rnd, ty: IntTy) -> u64 {
-    Double::from_i128_r(ty.value(bits), rnd.ap())
-        .value
-        .to_bits() as u64
+    Double::from_i128_r(ty.value(bits), rnd.ap()).value.to_bits() as u64
 }
 
 #[cfg(test)]
@@ -436,10 +434,7 @@ mod tests {
         assert_eq!(add32(ONE, tiny, Rnd::Rm, false, false), ONE);
         assert_eq!(add32(ONE, tiny, Rnd::Rp, false, false), ONE + 1);
         // Negative: RM moves away from zero.
-        assert_eq!(
-            add32(ONE | 1 << 31, tiny | 1 << 31, Rnd::Rm, false, false),
-            (ONE + 1) | 1 << 31
-        );
+        assert_eq!(add32(ONE | 1 << 31, tiny | 1 << 31, Rnd::Rm, false, false), (ONE + 1) | 1 << 31);
     }
 
     #[test]
@@ -450,10 +445,7 @@ mod tests {
         assert_eq!(add32(0x4000_0000, 0, Rnd::Rn, false, true), ONE); // 2.0 -> 1.0
         assert_eq!(add32(0xbf80_0000, 0, Rnd::Rn, false, true), 0); // -1 -> +0
         assert_eq!(add32(0x7f80_0000, 0xff80_0000, Rnd::Rn, false, true), 0); // NaN -> +0
-        assert_eq!(
-            add32(0x7f80_0000, 0xff80_0000, Rnd::Rn, false, false),
-            NAN32
-        );
+        assert_eq!(add32(0x7f80_0000, 0xff80_0000, Rnd::Rn, false, false), NAN32);
     }
 
     #[test]
@@ -487,10 +479,7 @@ mod tests {
     fn conversions_saturate() {
         // CVT: NaN -> 0, out of range saturates, rounding modes.
         assert_eq!(f2i(NAN32, Rnd::Rz, false, IntTy::S32), 0);
-        assert_eq!(
-            f2i(0x7f80_0000, Rnd::Rz, false, IntTy::S32),
-            i32::MAX as u32 as u64
-        );
+        assert_eq!(f2i(0x7f80_0000, Rnd::Rz, false, IntTy::S32), i32::MAX as u32 as u64);
         assert_eq!(f2i(0xbf80_0000, Rnd::Rz, false, IntTy::U32), 0);
         assert_eq!(f2i(0x3fc0_0000, Rnd::Rn, false, IntTy::S32), 2); // 1.5 -> 2
         assert_eq!(f2i(0x4020_0000, Rnd::Rn, false, IntTy::S32), 2); // 2.5 -> 2

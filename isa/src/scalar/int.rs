@@ -41,18 +41,10 @@ pub fn shf(lo: u32, n: u32, hi: u32, right: bool, clamp: bool) -> u32 {
 pub fn bfe(a: u32, posl: u32, signed: bool) -> u32 {
     let pos = posl & 0xff;
     let len = (posl >> 8) & 0xff;
-    let sbit = if !signed || len == 0 {
-        0
-    } else {
-        (a >> (pos + len - 1).min(31)) & 1
-    };
+    let sbit = if !signed || len == 0 { 0 } else { (a >> (pos + len - 1).min(31)) & 1 };
     let mut d = 0u32;
     for i in 0..32 {
-        let bit = if i < len && pos + i <= 31 {
-            (a >> (pos + i)) & 1
-        } else {
-            sbit
-        };
+        let bit = if i < len && pos + i <= 31 { (a >> (pos + i)) & 1 } else { sbit };
         d |= bit << i;
     }
     d
@@ -133,11 +125,7 @@ pub fn sat_s32(v: i64) -> u32 {
 #[inline]
 pub fn add(a: u32, b: u32, cin: bool, sat: bool) -> (u32, bool) {
     let wide = a as u64 + b as u64 + cin as u64;
-    let sum = if sat {
-        sat_s32(a as i32 as i64 + b as i32 as i64 + cin as i64)
-    } else {
-        wide as u32
-    };
+    let sum = if sat { sat_s32(a as i32 as i64 + b as i32 as i64 + cin as i64) } else { wide as u32 };
     (sum, wide >> 32 != 0)
 }
 
@@ -145,22 +133,14 @@ pub fn add(a: u32, b: u32, cin: bool, sat: bool) -> (u32, bool) {
 #[inline]
 pub fn sub(a: u32, b: u32, bin: bool, sat: bool) -> (u32, bool) {
     let sub = b as u64 + bin as u64;
-    let diff = if sat {
-        sat_s32(a as i32 as i64 - b as i32 as i64 - bin as i64)
-    } else {
-        (a as u64).wrapping_sub(sub) as u32
-    };
+    let diff = if sat { sat_s32(a as i32 as i64 - b as i32 as i64 - bin as i64) } else { (a as u64).wrapping_sub(sub) as u32 };
     (diff, (a as u64) < sub)
 }
 
 /// Low or high 32 bits of the 64-bit product.
 #[inline]
 pub fn mul(a: u32, b: u32, hi: bool, signed: bool) -> u32 {
-    let p = if signed {
-        (a as i32 as i64 * b as i32 as i64) as u64
-    } else {
-        a as u64 * b as u64
-    };
+    let p = if signed { (a as i32 as i64 * b as i32 as i64) as u64 } else { a as u64 * b as u64 };
     if hi {
         (p >> 32) as u32
     } else {
@@ -181,11 +161,7 @@ pub fn mad(a: u32, b: u32, c: u32, hi: bool, signed: bool, cin: bool, sat: bool)
 
 #[inline]
 pub fn min_max(a: u32, b: u32, max: bool, signed: bool) -> u32 {
-    let lt = if signed {
-        (a as i32) < (b as i32)
-    } else {
-        a < b
-    };
+    let lt = if signed { (a as i32) < (b as i32) } else { a < b };
     if lt != max {
         a
     } else {
@@ -240,10 +216,7 @@ mod tests {
     fn funnel() {
         assert_eq!(shf(0x8000_0000, 1, 0x1, false, false), 0x3);
         assert_eq!(shf(0x0000_0001, 1, 0x1, true, false), 0x8000_0000);
-        assert_eq!(
-            shf(0x1234_5678, 33, 0x9abc_def0, false, false),
-            shf(0x1234_5678, 1, 0x9abc_def0, false, false)
-        );
+        assert_eq!(shf(0x1234_5678, 33, 0x9abc_def0, false, false), shf(0x1234_5678, 1, 0x9abc_def0, false, false));
         assert_eq!(shf(0x1234_5678, 40, 0x9abc_def0, false, true), 0x1234_5678);
         assert_eq!(shf(0x1234_5678, 40, 0x9abc_def0, true, true), 0x9abc_def0);
     }

@@ -101,31 +101,14 @@ fn map3(
 }
 
 #[inline(always)]
-fn map2(
-    regs: &mut [u32],
-    ws: usize,
-    exec: u64,
-    d: usize,
-    a: usize,
-    b: usize,
-    imm: Option<u32>,
-    f: impl Fn(u32, u32) -> u32,
-) {
+fn map2(regs: &mut [u32], ws: usize, exec: u64, d: usize, a: usize, b: usize, imm: Option<u32>, f: impl Fn(u32, u32) -> u32) {
     // The `c` operand is the `a` row, ignored.
     map3(regs, ws, exec, d, a, b, a, imm, |x, y, _| f(x, y))
 }
 
 /// Lanes of `exec` where f(a, b) holds, as a mask.
 #[inline(always)]
-fn test2(
-    regs: &[u32],
-    ws: usize,
-    exec: u64,
-    a: usize,
-    b: usize,
-    imm: Option<u32>,
-    f: impl Fn(u32, u32) -> bool,
-) -> u64 {
+fn test2(regs: &[u32], ws: usize, exec: u64, a: usize, b: usize, imm: Option<u32>, f: impl Fn(u32, u32) -> bool) -> u64 {
     let mut bits = 0u64;
     if exec == full(ws) && ws == 32 {
         let av: &[u32; 32] = regs[a..a + 32].try_into().expect("row");
@@ -261,9 +244,7 @@ impl Machine<'_> {
                 }
                 Ok(off as usize)
             }
-            Space::Shared => (end <= cta.shared.len() as u64)
-                .then_some(off as usize)
-                .ok_or(MemFault::OutOfBounds),
+            Space::Shared => (end <= cta.shared.len() as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds),
             Space::Local => {
                 if end > self.local_bytes as u64 {
                     return Err(MemFault::StackOverflow);
@@ -274,14 +255,8 @@ impl Machine<'_> {
                 if write {
                     return Err(MemFault::ReadOnly);
                 }
-                let len = if space == Space::Const {
-                    self.consts.len()
-                } else {
-                    self.params.len()
-                };
-                (end <= len as u64)
-                    .then_some(off as usize)
-                    .ok_or(MemFault::OutOfBounds)
+                let len = if space == Space::Const { self.consts.len() } else { self.params.len() };
+                (end <= len as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds)
             }
         }
     }
@@ -373,11 +348,7 @@ impl Machine<'_> {
             if bar.arrived == 0 {
                 continue;
             }
-            let expected = if bar.expected == 0 {
-                live
-            } else {
-                bar.expected
-            };
+            let expected = if bar.expected == 0 { live } else { bar.expected };
             if bar.arrived >= expected {
                 cta.bars[b] = Default::default();
                 for w in &mut cta.warps {
@@ -389,54 +360,23 @@ impl Machine<'_> {
         }
     }
 
-    pub(crate) fn step<T: Tracer>(
-        &mut self,
-        cta: &mut Cta,
-        w: usize,
-        tracer: &mut T,
-    ) -> Result<Step, Box<Trap>> {
+    pub(crate) fn step<T: Tracer>(&mut self, cta: &mut Cta, w: usize, tracer: &mut T) -> Result<Step, Box<Trap>> {
         let Some(top) = cta.warps[w].top() else {
             return Ok(Step::Finished);
         };
         let pc = top.pc;
         let prog = std::rc::Rc::clone(&self.prog);
         let Some(dec) = prog.get(pc as usize) else {
-            let reason = format!(
-                "pc {pc} is outside the program ({} instructions)",
-                self.prog.len()
-            );
-            return Err(self.trap(
-                cta,
-                w,
-                None,
-                pc,
-                TrapKind::InvalidInstruction { reason },
-                None,
-            ));
+            let reason = format!("pc {pc} is outside the program ({} instructions)", self.prog.len());
+            return Err(self.trap(cta, w, None, pc, TrapKind::InvalidInstruction { reason }, None));
         };
         if let Some(r) = dec.bad_reg {
             let reason = format!("r{r} is beyond the kernel's {} registers", self.nregs);
-            return Err(self.trap(
-                cta,
-                w,
-                None,
-                pc,
-                TrapKind::InvalidInstruction { reason },
-                None,
-            ));
+            return Err(self.trap(cta, w, None, pc, TrapKind::InvalidInstruction { reason }, None));
         }
         self.stats.warp_instructions += 1;
         if self.stats.warp_instructions > self.budget {
-            return Err(self.trap(
-                cta,
-                w,
-                None,
-                pc,
-                TrapKind::Runaway {
-                    budget: self.budget,
-                },
-                None,
-            ));
+            return Err(self.trap(cta, w, None, pc, TrapKind::Runaway { budget: self.budget }, None));
         }
         let i = dec.inst;
         let ws = self.ws;
@@ -449,12 +389,7 @@ impl Machine<'_> {
         if T::ON {
             self.mem_log.clear();
         }
-        let (d, a, b, c) = (
-            self.ri(w, dec.dw),
-            self.ri(w, dec.a),
-            self.ri(w, dec.b),
-            self.ri(w, dec.c),
-        );
+        let (d, a, b, c) = (self.ri(w, dec.dw), self.ri(w, dec.a), self.ri(w, dec.b), self.ri(w, dec.c));
         let imm = dec.imm;
         let m = |k: ModKind| dec.m[k as usize] as u32;
         let rnd = Rnd::from_bits(m(ModKind::Rnd));
@@ -473,9 +408,7 @@ impl Machine<'_> {
                     match i.op {
                         Opcode::Add => map2(regs, ws, exec, d, a, b, imm, u32::wrapping_add),
                         Opcode::Sub => map2(regs, ws, exec, d, a, b, imm, u32::wrapping_sub),
-                        _ => map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| {
-                            int::mul(a, b, hi, signed).wrapping_add(c)
-                        }),
+                        _ => map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| int::mul(a, b, hi, signed).wrapping_add(c)),
                     }
                 } else {
                     let cin_mask = cta.warps[w].carry;
@@ -498,15 +431,11 @@ impl Machine<'_> {
             }
             Opcode::Mul => {
                 let hi = m(ModKind::Hi) == 1;
-                map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                    int::mul(a, b, hi, signed)
-                })
+                map2(regs, ws, exec, d, a, b, imm, |a, b| int::mul(a, b, hi, signed))
             }
             Opcode::Min | Opcode::Max => {
                 let max = i.op == Opcode::Max;
-                map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                    int::min_max(a, b, max, signed)
-                })
+                map2(regs, ws, exec, d, a, b, imm, |a, b| int::min_max(a, b, max, signed))
             }
             Opcode::Abs => map1(regs, ws, exec, d, a, |a| (a as i32).wrapping_abs() as u32),
             Opcode::And => map2(regs, ws, exec, d, a, b, imm, |a, b| a & b),
@@ -516,9 +445,7 @@ impl Machine<'_> {
             Opcode::Shr => map2(regs, ws, exec, d, a, b, imm, |a, b| int::shr(a, b, signed)),
             Opcode::Shf => {
                 let (right, clamp) = (m(ModKind::ShfDir) == 1, m(ModKind::Clamp) == 1);
-                map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| {
-                    int::shf(a, b, c, right, clamp)
-                })
+                map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| int::shf(a, b, c, right, clamp))
             }
             Opcode::Popc => map1(regs, ws, exec, d, a, u32::count_ones),
             Opcode::Clz => map1(regs, ws, exec, d, a, u32::leading_zeros),
@@ -531,24 +458,14 @@ impl Machine<'_> {
             Opcode::Bfi => map3(regs, ws, exec, d, a, b, c, imm, int::bfi),
             Opcode::Prmt => {
                 let mode = m(ModKind::PrmtMode);
-                map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| {
-                    int::prmt(a, b, c, mode)
-                })
+                map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| int::prmt(a, b, c, mode))
             }
             Opcode::Isetp | Opcode::Fsetp | Opcode::Dsetp => {
-                let cmp = if i.op == Opcode::Isetp {
-                    m(ModKind::ICmp)
-                } else {
-                    m(ModKind::FCmp)
-                };
+                let cmp = if i.op == Opcode::Isetp { m(ModKind::ICmp) } else { m(ModKind::FCmp) };
                 let fz = m(ModKind::FtzExt) == 1;
                 let bits = match i.op {
-                    Opcode::Isetp => {
-                        test2(regs, ws, exec, a, b, imm, |x, y| int::compare(x, y, cmp))
-                    }
-                    Opcode::Fsetp => {
-                        test2(regs, ws, exec, a, b, imm, |x, y| fp::setp32(x, y, cmp, fz))
-                    }
+                    Opcode::Isetp => test2(regs, ws, exec, a, b, imm, |x, y| int::compare(x, y, cmp)),
+                    Opcode::Fsetp => test2(regs, ws, exec, a, b, imm, |x, y| fp::setp32(x, y, cmp, fz)),
                     _ => {
                         let mut bits = 0u64;
                         lanes!(exec, ws, l => {
@@ -595,35 +512,17 @@ impl Machine<'_> {
             Opcode::Fadd | Opcode::Fsub | Opcode::Fmul if rnd == Rnd::Rn && !ftz && !sat => {
                 let g = f32::from_bits;
                 match i.op {
-                    Opcode::Fadd => map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                        fp::finish32((g(a) + g(b)).to_bits(), false, false)
-                    }),
-                    Opcode::Fsub => map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                        fp::finish32((g(a) - g(b)).to_bits(), false, false)
-                    }),
-                    _ => map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                        fp::finish32((g(a) * g(b)).to_bits(), false, false)
-                    }),
+                    Opcode::Fadd => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::finish32((g(a) + g(b)).to_bits(), false, false)),
+                    Opcode::Fsub => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::finish32((g(a) - g(b)).to_bits(), false, false)),
+                    _ => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::finish32((g(a) * g(b)).to_bits(), false, false)),
                 }
             }
-            Opcode::Fadd => map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                fp::add32(a, b, rnd, ftz, sat)
-            }),
-            Opcode::Fsub => map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                fp::sub32(a, b, rnd, ftz, sat)
-            }),
-            Opcode::Fmul => map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                fp::mul32(a, b, rnd, ftz, sat)
-            }),
-            Opcode::Ffma => map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| {
-                fp::fma32(a, b, c, rnd, ftz, sat)
-            }),
-            Opcode::Fmin => map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                fp::minmax32(a, b, false, ftz)
-            }),
-            Opcode::Fmax => map2(regs, ws, exec, d, a, b, imm, |a, b| {
-                fp::minmax32(a, b, true, ftz)
-            }),
+            Opcode::Fadd => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::add32(a, b, rnd, ftz, sat)),
+            Opcode::Fsub => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::sub32(a, b, rnd, ftz, sat)),
+            Opcode::Fmul => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::mul32(a, b, rnd, ftz, sat)),
+            Opcode::Ffma => map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| fp::fma32(a, b, c, rnd, ftz, sat)),
+            Opcode::Fmin => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::minmax32(a, b, false, ftz)),
+            Opcode::Fmax => map2(regs, ws, exec, d, a, b, imm, |a, b| fp::minmax32(a, b, true, ftz)),
             Opcode::Frnd => map1(regs, ws, exec, d, a, |a| fp::rnd32(a, rnd, ftz)),
             Opcode::F2i => {
                 let ty = IntTy::from_bits(m(ModKind::IntTy));
@@ -703,14 +602,7 @@ impl Machine<'_> {
                 let (target, join) = (imm.unwrap_or(0), i.rpc());
                 let warp = &mut cta.warps[w];
                 if join == RPC_NONE && exec != 0 && exec != top.mask {
-                    return Err(self.trap(
-                        cta,
-                        w,
-                        None,
-                        pc,
-                        TrapKind::DivergentUniformBranch,
-                        None,
-                    ));
+                    return Err(self.trap(cta, w, None, pc, TrapKind::DivergentUniformBranch, None));
                 }
                 match warp.branch(pc, target, join, exec, self.stack_depth) {
                     Ok(true) => self.stats.divergent_branches += 1,
@@ -733,10 +625,7 @@ impl Machine<'_> {
                         }
                     });
                 }
-                if cta.warps[w]
-                    .call(pc + 1, &groups, self.stack_depth)
-                    .is_err()
-                {
+                if cta.warps[w].call(pc + 1, &groups, self.stack_depth).is_err() {
                     return Err(self.overflow(cta, w, pc));
                 }
             }
@@ -758,14 +647,7 @@ impl Machine<'_> {
                     let count = regs[a + first];
                     if id as usize >= BARRIERS {
                         let reason = format!("barrier {id} does not exist (0..={})", BARRIERS - 1);
-                        return Err(self.trap(
-                            cta,
-                            w,
-                            Some(first),
-                            pc,
-                            TrapKind::InvalidInstruction { reason },
-                            None,
-                        ));
+                        return Err(self.trap(cta, w, Some(first), pc, TrapKind::InvalidInstruction { reason }, None));
                     }
                     let warp = &mut cta.warps[w];
                     let bar = &mut cta.bars[id as usize];
@@ -798,19 +680,8 @@ impl Machine<'_> {
             Opcode::Syscall => self.syscall(cta, w, pc, dec, exec)?,
             Opcode::Trap | Opcode::Brkpt => {
                 if exec != 0 {
-                    let kind = if i.op == Opcode::Trap {
-                        TrapKind::UserTrap
-                    } else {
-                        TrapKind::Breakpoint
-                    };
-                    return Err(self.trap(
-                        cta,
-                        w,
-                        Some(exec.trailing_zeros() as usize),
-                        pc,
-                        kind,
-                        None,
-                    ));
+                    let kind = if i.op == Opcode::Trap { TrapKind::UserTrap } else { TrapKind::Breakpoint };
+                    return Err(self.trap(cta, w, Some(exec.trailing_zeros() as usize), pc, kind, None));
                 }
             }
         }
@@ -819,34 +690,18 @@ impl Machine<'_> {
             let r = self.retire_record(cta, w, pc, dec, top.mask, exec);
             tracer.retire(r);
         }
+        // An instruction ran (even one that ended the warp): that is progress.
         if cta.warps[w].live() == 0 {
             cta.warps[w].finished = true;
-            return Ok(Step::Finished);
         }
         Ok(step)
     }
 
     fn overflow(&self, cta: &Cta, w: usize, pc: u32) -> Box<Trap> {
-        self.trap(
-            cta,
-            w,
-            None,
-            pc,
-            TrapKind::ReconvergenceStackOverflow {
-                depth: self.stack_depth as u32,
-            },
-            None,
-        )
+        self.trap(cta, w, None, pc, TrapKind::ReconvergenceStackOverflow { depth: self.stack_depth as u32 }, None)
     }
 
-    fn load_store<T: Tracer>(
-        &mut self,
-        cta: &mut Cta,
-        w: usize,
-        pc: u32,
-        dec: &Dec,
-        exec: u64,
-    ) -> Result<(), Box<Trap>> {
+    fn load_store<T: Tracer>(&mut self, cta: &mut Cta, w: usize, pc: u32, dec: &Dec, exec: u64) -> Result<(), Box<Trap>> {
         let i = dec.inst;
         let ws = self.ws;
         let width = dec.m[ModKind::Width as usize] as u32;
@@ -865,16 +720,7 @@ impl Machine<'_> {
             let (space, off) = resolve(space_mod, addr);
             let at = match self.locate(cta, w, l, space, off, size, store) {
                 Ok(at) => at,
-                Err(f) => {
-                    return Err(self.trap(
-                        cta,
-                        w,
-                        Some(l),
-                        pc,
-                        f.kind(space, size),
-                        Some(addr as u64),
-                    ))
-                }
+                Err(f) => return Err(self.trap(cta, w, Some(l), pc, f.kind(space, size), Some(addr as u64))),
             };
             self.count_mem(space, kind);
             let value: u128;
@@ -896,8 +742,7 @@ impl Machine<'_> {
                     v |= (cta.regs[dr + k * ws + l] as u128) << (32 * k);
                 }
                 let bytes = v.to_le_bytes();
-                self.backing_mut(cta, space)[at..at + size as usize]
-                    .copy_from_slice(&bytes[..size as usize]);
+                self.backing_mut(cta, space)[at..at + size as usize].copy_from_slice(&bytes[..size as usize]);
                 value = v & (u128::MAX >> (128 - 8 * size));
             } else {
                 let src = &self.backing(cta, space)[at..at + size as usize];
@@ -915,37 +760,18 @@ impl Machine<'_> {
                 value = raw;
             }
             if T::ON {
-                self.mem_log.push(MemAccess {
-                    lane: l as u8,
-                    kind,
-                    space,
-                    addr: off,
-                    size: size as u8,
-                    data: value,
-                });
+                self.mem_log.push(MemAccess { lane: l as u8, kind, space, addr: off, size: size as u8, data: value });
             }
         }
         Ok(())
     }
 
-    fn atomic<T: Tracer>(
-        &mut self,
-        cta: &mut Cta,
-        w: usize,
-        pc: u32,
-        dec: &Dec,
-        exec: u64,
-    ) -> Result<(), Box<Trap>> {
+    fn atomic<T: Tracer>(&mut self, cta: &mut Cta, w: usize, pc: u32, dec: &Dec, exec: u64) -> Result<(), Box<Trap>> {
         let ws = self.ws;
         let wide = dec.m[ModKind::B64 as usize] as u32 == 1;
         let size: u32 = if wide { 8 } else { 4 };
         let op = dec.m[ModKind::AtomOp as usize] as u32;
-        let (a, b, c, d) = (
-            self.ri(w, dec.a),
-            self.ri(w, dec.b),
-            self.ri(w, dec.c),
-            self.ri(w, dec.dw),
-        );
+        let (a, b, c, d) = (self.ri(w, dec.a), self.ri(w, dec.b), self.ri(w, dec.c), self.ri(w, dec.dw));
         let mut mm = exec;
         while mm != 0 {
             let l = mm.trailing_zeros() as usize;
@@ -957,17 +783,12 @@ impl Machine<'_> {
                 let reason = format!("atomic on {space} memory");
                 return Err(fault(self, cta, TrapKind::InvalidInstruction { reason }));
             }
-            let at = self
-                .locate(cta, w, l, space, off, size, true)
-                .map_err(|f| fault(self, cta, f.kind(space, size)))?;
+            let at = self.locate(cta, w, l, space, off, size, true).map_err(|f| fault(self, cta, f.kind(space, size)))?;
             self.count_mem(space, MemKind::Atomic);
             let (bv, cv) = if wide {
                 (get64(&cta.regs, ws, b, l), get64(&cta.regs, ws, c, l))
             } else {
-                (
-                    dec.imm.unwrap_or(cta.regs[b + l]) as u64,
-                    cta.regs[c + l] as u64,
-                )
+                (dec.imm.unwrap_or(cta.regs[b + l]) as u64, cta.regs[c + l] as u64)
             };
             let mem = self.backing_mut(cta, space);
             let mut buf = [0u8; 8];
@@ -999,12 +820,7 @@ impl Machine<'_> {
     fn shuffle(&mut self, cta: &mut Cta, w: usize, dec: &Dec, exec: u64, active: u64) {
         let ws = self.ws;
         let lm = ws as u32 - 1;
-        let (a, b, c, d) = (
-            self.ri(w, dec.a),
-            self.ri(w, dec.b),
-            self.ri(w, dec.c),
-            self.ri(w, dec.dw),
-        );
+        let (a, b, c, d) = (self.ri(w, dec.a), self.ri(w, dec.b), self.ri(w, dec.c), self.ri(w, dec.dw));
         let mode = dec.m[ModKind::ShflMode as usize] as u32;
         let i = dec.inst;
         let regs = &mut cta.regs;
@@ -1044,15 +860,7 @@ impl Machine<'_> {
         write_pred(&mut cta.warps[w].preds, p, ok, exec);
     }
 
-    fn retire_record(
-        &self,
-        cta: &Cta,
-        w: usize,
-        pc: u32,
-        dec: &Dec,
-        active: u64,
-        exec: u64,
-    ) -> Retire {
+    fn retire_record(&self, cta: &Cta, w: usize, pc: u32, dec: &Dec, active: u64, exec: u64) -> Retire {
         let i = dec.inst;
         let mut regs = vec![];
         let mut preds = vec![];
@@ -1077,11 +885,7 @@ impl Machine<'_> {
                 mm &= mm - 1;
                 for k in 0..n as u32 {
                     let value = cta.regs[self.ri(w, dec.dw + k) + l];
-                    regs.push(RegWrite {
-                        lane: l as u8,
-                        reg: i.d + k as u8,
-                        value,
-                    });
+                    regs.push(RegWrite { lane: l as u8, reg: i.d + k as u8, value });
                 }
             }
         }
@@ -1091,33 +895,15 @@ impl Machine<'_> {
             _ => None,
         };
         if let Some(p) = pred_dst.filter(|&p| p != PT) {
-            preds.push(PredWrite {
-                pred: p,
-                mask: cta.warps[w].preds[p as usize] & exec,
-            });
+            preds.push(PredWrite { pred: p, mask: cta.warps[w].preds[p as usize] & exec });
         }
-        Retire {
-            seq: self.seq,
-            sm: 0,
-            cta: cta.linear,
-            warp: w as u32,
-            pc,
-            active,
-            exec,
-            regs,
-            preds,
-            mem: self.mem_log.clone(),
-        }
+        Retire { seq: self.seq, sm: 0, cta: cta.linear, warp: w as u32, pc, active, exec, regs, preds, mem: self.mem_log.clone() }
     }
 }
 
 /// The new memory value of an atomic (`AtomOp` code).
 fn atomic_op(op: u32, wide: bool, old: u64, b: u64, c: u64) -> u64 {
-    let (so, sb) = if wide {
-        (old as i64, b as i64)
-    } else {
-        (old as u32 as i32 as i64, b as u32 as i32 as i64)
-    };
+    let (so, sb) = if wide { (old as i64, b as i64) } else { (old as u32 as i32 as i64, b as u32 as i32 as i64) };
     let mask = if wide { u64::MAX } else { u32::MAX as u64 };
     let r = match op {
         0 => old.wrapping_add(b),

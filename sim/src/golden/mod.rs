@@ -123,10 +123,7 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
             }
             if inst.op == heddle_isa::Opcode::Syscall {
                 let sys = inst.modifier(heddle_isa::ModKind::SysNo);
-                let groups = [
-                    (inst.a, syscall::arg_regs(sys)),
-                    (inst.d, syscall::result_regs(sys).unwrap_or(0)),
-                ];
+                let groups = [(inst.a, syscall::arg_regs(sys)), (inst.d, syscall::result_regs(sys).unwrap_or(0))];
                 for (r, n) in groups {
                     if r != RZ && r as u32 + n as u32 > nregs {
                         bad = Some(r + n - 1);
@@ -146,17 +143,7 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
             for &k in inst.op.info().mods {
                 m[k as usize] = inst.modifier(k) as u8;
             }
-            Dec {
-                inst,
-                dw,
-                dr,
-                a,
-                b,
-                c,
-                imm,
-                bad_reg: bad,
-                m,
-            }
+            Dec { inst, dw, dr, a, b, c, imm, bad_reg: bad, m }
         })
         .collect()
 }
@@ -192,9 +179,7 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
     let mut cta = Cta {
         id: [0; 3],
         linear: 0,
-        warps: (0..nwarps)
-            .map(|w| Warp::new(k.entry, lanes_present(threads, w, ws)))
-            .collect(),
+        warps: (0..nwarps).map(|w| Warp::new(k.entry, lanes_present(threads, w, ws))).collect(),
         regs: vec![0; nwarps * m.rows * ws],
         shared: vec![0; shared_bytes],
         local: vec![0; threads * k.local_bytes as usize],
@@ -222,11 +207,7 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
             }
         }
     }
-    Outcome {
-        trap,
-        stats: m.stats,
-        stdout: m.stdout,
-    }
+    Outcome { trap, stats: m.stats, stdout: m.stdout }
 }
 
 /// Mask of the lanes of warp `w` that hold threads.
@@ -287,23 +268,8 @@ impl Machine<'_> {
     }
 
     /// A trap record (boxed: it travels on the error path of the hot step function).
-    pub(crate) fn trap(
-        &self,
-        cta: &Cta,
-        w: usize,
-        lane: Option<usize>,
-        pc: u32,
-        kind: TrapKind,
-        addr: Option<u64>,
-    ) -> Box<Trap> {
-        Box::new(Trap {
-            kind,
-            cta: cta.id,
-            warp: w as u32,
-            lane: lane.map(|l| l as u32),
-            pc,
-            addr,
-        })
+    pub(crate) fn trap(&self, cta: &Cta, w: usize, lane: Option<usize>, pc: u32, kind: TrapKind, addr: Option<u64>) -> Box<Trap> {
+        Box::new(Trap { kind, cta: cta.id, warp: w as u32, lane: lane.map(|l| l as u32), pc, addr })
     }
 
     /// Index of register `row`, lane 0, of warp `w`.

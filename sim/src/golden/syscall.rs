@@ -38,13 +38,7 @@ impl ThreadView<'_, '_> {
         let a = u32::try_from(addr).map_err(|_| format!("address {addr:#x} is beyond 32 bits"))?;
         let (space, off) = resolve(0, a);
         let (bytes, start): (&[u8], usize) = match space {
-            Space::Global => (
-                self.m
-                    .global
-                    .tail(off)
-                    .ok_or_else(|| format!("address {addr:#x} is not allocated"))?,
-                0,
-            ),
+            Space::Global => (self.m.global.tail(off).ok_or_else(|| format!("address {addr:#x} is not allocated"))?, 0),
             Space::Shared => (&self.cta.shared, off as usize),
             Space::Local => {
                 let per = self.m.local_bytes as usize;
@@ -64,23 +58,13 @@ impl ThreadView<'_, '_> {
 impl StringReader for ThreadView<'_, '_> {
     fn read_cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
         let r = self.region(addr)?;
-        let end = r
-            .iter()
-            .position(|&b| b == 0)
-            .ok_or_else(|| format!("string at {addr:#x} has no terminating NUL"))?;
+        let end = r.iter().position(|&b| b == 0).ok_or_else(|| format!("string at {addr:#x} has no terminating NUL"))?;
         Ok(r[..end].to_vec())
     }
 }
 
 impl Machine<'_> {
-    pub(super) fn syscall(
-        &mut self,
-        cta: &mut Cta,
-        w: usize,
-        pc: u32,
-        dec: &Dec,
-        exec: u64,
-    ) -> Result<(), Box<Trap>> {
+    pub(super) fn syscall(&mut self, cta: &mut Cta, w: usize, pc: u32, dec: &Dec, exec: u64) -> Result<(), Box<Trap>> {
         let sys = dec.inst.modifier(ModKind::SysNo);
         let ws = self.ws;
         let (a, d) = (self.ri(w, dec.a), self.ri(w, dec.dw));
@@ -94,32 +78,14 @@ impl Machine<'_> {
             match sys {
                 0 => {
                     let (fmt_addr, args_addr) = (pair(0), pair(2));
-                    let view = ThreadView {
-                        m: self,
-                        cta,
-                        w,
-                        lane: l,
-                    };
+                    let view = ThreadView { m: self, cta, w, lane: l };
                     let out = view
                         .read_cstr(fmt_addr)
                         .and_then(|fmt| {
-                            let args = if args_addr == 0 {
-                                &[][..]
-                            } else {
-                                view.region(args_addr)?
-                            };
+                            let args = if args_addr == 0 { &[][..] } else { view.region(args_addr)? };
                             printf::format(&fmt, args, &view).map_err(|e| e.to_string())
                         })
-                        .map_err(|reason| {
-                            self.trap(
-                                cta,
-                                w,
-                                Some(l),
-                                pc,
-                                TrapKind::Printf { reason },
-                                Some(fmt_addr),
-                            )
-                        })?;
+                        .map_err(|reason| self.trap(cta, w, Some(l), pc, TrapKind::Printf { reason }, Some(fmt_addr)))?;
                     self.stdout.extend_from_slice(&out);
                     cta.regs[d + l] = out.len() as u32;
                 }
@@ -135,23 +101,11 @@ impl Machine<'_> {
                     }
                 }
                 _ => {
-                    let view = ThreadView {
-                        m: self,
-                        cta,
-                        w,
-                        lane: l,
-                    };
+                    let view = ThreadView { m: self, cta, w, lane: l };
                     let text = |addr: u64| {
-                        view.read_cstr(addr)
-                            .map(|s| String::from_utf8_lossy(&s).into_owned())
-                            .unwrap_or_else(|e| format!("<{e}>"))
+                        view.read_cstr(addr).map(|s| String::from_utf8_lossy(&s).into_owned()).unwrap_or_else(|e| format!("<{e}>"))
                     };
-                    let kind = TrapKind::AssertFail {
-                        message: text(pair(0)),
-                        file: text(pair(2)),
-                        line: reg(4),
-                        function: text(pair(5)),
-                    };
+                    let kind = TrapKind::AssertFail { message: text(pair(0)), file: text(pair(2)), line: reg(4), function: text(pair(5)) };
                     return Err(self.trap(cta, w, Some(l), pc, kind, None));
                 }
             }

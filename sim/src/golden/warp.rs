@@ -38,12 +38,7 @@ impl Warp {
         let mut preds = [0; 8];
         preds[7] = u64::MAX;
         Warp {
-            stack: vec![Entry {
-                pc: entry,
-                rpc: RPC_NONE,
-                mask: present,
-                call: false,
-            }],
+            stack: vec![Entry { pc: entry, rpc: RPC_NONE, mask: present, call: false }],
             present,
             exited: 0,
             preds,
@@ -59,16 +54,8 @@ impl Warp {
     pub fn reset(&mut self, entry: u32, present: u64) {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
-        stack.push(Entry {
-            pc: entry,
-            rpc: RPC_NONE,
-            mask: present,
-            call: false,
-        });
-        *self = Warp {
-            stack,
-            ..Warp::new(entry, present)
-        };
+        stack.push(Entry { pc: entry, rpc: RPC_NONE, mask: present, call: false });
+        *self = Warp { stack, ..Warp::new(entry, present) };
     }
 
     /// Pops finished entries; returns the entry to run, or None when the warp is done.
@@ -96,18 +83,8 @@ impl Warp {
 
     /// A branch at `pc` whose guard held in `taken` of the top's `mask`.
     /// Returns whether it diverged.
-    pub fn branch(
-        &mut self,
-        pc: u32,
-        target: u32,
-        join: u32,
-        taken: u64,
-        depth: usize,
-    ) -> Result<bool, Overflow> {
-        let top = self
-            .stack
-            .last_mut()
-            .expect("a running warp has a stack entry");
+    pub fn branch(&mut self, pc: u32, target: u32, join: u32, taken: u64, depth: usize) -> Result<bool, Overflow> {
+        let top = self.stack.last_mut().expect("a running warp has a stack entry");
         let mask = top.mask;
         if taken == 0 {
             top.pc = pc + 1;
@@ -122,26 +99,10 @@ impl Warp {
             self.stack.pop();
         }
         if pc + 1 != join {
-            self.push(
-                Entry {
-                    pc: pc + 1,
-                    rpc: join,
-                    mask: mask & !taken,
-                    call: false,
-                },
-                depth,
-            )?;
+            self.push(Entry { pc: pc + 1, rpc: join, mask: mask & !taken, call: false }, depth)?;
         }
         if target != join {
-            self.push(
-                Entry {
-                    pc: target,
-                    rpc: join,
-                    mask: taken,
-                    call: false,
-                },
-                depth,
-            )?;
+            self.push(Entry { pc: target, rpc: join, mask: taken, call: false }, depth)?;
         }
         Ok(true)
     }
@@ -149,20 +110,9 @@ impl Warp {
     /// Calls: the top continues at `ret` afterwards; each (target, lanes) group gets a frame,
     /// the first group on top.
     pub fn call(&mut self, ret: u32, groups: &[(u32, u64)], depth: usize) -> Result<(), Overflow> {
-        self.stack
-            .last_mut()
-            .expect("a running warp has a stack entry")
-            .pc = ret;
+        self.stack.last_mut().expect("a running warp has a stack entry").pc = ret;
         for &(target, mask) in groups.iter().rev() {
-            self.push(
-                Entry {
-                    pc: target,
-                    rpc: RPC_NONE,
-                    mask,
-                    call: true,
-                },
-                depth,
-            )?;
+            self.push(Entry { pc: target, rpc: RPC_NONE, mask, call: true }, depth)?;
         }
         Ok(())
     }
@@ -204,35 +154,11 @@ mod tests {
         let mut w = Warp::new(0, 0xf);
         // pc 1: bra 5, join 8 taken by lanes 0-1.
         assert!(w.branch(1, 5, 8, 0b0011, DEPTH).is_ok_and(|d| d));
-        assert_eq!(
-            w.top().unwrap(),
-            Entry {
-                pc: 5,
-                rpc: 8,
-                mask: 0b0011,
-                call: false
-            }
-        );
+        assert_eq!(w.top().unwrap(), Entry { pc: 5, rpc: 8, mask: 0b0011, call: false });
         w.stack.last_mut().unwrap().pc = 8; // taken side reaches the join
-        assert_eq!(
-            w.top().unwrap(),
-            Entry {
-                pc: 2,
-                rpc: 8,
-                mask: 0b1100,
-                call: false
-            }
-        );
+        assert_eq!(w.top().unwrap(), Entry { pc: 2, rpc: 8, mask: 0b1100, call: false });
         w.stack.last_mut().unwrap().pc = 8;
-        assert_eq!(
-            w.top().unwrap(),
-            Entry {
-                pc: 8,
-                rpc: RPC_NONE,
-                mask: 0xf,
-                call: false
-            }
-        );
+        assert_eq!(w.top().unwrap(), Entry { pc: 8, rpc: RPC_NONE, mask: 0xf, call: false });
     }
 
     #[test]
@@ -258,15 +184,7 @@ mod tests {
         let mut w = Warp::new(0, 0b11);
         w.branch(0, 10, 20, 0b01, DEPTH).ok().unwrap();
         w.exit(0b01); // lane 0 exits on the taken side
-        assert_eq!(
-            w.top().unwrap(),
-            Entry {
-                pc: 1,
-                rpc: 20,
-                mask: 0b10,
-                call: false
-            }
-        );
+        assert_eq!(w.top().unwrap(), Entry { pc: 1, rpc: 20, mask: 0b10, call: false });
         w.stack.last_mut().unwrap().pc = 20;
         assert_eq!(w.top().unwrap().mask, 0b10);
     }

@@ -62,11 +62,7 @@ pub fn reconvergence(insts: &[PInst]) -> Vec<u32> {
         match last.op.as_str() {
             "bra" | "brx" => {
                 for t in targets(last) {
-                    succ[b].push(if (t as usize) < n {
-                        block_of(t as usize)
-                    } else {
-                        exit
-                    });
+                    succ[b].push(if (t as usize) < n { block_of(t as usize) } else { exit });
                 }
                 if guarded || last.op == "brx" && targets(last).is_empty() {
                     succ[b].push(fall);
@@ -114,9 +110,7 @@ pub fn reconvergence(insts: &[PInst]) -> Vec<u32> {
         let end = if b + 1 < nb { starts[b + 1] } else { n };
         // The immediate post-dominator: the strict post-dominator with the largest set.
         let own = count(&pdom[b]);
-        let ipdom = (0..=nb)
-            .filter(|&x| x != b && has(&pdom[b], x))
-            .find(|&x| count(&pdom[x]) == own - 1);
+        let ipdom = (0..=nb).filter(|&x| x != b && has(&pdom[b], x)).find(|&x| count(&pdom[x]) == own - 1);
         rpc[end - 1] = match ipdom {
             Some(x) if x < nb => starts[x] as u32,
             _ => EXIT_JOIN,

@@ -4,7 +4,7 @@
 
 use super::cfg::EXIT_JOIN;
 use super::ops::{self, Cvt};
-use super::prep::{Base, Func, Opd, PInst, Prog};
+use super::prep::{Base, Func, Opd, PInst, Prog, FUNC_ADDR};
 use crate::device::{Launch, Outcome, Tracer};
 use crate::golden::warp::Warp;
 use crate::memory::GlobalMemory;
@@ -17,8 +17,6 @@ use heddle_isa::mem;
 use heddle_isa::scalar::fp::{self, Rnd};
 use heddle_isa::scalar::{int, sfu};
 
-/// Function "addresses" (for indirect calls) lie above the 32-bit address space.
-pub const FUNC_ADDR: u64 = 1 << 32;
 const BARRIERS: usize = 16;
 const QUANTUM: u32 = 64;
 
@@ -27,8 +25,12 @@ struct Frame {
     regs: Vec<u64>,
     params: Vec<u8>,
     local_base: u32,
-    /// Where the return values go in the caller (frame index, operands).
+    /// Where the return values go in the caller.
     ret_to: Vec<Opd>,
+    /// The lanes that made this call (only their return values are copied back).
+    lanes: u64,
+    /// Index of the caller's frame (sibling frames of a divergent indirect call lie between).
+    caller: usize,
 }
 
 struct Cta {
@@ -136,14 +138,7 @@ pub(crate) fn run<T: Tracer>(
                     red_dst: vec![None; nwarps],
                 };
                 if prog.funcs[kernel].local_frame > m.local_cap {
-                    trap = Some(Trap {
-                        kind: TrapKind::StackOverflow,
-                        cta: cta.id,
-                        warp: 0,
-                        lane: None,
-                        pc: 0,
-                        addr: None,
-                    });
+                    trap = Some(Trap { kind: TrapKind::StackOverflow, cta: cta.id, warp: 0, lane: None, pc: 0, addr: None });
                     break 'grid;
                 }
                 if let Err(t) = m.run_cta(&mut cta, tracer) {
@@ -153,11 +148,7 @@ pub(crate) fn run<T: Tracer>(
             }
         }
     }
-    Outcome {
-        trap,
-        stats: m.stats,
-        stdout: m.stdout,
-    }
+    Outcome { trap, stats: m.stats, stdout: m.stdout }
 }
 
 impl Machine<'_> {
@@ -169,26 +160,13 @@ impl Machine<'_> {
             params: vec![0; f.param_area as usize * self.ws],
             local_base,
             ret_to: vec![],
+            lanes: full(self.ws),
+            caller: 0,
         }
     }
 
-    fn trap(
-        &self,
-        cta: &Cta,
-        w: usize,
-        lane: Option<usize>,
-        pc: u32,
-        kind: TrapKind,
-        addr: Option<u64>,
-    ) -> Box<Trap> {
-        Box::new(Trap {
-            kind,
-            cta: cta.id,
-            warp: w as u32,
-            lane: lane.map(|l| l as u32),
-            pc,
-            addr,
-        })
+    fn trap(&self, cta: &Cta, w: usize, lane: Option<usize>, pc: u32, kind: TrapKind, addr: Option<u64>) -> Box<Trap> {
+        Box::new(Trap { kind, cta: cta.id, warp: w as u32, lane: lane.map(|l| l as u32), pc, addr })
     }
 
     fn run_cta<T: Tracer>(&mut self, cta: &mut Cta, tracer: &mut T) -> Result<(), Box<Trap>> {
@@ -232,7 +210,7 @@ impl Machine<'_> {
                 return;
             };
             let callee = &self.prog.funcs[done.func];
-            let Some(caller) = cta.frames[w].last_mut() else {
+            let Some(caller) = cta.frames[w].get_mut(done.caller) else {
                 return;
             };
             let ws = self.ws;
@@ -240,7 +218,7 @@ impl Machine<'_> {
                 let Some(info) = callee.rets.get(k) else {
                     break;
                 };
-                for l in 0..ws {
+                for l in lanes(done.lanes) {
                     let src = &done.params[l * callee.param_area as usize..];
                     let bytes = &src[info.offset as usize..(info.offset + info.size) as usize];
                     store_param_value(caller, &self.prog.funcs[caller.func], dst, l, ws, bytes);
@@ -250,12 +228,7 @@ impl Machine<'_> {
     }
 
     /// Runs one warp instruction. Returns 0 ran, 1 waiting at a barrier, 2 finished.
-    fn step<T: Tracer>(
-        &mut self,
-        cta: &mut Cta,
-        w: usize,
-        tracer: &mut T,
-    ) -> Result<u8, Box<Trap>> {
+    fn step<T: Tracer>(&mut self, cta: &mut Cta, w: usize, tracer: &mut T) -> Result<u8, Box<Trap>> {
         let top = cta.warps[w].top();
         self.unwind_frames(cta, w);
         let Some(top) = top else { return Ok(2) };
@@ -264,27 +237,11 @@ impl Machine<'_> {
         let pc = top.pc;
         let Some(inst) = func.insts.get(pc as usize) else {
             let reason = format!("pc {pc} is past the end of function `{}`", func.name);
-            return Err(self.trap(
-                cta,
-                w,
-                None,
-                pc,
-                TrapKind::InvalidInstruction { reason },
-                None,
-            ));
+            return Err(self.trap(cta, w, None, pc, TrapKind::InvalidInstruction { reason }, None));
         };
         self.stats.warp_instructions += 1;
         if self.stats.warp_instructions > self.budget {
-            return Err(self.trap(
-                cta,
-                w,
-                None,
-                pc,
-                TrapKind::Runaway {
-                    budget: self.budget,
-                },
-                None,
-            ));
+            return Err(self.trap(cta, w, None, pc, TrapKind::Runaway { budget: self.budget }, None));
         }
         cta.warps[w].retired += 1;
         let exec = match inst.guard {
@@ -326,9 +283,9 @@ impl Machine<'_> {
                 mem: self.mem_log.clone(),
             });
         }
+        // An instruction ran (even one that ended the warp): that is progress.
         if cta.warps[w].live() == 0 {
             cta.warps[w].finished = true;
-            return Ok(2);
         }
         Ok(state)
     }
@@ -362,9 +319,7 @@ impl Machine<'_> {
                     32 => Type::B32,
                     _ => Type::B64,
                 };
-                v.iter().enumerate().fold(0u64, |acc, (k, e)| {
-                    acc | self.read(cta, w, e, et, l) << (eb * k as u32).min(63)
-                })
+                v.iter().enumerate().fold(0u64, |acc, (k, e)| acc | self.read(cta, w, e, et, l) << (eb * k as u32).min(63))
             }
             _ => 0,
         }
@@ -377,11 +332,7 @@ impl Machine<'_> {
         match o {
             Opd::Reg(s, rty) => {
                 let ext = ops::extend(v, ty);
-                f.regs[*s as usize * ws + l] = if *rty == Type::Pred {
-                    v & 1
-                } else {
-                    ops::mask(ext, *rty)
-                };
+                f.regs[*s as usize * ws + l] = if *rty == Type::Pred { v & 1 } else { ops::mask(ext, *rty) };
             }
             Opd::Pair(a, b) => {
                 f.regs[*a as usize * ws + l] = ops::mask(v, ty);
@@ -398,11 +349,7 @@ impl Machine<'_> {
                     _ => Type::B64,
                 };
                 for (k, e) in v2.iter().enumerate() {
-                    let part = if eb >= 64 {
-                        v
-                    } else {
-                        (v >> (eb * k as u32)) & ((1u64 << eb) - 1)
-                    };
+                    let part = if eb >= 64 { v } else { (v >> (eb * k as u32)) & ((1u64 << eb) - 1) };
                     self.write(cta, w, e, et, l, part);
                 }
             }
@@ -466,64 +413,23 @@ impl Machine<'_> {
     }
 
     /// Resolves a memory operand for one lane: (space, offset, value for the log).
-    fn resolve(
-        &self,
-        cta: &Cta,
-        w: usize,
-        inst: &PInst,
-        o: &Opd,
-        l: usize,
-    ) -> Result<(MSpace, u64, bool), Fault> {
+    fn resolve(&self, cta: &Cta, w: usize, inst: &PInst, o: &Opd, l: usize) -> Result<(MSpace, u64, bool), Fault> {
         let Opd::Addr(base, off) = o else {
-            return Err(TrapKind::InvalidInstruction {
-                reason: "expected an address operand".into(),
-            });
+            return Err(TrapKind::InvalidInstruction { reason: "expected an address operand".into() });
         };
         let f = self.frame(cta, w);
         let (space, addr, fparam): (Option<Space>, u64, bool) = match base {
-            Base::Reg(s) => (
-                inst.space,
-                f.regs[*s as usize * self.ws + l].wrapping_add(*off as u64),
-                false,
-            ),
+            Base::Reg(s) => (inst.space, f.regs[*s as usize * self.ws + l].wrapping_add(*off as u64), false),
             Base::None => (inst.space, *off as u64, false),
-            Base::Global(a) => (
-                Some(Space::Global),
-                (*a as u64).wrapping_add(*off as u64),
-                false,
-            ),
-            Base::Const(a) => (
-                Some(Space::Const),
-                (*a as u64).wrapping_add(*off as u64),
-                false,
-            ),
+            Base::Global(a) => (Some(Space::Global), (*a as u64).wrapping_add(*off as u64), false),
+            Base::Const(a) => (Some(Space::Const), (*a as u64).wrapping_add(*off as u64), false),
             Base::Shared(a) => {
-                let a = if *a == u32::MAX {
-                    self.prog.static_shared
-                } else {
-                    *a
-                };
-                (
-                    Some(Space::Shared),
-                    (a as u64).wrapping_add(*off as u64),
-                    false,
-                )
+                let a = if *a == u32::MAX { self.prog.static_shared } else { *a };
+                (Some(Space::Shared), (a as u64).wrapping_add(*off as u64), false)
             }
-            Base::Local(a) => (
-                Some(Space::Local),
-                ((f.local_base + a) as u64).wrapping_add(*off as u64),
-                false,
-            ),
-            Base::KParam(a) => (
-                Some(Space::Param),
-                (*a as u64).wrapping_add(*off as u64),
-                false,
-            ),
-            Base::FParam(a) => (
-                Some(Space::Param),
-                (*a as u64).wrapping_add(*off as u64),
-                true,
-            ),
+            Base::Local(a) => (Some(Space::Local), ((f.local_base + a) as u64).wrapping_add(*off as u64), false),
+            Base::KParam(a) => (Some(Space::Param), (*a as u64).wrapping_add(*off as u64), false),
+            Base::FParam(a) => (Some(Space::Param), (*a as u64).wrapping_add(*off as u64), true),
         };
         let space = if let (Some(Space::Param), Base::Reg(_)) = (inst.space, base) {
             // A register-based .param address in a function means its own parameter area.
@@ -583,10 +489,7 @@ impl Machine<'_> {
         };
         match space {
             MSpace::Global => {
-                if addr < mem::NULL_LIMIT as u64
-                    || addr > u32::MAX as u64
-                    || !self.global.check(addr as u32, size)
-                {
+                if addr < mem::NULL_LIMIT as u64 || addr > u32::MAX as u64 || !self.global.check(addr as u32, size) {
                     return Err(oob);
                 }
                 Ok(&mut self.global.bytes_mut()[addr as usize..end as usize])
@@ -623,16 +526,7 @@ impl Machine<'_> {
     }
 
     /// Reads `size` bytes for one lane (read-only spaces included).
-    fn load_bytes(
-        &mut self,
-        cta: &mut Cta,
-        w: usize,
-        l: usize,
-        space: MSpace,
-        addr: u64,
-        size: u32,
-        fparam: bool,
-    ) -> Result<u128, Fault> {
+    fn load_bytes(&mut self, cta: &mut Cta, w: usize, l: usize, space: MSpace, addr: u64, size: u32, fparam: bool) -> Result<u128, Fault> {
         let ro: Option<&[u8]> = match (space, fparam) {
             (MSpace::Const, _) => Some(&self.prog.const_image),
             (MSpace::Param, false) => Some(self.params),
@@ -648,8 +542,7 @@ impl Machine<'_> {
             }
             src[addr as usize..end as usize].to_vec()
         } else {
-            self.mem_slice(cta, w, l, space, addr, size, fparam, false)?
-                .to_vec()
+            self.mem_slice(cta, w, l, space, addr, size, fparam, false)?.to_vec()
         };
         let mut b = [0u8; 16];
         b[..bytes.len()].copy_from_slice(&bytes);
@@ -693,11 +586,7 @@ impl Machine<'_> {
                 self.stats.branches += 1;
                 let target = match i.args.first() {
                     Some(Opd::Label(t)) => *t,
-                    _ => {
-                        return Err(warp_err(TrapKind::InvalidInstruction {
-                            reason: "bra without a label".into(),
-                        }))
-                    }
+                    _ => return Err(warp_err(TrapKind::InvalidInstruction { reason: "bra without a label".into() })),
                 };
                 let join = func.rpc[pc as usize];
                 if exec != 0 && exec != active && i.mods.has("uni") {
@@ -706,11 +595,7 @@ impl Machine<'_> {
                 match cta.warps[w].branch(pc, target, join, exec, self.stack_depth) {
                     Ok(true) => self.stats.divergent_branches += 1,
                     Ok(false) => {}
-                    Err(_) => {
-                        return Err(warp_err(TrapKind::ReconvergenceStackOverflow {
-                            depth: self.stack_depth as u32,
-                        }))
-                    }
+                    Err(_) => return Err(warp_err(TrapKind::ReconvergenceStackOverflow { depth: self.stack_depth as u32 })),
                 }
                 if join == EXIT_JOIN {
                     // Paths meet only at the function's end: nothing waits at the join.
@@ -729,22 +614,9 @@ impl Machine<'_> {
                 Self::check_barriers(self, cta);
             }
             "call" => self.call(cta, w, pc, i, exec)?,
-            "trap" if exec != 0 => {
-                return Err(Box::new((
-                    TrapKind::UserTrap,
-                    Some(exec.trailing_zeros() as usize),
-                    None,
-                )))
-            }
-            "brkpt" if exec != 0 => {
-                return Err(Box::new((
-                    TrapKind::Breakpoint,
-                    Some(exec.trailing_zeros() as usize),
-                    None,
-                )))
-            }
-            "trap" | "brkpt" | "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent"
-            | "nanosleep" => {}
+            "trap" if exec != 0 => return Err(Box::new((TrapKind::UserTrap, Some(exec.trailing_zeros() as usize), None))),
+            "brkpt" if exec != 0 => return Err(Box::new((TrapKind::Breakpoint, Some(exec.trailing_zeros() as usize), None))),
+            "trap" | "brkpt" | "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "nanosleep" => {}
             "bar" | "barrier" => {
                 if exec != 0 {
                     self.barrier(cta, w, pc, i, exec)?;
@@ -772,11 +644,7 @@ impl Machine<'_> {
                     };
                     b as u64
                 };
-                let t = if i.mods.has("ballot") {
-                    Type::B32
-                } else {
-                    Type::Pred
-                };
+                let t = if i.mods.has("ballot") { Type::B32 } else { Type::Pred };
                 for l in lanes(exec) {
                     self.write(cta, w, &i.args[0], t, l, r);
                 }
@@ -788,19 +656,9 @@ impl Machine<'_> {
             }
             "shfl" => self.shuffle(cta, w, i, exec, active),
             "match" => {
-                let vals: Vec<u64> = (0..ws)
-                    .map(|l| {
-                        if exec >> l & 1 == 1 {
-                            self.read(cta, w, &i.args[1], ty, l)
-                        } else {
-                            0
-                        }
-                    })
-                    .collect();
+                let vals: Vec<u64> = (0..ws).map(|l| if exec >> l & 1 == 1 { self.read(cta, w, &i.args[1], ty, l) } else { 0 }).collect();
                 for l in lanes(exec) {
-                    let same: u64 = lanes(exec)
-                        .filter(|&k| vals[k] == vals[l])
-                        .fold(0, |m, k| m | 1 << k);
+                    let same: u64 = lanes(exec).filter(|&k| vals[k] == vals[l]).fold(0, |m, k| m | 1 << k);
                     let r = if i.mods.has("all") {
                         if same == exec {
                             exec
@@ -814,9 +672,7 @@ impl Machine<'_> {
                 }
             }
             "redux" => {
-                let vals: Vec<u64> = lanes(exec)
-                    .map(|l| self.read(cta, w, &i.args[1], ty, l))
-                    .collect();
+                let vals: Vec<u64> = lanes(exec).map(|l| self.read(cta, w, &i.args[1], ty, l)).collect();
                 let s = ops::signed(ty);
                 let r = vals.iter().copied().reduce(|a, b| {
                     if i.mods.has("add") {
@@ -845,17 +701,11 @@ impl Machine<'_> {
             }
             "ld" | "ldu" | "st" => {
                 let store = i.op == "st";
-                let (data, addr) = if store {
-                    (&i.args[1], &i.args[0])
-                } else {
-                    (&i.args[0], &i.args[1])
-                };
+                let (data, addr) = if store { (&i.args[1], &i.args[0]) } else { (&i.args[0], &i.args[1]) };
                 let n = i.vec.max(1);
                 let esize = ty.size().max(1);
                 for l in lanes(exec) {
-                    let (space, a, fp) = self
-                        .resolve(cta, w, i, addr, l)
-                        .map_err(|k| lane_err(k, l, None))?;
+                    let (space, a, fp) = self.resolve(cta, w, i, addr, l).map_err(|k| lane_err(k, l, None))?;
                     let size = esize * n;
                     let kind = if store { MemKind::Store } else { MemKind::Load };
                     self.count(space, kind);
@@ -869,22 +719,11 @@ impl Machine<'_> {
                             };
                             v |= (self.read(cta, w, e, ty, l) as u128) << (8 * esize * k);
                         }
-                        let s = self
-                            .mem_slice(cta, w, l, space, a, size, fp, true)
-                            .map_err(|k| lane_err(k, l, gaddr))?;
+                        let s = self.mem_slice(cta, w, l, space, a, size, fp, true).map_err(|k| lane_err(k, l, gaddr))?;
                         s.copy_from_slice(&v.to_le_bytes()[..size as usize]);
-                        self.mem_log.push(MemAccess {
-                            lane: l as u8,
-                            kind,
-                            space,
-                            addr: a as u32,
-                            size: size as u8,
-                            data: v,
-                        });
+                        self.mem_log.push(MemAccess { lane: l as u8, kind, space, addr: a as u32, size: size as u8, data: v });
                     } else {
-                        let v = self
-                            .load_bytes(cta, w, l, space, a, size, fp)
-                            .map_err(|k| lane_err(k, l, gaddr))?;
+                        let v = self.load_bytes(cta, w, l, space, a, size, fp).map_err(|k| lane_err(k, l, gaddr))?;
                         for k in 0..n {
                             let e = match data {
                                 Opd::Vec(v) => &v[k as usize],
@@ -893,44 +732,23 @@ impl Machine<'_> {
                             let part = (v >> (8 * esize * k)) as u64;
                             self.write(cta, w, e, ty, l, ops::mask(part, ty));
                         }
-                        self.mem_log.push(MemAccess {
-                            lane: l as u8,
-                            kind,
-                            space,
-                            addr: a as u32,
-                            size: size as u8,
-                            data: v,
-                        });
+                        self.mem_log.push(MemAccess { lane: l as u8, kind, space, addr: a as u32, size: size as u8, data: v });
                     }
                 }
             }
             "atom" | "red" => {
                 let red = i.op == "red";
-                let (addr, b, c) = if red {
-                    (&i.args[0], &i.args[1], None)
-                } else {
-                    (&i.args[1], &i.args[2], i.args.get(3))
-                };
+                let (addr, b, c) = if red { (&i.args[0], &i.args[1], None) } else { (&i.args[1], &i.args[2], i.args.get(3)) };
                 for l in lanes(exec) {
-                    let (space, a, _) = self
-                        .resolve(cta, w, i, addr, l)
-                        .map_err(|k| lane_err(k, l, None))?;
+                    let (space, a, _) = self.resolve(cta, w, i, addr, l).map_err(|k| lane_err(k, l, None))?;
                     if !matches!(space, MSpace::Global | MSpace::Shared) {
-                        return Err(lane_err(
-                            TrapKind::InvalidInstruction {
-                                reason: format!("atomic on {space} memory"),
-                            },
-                            l,
-                            Some(a),
-                        ));
+                        return Err(lane_err(TrapKind::InvalidInstruction { reason: format!("atomic on {space} memory") }, l, Some(a)));
                     }
                     let size = ty.size();
                     self.count(space, MemKind::Atomic);
                     let bv = self.read(cta, w, b, ty, l);
                     let cv = c.map_or(0, |c| self.read(cta, w, c, ty, l));
-                    let s = self
-                        .mem_slice(cta, w, l, space, a, size, false, true)
-                        .map_err(|k| lane_err(k, l, Some(a)))?;
+                    let s = self.mem_slice(cta, w, l, space, a, size, false, true).map_err(|k| lane_err(k, l, Some(a)))?;
                     let mut buf = [0u8; 8];
                     buf[..size as usize].copy_from_slice(s);
                     let old = u64::from_le_bytes(buf);
@@ -992,30 +810,19 @@ impl Machine<'_> {
         }
     }
 
-    fn barrier(
-        &mut self,
-        cta: &mut Cta,
-        w: usize,
-        pc: u32,
-        i: &PInst,
-        exec: u64,
-    ) -> Result<(), Box<(Fault, Option<usize>, Option<u64>)>> {
+    fn barrier(&mut self, cta: &mut Cta, w: usize, pc: u32, i: &PInst, exec: u64) -> Result<(), Box<(Fault, Option<usize>, Option<u64>)>> {
         self.stats.barriers += 1;
         let first = exec.trailing_zeros() as usize;
         let is_red = i.mods.has("red");
         let off = if is_red { 1 } else { 0 };
         let id = self.read(cta, w, &i.args[off], Type::U32, first) as usize;
         let count = match i.args.get(off + 1) {
-            Some(o) if !(is_red && i.args.len() == off + 2) => {
-                self.read(cta, w, o, Type::U32, first) as u32
-            }
+            Some(o) if !(is_red && i.args.len() == off + 2) => self.read(cta, w, o, Type::U32, first) as u32,
             _ => 0,
         };
         if id >= BARRIERS {
             return Err(Box::new((
-                TrapKind::InvalidInstruction {
-                    reason: format!("barrier {id} does not exist (0..={})", BARRIERS - 1),
-                },
+                TrapKind::InvalidInstruction { reason: format!("barrier {id} does not exist (0..={})", BARRIERS - 1) },
                 Some(first),
                 None,
             )));
@@ -1056,15 +863,7 @@ impl Machine<'_> {
     fn shuffle(&mut self, cta: &mut Cta, w: usize, i: &PInst, exec: u64, active: u64) {
         let ws = self.ws;
         let lm = ws as u64 - 1;
-        let src: Vec<u64> = (0..ws)
-            .map(|l| {
-                if active >> l & 1 == 1 {
-                    self.read(cta, w, &i.args[1], Type::B32, l)
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let src: Vec<u64> = (0..ws).map(|l| if active >> l & 1 == 1 { self.read(cta, w, &i.args[1], Type::B32, l) } else { 0 }).collect();
         for l in lanes(exec) {
             let lane = l as u64;
             let b = self.read(cta, w, &i.args[2], Type::U32, l);
@@ -1097,14 +896,7 @@ impl Machine<'_> {
         }
     }
 
-    fn call(
-        &mut self,
-        cta: &mut Cta,
-        w: usize,
-        pc: u32,
-        i: &PInst,
-        exec: u64,
-    ) -> Result<(), Box<(Fault, Option<usize>, Option<u64>)>> {
+    fn call(&mut self, cta: &mut Cta, w: usize, pc: u32, i: &PInst, exec: u64) -> Result<(), Box<(Fault, Option<usize>, Option<u64>)>> {
         if exec == 0 {
             return Ok(());
         }
@@ -1128,9 +920,7 @@ impl Machine<'_> {
                     let v = self.read(cta, w, o, Type::U64, l);
                     if v < FUNC_ADDR || v - FUNC_ADDR >= self.prog.funcs.len() as u64 {
                         return Err(Box::new((
-                            TrapKind::InvalidInstruction {
-                                reason: format!("indirect call to {v:#x}, which is not a function"),
-                            },
+                            TrapKind::InvalidInstruction { reason: format!("indirect call to {v:#x}, which is not a function") },
                             Some(l),
                             Some(v),
                         )));
@@ -1155,14 +945,12 @@ impl Machine<'_> {
             let caller = cta.frames[w].last().expect("frame");
             let local_base = caller.local_base + self.prog.funcs[caller.func].local_frame;
             if local_base + callee.local_frame > self.local_cap {
-                return Err(Box::new((
-                    TrapKind::StackOverflow,
-                    Some(mask.trailing_zeros() as usize),
-                    None,
-                )));
+                return Err(Box::new((TrapKind::StackOverflow, Some(mask.trailing_zeros() as usize), None)));
             }
             let mut frame = self.new_frame(f, local_base);
             frame.ret_to = rets.clone();
+            frame.lanes = mask;
+            frame.caller = cta.frames[w].len() - 1;
             // Arguments: the caller's values into the callee's parameters.
             for (k, a) in args.iter().enumerate() {
                 let Some(info) = callee.params.get(k) else {
@@ -1170,14 +958,7 @@ impl Machine<'_> {
                 };
                 for l in lanes(mask) {
                     let bytes = self.arg_bytes(cta, w, a, info.size, l);
-                    store_param_value(
-                        &mut frame,
-                        callee,
-                        &Opd::Sym(Base::FParam(info.offset)),
-                        l,
-                        self.ws,
-                        &bytes,
-                    );
+                    store_param_value(&mut frame, callee, &Opd::Sym(Base::FParam(info.offset)), l, self.ws, &bytes);
                     if info.offset > u32::MAX / 2 {
                         // A `.reg` parameter.
                         let slot = u32::MAX - info.offset;
@@ -1194,17 +975,8 @@ impl Machine<'_> {
         if pushed.is_empty() {
             return Ok(());
         }
-        if cta.warps[w]
-            .call(pc + 1, &pushed, self.stack_depth)
-            .is_err()
-        {
-            return Err(Box::new((
-                TrapKind::ReconvergenceStackOverflow {
-                    depth: self.stack_depth as u32,
-                },
-                None,
-                None,
-            )));
+        if cta.warps[w].call(pc + 1, &pushed, self.stack_depth).is_err() {
+            return Err(Box::new((TrapKind::ReconvergenceStackOverflow { depth: self.stack_depth as u32 }, None, None)));
         }
         // Frames in stack order: the first group's frame ends on top.
         for f in frames.into_iter().rev() {
@@ -1220,10 +992,7 @@ impl Machine<'_> {
             Opd::Sym(Base::FParam(off)) => {
                 let area = self.prog.funcs[f.func].param_area as usize;
                 let start = l * area + *off as usize;
-                f.params
-                    .get(start..start + size as usize)
-                    .map(|s| s.to_vec())
-                    .unwrap_or_else(|| vec![0; size as usize])
+                f.params.get(start..start + size as usize).map(|s| s.to_vec()).unwrap_or_else(|| vec![0; size as usize])
             }
             o => {
                 let t = match size {
@@ -1261,21 +1030,14 @@ impl Machine<'_> {
             let ret: Option<(u64, u32)> = match name {
                 "vprintf" => {
                     let (fmt, buf) = (arg(self, 0, 8), arg(self, 1, 8));
-                    let view = View {
-                        m: self,
-                        cta,
-                        w,
-                        lane: l,
-                    };
+                    let view = View { m: self, cta, w, lane: l };
                     let out = view
                         .read_cstr(fmt)
                         .and_then(|f| {
                             let a = if buf == 0 { vec![] } else { view.region(buf)? };
                             printf::format(&f, &a, &view).map_err(|e| e.to_string())
                         })
-                        .map_err(|reason| {
-                            Box::new((TrapKind::Printf { reason }, Some(l), Some(fmt)))
-                        })?;
+                        .map_err(|reason| Box::new((TrapKind::Printf { reason }, Some(l), Some(fmt))))?;
                     self.stdout.extend_from_slice(&out);
                     Some((out.len() as u64, 4))
                 }
@@ -1288,17 +1050,9 @@ impl Machine<'_> {
                     None
                 }
                 "__assertfail" => {
-                    let view = View {
-                        m: self,
-                        cta,
-                        w,
-                        lane: l,
-                    };
-                    let text = |a: u64| {
-                        view.read_cstr(a)
-                            .map(|s| String::from_utf8_lossy(&s).into_owned())
-                            .unwrap_or_else(|e| format!("<{e}>"))
-                    };
+                    let view = View { m: self, cta, w, lane: l };
+                    let text =
+                        |a: u64| view.read_cstr(a).map(|s| String::from_utf8_lossy(&s).into_owned()).unwrap_or_else(|e| format!("<{e}>"));
                     let kind = TrapKind::AssertFail {
                         message: text(arg(self, 0, 8)),
                         file: text(arg(self, 1, 8)),
@@ -1309,9 +1063,7 @@ impl Machine<'_> {
                 }
                 other => {
                     return Err(Box::new((
-                        TrapKind::InvalidInstruction {
-                            reason: format!("call to `{other}`, which is declared but not defined"),
-                        },
+                        TrapKind::InvalidInstruction { reason: format!("call to `{other}`, which is declared but not defined") },
                         Some(l),
                         None,
                     )))
@@ -1367,11 +1119,7 @@ impl Machine<'_> {
             }
             "add" | "sub" | "mul" | "fma" | "mad" if is_f => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
-                let z = if matches!(op, "fma" | "mad") {
-                    r(self, 3, ty)
-                } else {
-                    0
-                };
+                let z = if matches!(op, "fma" | "mad") { r(self, 3, ty) } else { 0 };
                 match ty {
                     Type::F32 => {
                         let (x, y, z) = (x as u32, y as u32, z as u32);
@@ -1402,11 +1150,7 @@ impl Machine<'_> {
                         let hi = ops::f16_op(op, x >> 16, y >> 16, z >> 16, rnd);
                         lo | hi << 16
                     }
-                    _ => {
-                        return Err(TrapKind::InvalidInstruction {
-                            reason: format!("`{op}{}` is not supported", ty.name()),
-                        })
-                    }
+                    _ => return Err(TrapKind::InvalidInstruction { reason: format!("`{op}{}` is not supported", ty.name()) }),
                 }
             }
             "mul" | "mad" | "madc" | "mul24" | "mad24" => {
@@ -1415,16 +1159,8 @@ impl Machine<'_> {
                 let bitsz = ops::bits(ty);
                 let (xx, yy) = if op.ends_with("24") {
                     (
-                        if s {
-                            ops::sext(x & 0xff_ffff, Type::S32) as i128
-                        } else {
-                            (x & 0xff_ffff) as i128
-                        },
-                        if s {
-                            ops::sext(y & 0xff_ffff, Type::S32) as i128
-                        } else {
-                            (y & 0xff_ffff) as i128
-                        },
+                        if s { ops::sext(x & 0xff_ffff, Type::S32) as i128 } else { (x & 0xff_ffff) as i128 },
+                        if s { ops::sext(y & 0xff_ffff, Type::S32) as i128 } else { (y & 0xff_ffff) as i128 },
                     )
                 } else if s {
                     (ops::sext(x, ty) as i128, ops::sext(y, ty) as i128)
@@ -1461,8 +1197,7 @@ impl Machine<'_> {
                     } else {
                         let carry = cta.warps[w].carry >> l & 1 == 1;
                         let cin = op == "madc" && carry;
-                        let sum =
-                            ops::mask(part, dty) as u128 + ops::mask(c, dty) as u128 + cin as u128;
+                        let sum = ops::mask(part, dty) as u128 + ops::mask(c, dty) as u128 + cin as u128;
                         if m.has("cc") {
                             let cc = &mut cta.warps[w].carry;
                             *cc = (*cc & !(1 << l)) | ((sum >> ops::bits(dty) & 1) as u64) << l;
@@ -1478,16 +1213,8 @@ impl Machine<'_> {
             }
             "sad" => {
                 let (x, y, z) = (r(self, 1, ty), r(self, 2, ty), r(self, 3, ty));
-                let lt = if ops::signed(ty) {
-                    ops::sext(x, ty) < ops::sext(y, ty)
-                } else {
-                    x < y
-                };
-                z.wrapping_add(if lt {
-                    y.wrapping_sub(x)
-                } else {
-                    x.wrapping_sub(y)
-                })
+                let lt = if ops::signed(ty) { ops::sext(x, ty) < ops::sext(y, ty) } else { x < y };
+                z.wrapping_add(if lt { y.wrapping_sub(x) } else { x.wrapping_sub(y) })
             }
             "div" | "rem" if !is_f => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
@@ -1533,11 +1260,7 @@ impl Machine<'_> {
                 let x = r(self, 1, ty);
                 match ty.kind() {
                     TypeKind::Float => {
-                        let x = if ftz && ty == Type::F32 {
-                            fp::ftz32(x as u32) as u64
-                        } else {
-                            x
-                        };
+                        let x = if ftz && ty == Type::F32 { fp::ftz32(x as u32) as u64 } else { x };
                         let sign = 1u64 << (ops::bits(ty) - 1);
                         let signs = if ty == Type::F16x2 { 0x8000_8000 } else { sign };
                         if op == "abs" {
@@ -1548,11 +1271,7 @@ impl Machine<'_> {
                     }
                     _ => {
                         let sx = ops::sext(x, ty);
-                        (if op == "abs" {
-                            sx.wrapping_abs()
-                        } else {
-                            sx.wrapping_neg()
-                        }) as u64
+                        (if op == "abs" { sx.wrapping_abs() } else { sx.wrapping_neg() }) as u64
                     }
                 }
             }
@@ -1616,11 +1335,7 @@ impl Machine<'_> {
             "bfind" => {
                 let x = r(self, 1, ty);
                 let b = ops::bits(ty);
-                let v = if ops::signed(ty) && ops::sext(x, ty) < 0 {
-                    ops::mask(!x, ty)
-                } else {
-                    x
-                };
+                let v = if ops::signed(ty) && ops::sext(x, ty) < 0 { ops::mask(!x, ty) } else { x };
                 if v == 0 {
                     0xffff_ffff
                 } else {
@@ -1637,18 +1352,10 @@ impl Machine<'_> {
                 let pos = r(self, 2, Type::U32) & 0xff;
                 let len = r(self, 3, Type::U32) & 0xff;
                 let msb = ops::bits(ty) as u64 - 1;
-                let sbit = if !ops::signed(ty) || len == 0 {
-                    0
-                } else {
-                    x >> (pos + len - 1).min(msb) & 1
-                };
+                let sbit = if !ops::signed(ty) || len == 0 { 0 } else { x >> (pos + len - 1).min(msb) & 1 };
                 let mut d = 0u64;
                 for k in 0..=msb {
-                    let bit = if k < len && pos + k <= msb {
-                        x >> (pos + k) & 1
-                    } else {
-                        sbit
-                    };
+                    let bit = if k < len && pos + k <= msb { x >> (pos + k) & 1 } else { sbit };
                     d |= bit << k;
                 }
                 d
@@ -1667,16 +1374,9 @@ impl Machine<'_> {
                 d
             }
             "prmt" => {
-                let mode = ["", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"]
-                    .iter()
-                    .position(|n| !n.is_empty() && m.has(n))
-                    .unwrap_or(0) as u32;
-                int::prmt(
-                    r(self, 1, Type::B32) as u32,
-                    r(self, 3, Type::B32) as u32,
-                    r(self, 2, Type::B32) as u32,
-                    mode,
-                ) as u64
+                let mode =
+                    ["", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"].iter().position(|n| !n.is_empty() && m.has(n)).unwrap_or(0) as u32;
+                int::prmt(r(self, 1, Type::B32) as u32, r(self, 3, Type::B32) as u32, r(self, 2, Type::B32) as u32, mode) as u64
             }
             "lop3" => {
                 let (x, y, z) = (r(self, 1, ty), r(self, 2, ty), r(self, 3, ty));
@@ -1701,16 +1401,11 @@ impl Machine<'_> {
                         "sqrt" => ops::sqrt64(x, rnd),
                         // rsqrt.approx.f64: the correctly rounded 1/sqrt(x) of the rounded root.
                         "rsqrt" => ops::div64(1f64.to_bits(), ops::sqrt64(x, Rnd::Rn), Rnd::Rn),
-                        _ => {
-                            return Err(TrapKind::InvalidInstruction {
-                                reason: format!("`{op}.f64` is not supported"),
-                            })
-                        }
+                        _ => return Err(TrapKind::InvalidInstruction { reason: format!("`{op}.f64` is not supported") }),
                     }
                 } else if ty == Type::F32 {
                     let x = x as u32;
-                    let approx = m.has("approx")
-                        || !(m.has("rn") || m.has("rz") || m.has("rm") || m.has("rp"));
+                    let approx = m.has("approx") || !(m.has("rn") || m.has("rz") || m.has("rm") || m.has("rp"));
                     (match op {
                         "rcp" if !approx => ops::div32(1f32.to_bits(), x, rnd, ftz),
                         "sqrt" if !approx => ops::sqrt32(x, rnd, ftz),
@@ -1758,18 +1453,10 @@ impl Machine<'_> {
                 return Ok(());
             }
             "setp" | "set" => {
-                let sty = if op == "set" {
-                    i.types.get(1).copied().unwrap_or(ty)
-                } else {
-                    ty
-                };
+                let sty = if op == "set" { i.types.get(1).copied().unwrap_or(ty) } else { ty };
                 let (x, y) = (r(self, 1, sty), r(self, 2, sty));
                 let cmp = compare(m, sty, x, y, ftz && sty == Type::F32);
-                let c = if a.len() > 3 {
-                    Some(r(self, 3, Type::Pred) & 1 == 1)
-                } else {
-                    None
-                };
+                let c = if a.len() > 3 { Some(r(self, 3, Type::Pred) & 1 == 1) } else { None };
                 let comb = |v: bool| match c {
                     None => v,
                     Some(c) if m.has("and") => v && c,
@@ -1821,22 +1508,11 @@ impl Machine<'_> {
                 let aty = i.types.get(1).copied().unwrap_or(ty);
                 let x = r(self, 1, aty);
                 let int_round = m.has("rni") || m.has("rzi") || m.has("rmi") || m.has("rpi");
-                let rnd = if aty.kind() == TypeKind::Float
-                    && ty.kind() != TypeKind::Float
-                    && !int_round
-                {
-                    Rnd::Rz
-                } else {
-                    rnd
-                };
+                let rnd = if aty.kind() == TypeKind::Float && ty.kind() != TypeKind::Float && !int_round { Rnd::Rz } else { rnd };
                 let c = Cvt {
                     rnd,
                     int_round,
-                    ftz: m.has("ftz")
-                        || (legacy
-                            && (ty == Type::F32 || aty == Type::F32)
-                            && ty != Type::F64
-                            && aty != Type::F64),
+                    ftz: m.has("ftz") || (legacy && (ty == Type::F32 || aty == Type::F32) && ty != Type::F64 && aty != Type::F64),
                     sat,
                     legacy,
                 };
@@ -1873,11 +1549,7 @@ impl Machine<'_> {
             }
             "dp4a" | "dp2a" => {
                 let (aty, bty) = (ty, i.types.get(1).copied().unwrap_or(ty));
-                let (x, y, z) = (
-                    r(self, 1, Type::B32),
-                    r(self, 2, Type::B32),
-                    r(self, 3, Type::B32),
-                );
+                let (x, y, z) = (r(self, 1, Type::B32), r(self, 2, Type::B32), r(self, 3, Type::B32));
                 let lane8 = |v: u64, k: u32, s: bool| {
                     if s {
                         (v >> (8 * k)) as u8 as i8 as i64
@@ -1905,11 +1577,7 @@ impl Machine<'_> {
                 }
                 acc as u64
             }
-            other => {
-                return Err(TrapKind::InvalidInstruction {
-                    reason: format!("`{other}` is not supported by the PTX interpreter"),
-                })
-            }
+            other => return Err(TrapKind::InvalidInstruction { reason: format!("`{other}` is not supported by the PTX interpreter") }),
         };
         let _ = i.line;
         self.write(cta, w, &a[0], ty, l, ops::mask(v, ty));
@@ -1921,20 +1589,14 @@ impl Machine<'_> {
 fn legacy_mad32(a: u32, b: u32, c: u32, sat: bool) -> u32 {
     let (a, b, c) = (fp::ftz32(a), fp::ftz32(b), fp::ftz32(c));
     let p = f32::from_bits(a) as f64 * f32::from_bits(b) as f64;
-    let t = if p.is_finite() && p != 0.0 {
-        f64::from_bits(p.to_bits() & !((1u64 << 29) - 1))
-    } else {
-        p
-    };
+    let t = if p.is_finite() && p != 0.0 { f64::from_bits(p.to_bits() & !((1u64 << 29) - 1)) } else { p };
     let s = t + f32::from_bits(c) as f64;
     fp::finish32((s as f32).to_bits(), true, sat)
 }
 
 /// A PTX comparison (setp/set) on values of type `t`.
 fn compare(m: super::prep::Mods, t: Type, x: u64, y: u64, ftz: bool) -> bool {
-    let names = [
-        "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
-    ];
+    let names = ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
     if t.kind() == TypeKind::Float {
         let code = names.iter().position(|n| m.has(n)).unwrap_or(0) as u32;
         let (a, b) = (ops::float_to_f64(x, t, ftz), ops::float_to_f64(y, t, ftz));
@@ -2074,28 +1736,16 @@ impl View<'_, '_> {
         } else if a >= mem::PARAM_WINDOW {
             (self.m.params, (a - mem::PARAM_WINDOW) as usize)
         } else {
-            (
-                self.m
-                    .global
-                    .tail(a)
-                    .ok_or_else(|| format!("address {addr:#x} is not allocated"))?,
-                0,
-            )
+            (self.m.global.tail(a).ok_or_else(|| format!("address {addr:#x} is not allocated"))?, 0)
         };
-        bytes
-            .get(start..)
-            .map(|b| b.to_vec())
-            .ok_or_else(|| format!("address {addr:#x} is outside its memory"))
+        bytes.get(start..).map(|b| b.to_vec()).ok_or_else(|| format!("address {addr:#x} is outside its memory"))
     }
 }
 
 impl StringReader for View<'_, '_> {
     fn read_cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
         let r = self.region(addr)?;
-        let end = r
-            .iter()
-            .position(|&b| b == 0)
-            .ok_or_else(|| format!("string at {addr:#x} has no terminating NUL"))?;
+        let end = r.iter().position(|&b| b == 0).ok_or_else(|| format!("string at {addr:#x} has no terminating NUL"))?;
         Ok(r[..end].to_vec())
     }
 }

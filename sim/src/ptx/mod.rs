@@ -32,34 +32,13 @@ pub fn facade(p: &Prog) -> Object {
         .iter()
         .filter(|f| f.entry)
         .map(|f| {
-            let params: Vec<Param> = f
-                .params
-                .iter()
-                .enumerate()
-                .map(|(i, x)| Param {
-                    name: format!("param{i}"),
-                    offset: x.offset,
-                    size: x.size,
-                })
-                .collect();
+            let params: Vec<Param> =
+                f.params.iter().enumerate().map(|(i, x)| Param { name: format!("param{i}"), offset: x.offset, size: x.size }).collect();
             let param_bytes = params.iter().map(|x| x.offset + x.size).max().unwrap_or(0);
-            Kernel {
-                name: f.name.clone(),
-                entry: 0,
-                regs: 0,
-                params,
-                param_bytes,
-                shared_bytes: p.static_shared,
-                local_bytes: 0,
-            }
+            Kernel { name: f.name.clone(), entry: 0, regs: 0, params, param_bytes, shared_bytes: p.static_shared, local_bytes: 0 }
         })
         .collect();
-    Object {
-        kernels,
-        global_data: p.global_image.clone(),
-        const_data: p.const_image.clone(),
-        ..Object::default()
-    }
+    Object { kernels, global_data: p.global_image.clone(), const_data: p.const_image.clone(), ..Object::default() }
 }
 
 pub(crate) use exec::run;

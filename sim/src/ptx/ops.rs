@@ -63,9 +63,7 @@ fn float_from_f64(f: f64, ty: Type) -> u64 {
         Type::F32 => (f as f32).to_bits() as u64,
         Type::F16 => {
             let mut l = false;
-            let h: Half = Double::from_bits(f.to_bits() as u128)
-                .convert_r(Round::NearestTiesToEven, &mut l)
-                .value;
+            let h: Half = Double::from_bits(f.to_bits() as u128).convert_r(Round::NearestTiesToEven, &mut l).value;
             h.to_bits() as u64
         }
         _ => f.to_bits(),
@@ -111,17 +109,10 @@ pub fn f16_op(op: &str, a: u64, b: u64, c: u64, r: Rnd) -> u64 {
 
 /// IEEE division with a rounding mode (binary32), canonical NaN, ftz.
 pub fn div32(a: u32, b: u32, r: Rnd, ftz: bool) -> u32 {
-    let (a, b) = if ftz {
-        (fp::ftz32(a), fp::ftz32(b))
-    } else {
-        (a, b)
-    };
+    let (a, b) = if ftz { (fp::ftz32(a), fp::ftz32(b)) } else { (a, b) };
     let v = match r {
         Rnd::Rn => (f32::from_bits(a) / f32::from_bits(b)).to_bits(),
-        _ => Single::from_bits(a as u128)
-            .div_r(Single::from_bits(b as u128), ap(r))
-            .value
-            .to_bits() as u32,
+        _ => Single::from_bits(a as u128).div_r(Single::from_bits(b as u128), ap(r)).value.to_bits() as u32,
     };
     fp::finish32(v, ftz, false)
 }
@@ -129,10 +120,7 @@ pub fn div32(a: u32, b: u32, r: Rnd, ftz: bool) -> u32 {
 pub fn div64(a: u64, b: u64, r: Rnd) -> u64 {
     let v = match r {
         Rnd::Rn => (f64::from_bits(a) / f64::from_bits(b)).to_bits(),
-        _ => Double::from_bits(a as u128)
-            .div_r(Double::from_bits(b as u128), ap(r))
-            .value
-            .to_bits() as u64,
+        _ => Double::from_bits(a as u128).div_r(Double::from_bits(b as u128), ap(r)).value.to_bits() as u64,
     };
     if fp::is_nan64(v) {
         fp::NAN64
@@ -203,11 +191,7 @@ fn int_ty(ty: Type) -> IntTy {
 /// Saturates a wide integer into `ty`'s range.
 fn clamp_int(v: i128, ty: Type) -> u64 {
     let b = bits(ty);
-    let (lo, hi) = if signed(ty) {
-        (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
-    } else {
-        (0, (1i128 << b) - 1)
-    };
+    let (lo, hi) = if signed(ty) { (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1) } else { (0, (1i128 << b) - 1) };
     mask(v.clamp(lo, hi) as u64, ty)
 }
 
@@ -230,11 +214,7 @@ pub fn cvt(dty: Type, aty: Type, a: u64, c: &Cvt) -> u64 {
     match (dk == Float, ak == Float) {
         // int -> int: sign or zero extension by the source, then truncation or saturation.
         (false, false) => {
-            let v = if signed(aty) {
-                sext(a, aty) as i128
-            } else {
-                mask(a, aty) as i128
-            };
+            let v = if signed(aty) { sext(a, aty) as i128 } else { mask(a, aty) as i128 };
             if c.sat {
                 clamp_int(v, dty)
             } else {
@@ -254,11 +234,8 @@ pub fn cvt(dty: Type, aty: Type, a: u64, c: &Cvt) -> u64 {
                 Rnd::Rp => x.ceil(),
             };
             let b = bits(dty);
-            let (lo, hi) = if signed(dty) {
-                (-(2f64.powi(b as i32 - 1)), 2f64.powi(b as i32 - 1) - 1.0)
-            } else {
-                (0.0, 2f64.powi(b as i32) - 1.0)
-            };
+            let (lo, hi) =
+                if signed(dty) { (-(2f64.powi(b as i32 - 1)), 2f64.powi(b as i32 - 1) - 1.0) } else { (0.0, 2f64.powi(b as i32) - 1.0) };
             let v = if r <= lo {
                 lo as i128
             } else if r >= hi {
@@ -276,23 +253,13 @@ pub fn cvt(dty: Type, aty: Type, a: u64, c: &Cvt) -> u64 {
         }
         // int -> float: rounded.
         (true, false) => {
-            let v = if signed(aty) {
-                sext(a, aty) as i128
-            } else {
-                mask(a, aty) as i128
-            };
+            let v = if signed(aty) { sext(a, aty) as i128 } else { mask(a, aty) as i128 };
             let out = match dty {
-                Type::F32 => {
-                    fp::i2f(v as u64, c.rnd, if v < 0 { IntTy::S64 } else { IntTy::U64 }) as u64
-                }
+                Type::F32 => fp::i2f(v as u64, c.rnd, if v < 0 { IntTy::S64 } else { IntTy::U64 }) as u64,
                 Type::F64 => fp::i2d(v as u64, c.rnd, if v < 0 { IntTy::S64 } else { IntTy::U64 }),
                 _ => Half::from_i128_r(v, ap(c.rnd)).value.to_bits() as u64,
             };
-            let out = if c.ftz && dty == Type::F32 {
-                fp::ftz32(out as u32) as u64
-            } else {
-                out
-            };
+            let out = if c.ftz && dty == Type::F32 { fp::ftz32(out as u32) as u64 } else { out };
             sat_float(out, dty)
         }
         // float -> float.
@@ -303,9 +270,7 @@ pub fn cvt(dty: Type, aty: Type, a: u64, c: &Cvt) -> u64 {
                         Type::F32 => fp::rnd32(a as u32, c.rnd, c.ftz) as u64,
                         Type::F64 => fp::rnd64(a, c.rnd),
                         _ => {
-                            let h = Half::from_bits((a & 0xffff) as u128)
-                                .round_to_integral(ap(c.rnd))
-                                .value;
+                            let h = Half::from_bits((a & 0xffff) as u128).round_to_integral(ap(c.rnd)).value;
                             h.to_bits() as u64
                         }
                     }
@@ -327,9 +292,7 @@ pub fn cvt(dty: Type, aty: Type, a: u64, c: &Cvt) -> u64 {
                     }
                     (Type::F16, Type::F64) => {
                         let mut l = false;
-                        let h: Half = Double::from_bits(a as u128)
-                            .convert_r(ap(c.rnd), &mut l)
-                            .value;
+                        let h: Half = Double::from_bits(a as u128).convert_r(ap(c.rnd), &mut l).value;
                         if h.is_nan() {
                             fp::NAN16 as u64
                         } else {
@@ -391,82 +354,29 @@ mod tests {
     use super::*;
 
     fn c(rnd: Rnd, sat: bool) -> Cvt {
-        Cvt {
-            rnd,
-            int_round: false,
-            ftz: false,
-            sat,
-            legacy: false,
-        }
+        Cvt { rnd, int_round: false, ftz: false, sat, legacy: false }
     }
 
     #[test]
     fn cvt_rules() {
         // CVT-01: the source's signedness decides widening.
-        assert_eq!(
-            cvt(Type::U32, Type::S8, 0x80, &c(Rnd::Rn, false)),
-            0xffff_ff80
-        );
+        assert_eq!(cvt(Type::U32, Type::S8, 0x80, &c(Rnd::Rn, false)), 0xffff_ff80);
         assert_eq!(cvt(Type::S32, Type::U8, 0x80, &c(Rnd::Rn, false)), 0x80);
         // CVT-20: .sat on int -> int.
         assert_eq!(cvt(Type::U32, Type::S16, 0xffff, &c(Rnd::Rn, true)), 0);
         assert_eq!(cvt(Type::S8, Type::S32, 1000, &c(Rnd::Rn, true)), 127);
         // CVT-21/22: float -> int saturates, NaN -> 0.
-        assert_eq!(
-            cvt(
-                Type::S32,
-                Type::F32,
-                f32::INFINITY.to_bits() as u64,
-                &c(Rnd::Rz, false)
-            ),
-            0x7fff_ffff
-        );
-        assert_eq!(
-            cvt(
-                Type::U32,
-                Type::F32,
-                (-1.0f32).to_bits() as u64,
-                &c(Rnd::Rz, false)
-            ),
-            0
-        );
-        assert_eq!(
-            cvt(Type::S32, Type::F32, 0x7fc0_0000, &c(Rnd::Rn, false)),
-            0
-        );
-        assert_eq!(
-            cvt(Type::U64, Type::F64, 1e30f64.to_bits(), &c(Rnd::Rz, false)),
-            u64::MAX
-        );
-        assert_eq!(
-            cvt(
-                Type::S32,
-                Type::F32,
-                2.5f32.to_bits() as u64,
-                &c(Rnd::Rn, false)
-            ),
-            2
-        );
-        assert_eq!(
-            cvt(
-                Type::S32,
-                Type::F32,
-                (-2.5f32).to_bits() as u64,
-                &c(Rnd::Rm, false)
-            ),
-            (-3i32) as u32 as u64
-        );
+        assert_eq!(cvt(Type::S32, Type::F32, f32::INFINITY.to_bits() as u64, &c(Rnd::Rz, false)), 0x7fff_ffff);
+        assert_eq!(cvt(Type::U32, Type::F32, (-1.0f32).to_bits() as u64, &c(Rnd::Rz, false)), 0);
+        assert_eq!(cvt(Type::S32, Type::F32, 0x7fc0_0000, &c(Rnd::Rn, false)), 0);
+        assert_eq!(cvt(Type::U64, Type::F64, 1e30f64.to_bits(), &c(Rnd::Rz, false)), u64::MAX);
+        assert_eq!(cvt(Type::S32, Type::F32, 2.5f32.to_bits() as u64, &c(Rnd::Rn, false)), 2);
+        assert_eq!(cvt(Type::S32, Type::F32, (-2.5f32).to_bits() as u64, &c(Rnd::Rm, false)), (-3i32) as u32 as u64);
         // CVT-23: .sat on a float destination.
         assert_eq!(cvt(Type::F32, Type::F32, 0x7fc0_0000, &c(Rnd::Rn, true)), 0);
-        assert_eq!(
-            cvt(Type::F32, Type::S32, 5, &c(Rnd::Rn, true)),
-            1f32.to_bits() as u64
-        );
+        assert_eq!(cvt(Type::F32, Type::S32, 5, &c(Rnd::Rn, true)), 1f32.to_bits() as u64);
         // int -> float rounding.
-        assert_eq!(
-            cvt(Type::F32, Type::U32, 16_777_217, &c(Rnd::Rp, false)),
-            0x4b80_0001
-        );
+        assert_eq!(cvt(Type::F32, Type::U32, 16_777_217, &c(Rnd::Rp, false)), 0x4b80_0001);
     }
 
     #[test]
@@ -479,10 +389,7 @@ mod tests {
         assert_eq!(rp, rz + 1);
         assert!(rz == rn || rp == rn);
         assert_eq!(sqrt32(4f32.to_bits(), Rnd::Rm, false), 2f32.to_bits());
-        assert_eq!(
-            div32(1f32.to_bits(), 3f32.to_bits(), Rnd::Rz, false) + 1,
-            div32(1f32.to_bits(), 3f32.to_bits(), Rnd::Rp, false)
-        );
+        assert_eq!(div32(1f32.to_bits(), 3f32.to_bits(), Rnd::Rz, false) + 1, div32(1f32.to_bits(), 3f32.to_bits(), Rnd::Rp, false));
         let s = sqrt64(2f64.to_bits(), Rnd::Rz);
         assert!(f64::from_bits(s) * f64::from_bits(s) < 2.0);
     }

@@ -114,10 +114,7 @@ pub struct Mods(pub u128);
 
 impl Mods {
     pub fn has(self, name: &str) -> bool {
-        MOD_NAMES
-            .iter()
-            .position(|n| *n == name)
-            .is_some_and(|i| self.0 >> i & 1 == 1)
+        MOD_NAMES.iter().position(|n| *n == name).is_some_and(|i| self.0 >> i & 1 == 1)
     }
 }
 
@@ -210,6 +207,9 @@ pub struct Prog {
     pub legacy: bool,
 }
 
+/// Function "addresses" (for indirect calls) lie above the 32-bit address space.
+pub const FUNC_ADDR: u64 = 1 << 32;
+
 pub const SPECIALS: &[&str] = &[
     "%tid",
     "%ntid",
@@ -247,18 +247,11 @@ fn align_up(v: u32, a: u32) -> u32 {
 
 fn decl_size(v: &VarDecl, d: &Declarator) -> u32 {
     let elem = v.ty.size() * v.vector.unwrap_or(1);
-    let n: u64 = d
-        .dims
-        .iter()
-        .map(|x| x.unwrap_or(0))
-        .product::<u64>()
-        .max(if d.dims.is_empty() { 1 } else { 0 });
+    let n: u64 = d.dims.iter().map(|x| x.unwrap_or(0)).product::<u64>().max(if d.dims.is_empty() { 1 } else { 0 });
     let n = if d.dims.iter().any(|x| x.is_none()) {
         // `[]` takes its size from the initializer.
         match &d.init {
-            Some(Init::List(items, _)) => {
-                items.len() as u64 * d.dims.iter().flatten().product::<u64>().max(1)
-            }
+            Some(Init::List(items, _)) => items.len() as u64 * d.dims.iter().flatten().product::<u64>().max(1),
             _ => 0,
         }
     } else {
@@ -268,12 +261,7 @@ fn decl_size(v: &VarDecl, d: &Declarator) -> u32 {
 }
 
 /// Little-endian image of an initializer for element type `ty`.
-fn init_bytes(
-    ty: Type,
-    init: &Init,
-    out: &mut Vec<u8>,
-    syms: &dyn Fn(&str) -> Option<u64>,
-) -> Result<(), String> {
+fn init_bytes(ty: Type, init: &Init, out: &mut Vec<u8>, syms: &dyn Fn(&str) -> Option<u64>) -> Result<(), String> {
     match init {
         Init::List(items, _) => {
             for i in items {
@@ -290,10 +278,7 @@ fn init_bytes(
                     Type::F64 => (f32::from_bits(*b) as f64).to_bits(),
                     _ => *b as u64,
                 },
-                _ => super::ops::convert_const(
-                    expr::eval(e, &|n| syms(n).map(Value::U64)).map_err(|(_, m)| m)?,
-                    ty,
-                ),
+                _ => super::ops::convert_const(expr::eval(e, &|n| syms(n).map(Value::U64)).map_err(|(_, m)| m)?, ty),
             };
             out.extend_from_slice(&bits.to_le_bytes()[..ty.size().min(8) as usize]);
         }
@@ -303,73 +288,11 @@ fn init_bytes(
 
 /// Prepares a checked module. Err: a construct the interpreter does not support.
 pub fn prepare(src: &SourceFile, m: &Module) -> Result<Prog, String> {
-    let legacy = m.target.iter().any(|t| {
-        t.name
-            .strip_prefix("sm_")
-            .and_then(|n| n.parse::<u32>().ok())
-            .is_some_and(|n| n < 20)
-    });
+    let legacy = m.target.iter().any(|t| t.name.strip_prefix("sm_").and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n < 20));
     let mut global_image: Vec<u8> = vec![];
     let mut const_image: Vec<u8> = vec![];
     let mut shared_off = 0u32;
     let mut globals: HashMap<String, Base> = HashMap::new();
-    // Module variables.
-    for item in &m.items {
-        let Item::Var(v) = item else { continue };
-        for d in &v.names {
-            let size = decl_size(v, d);
-            let al = v
-                .align
-                .map(|a| a as u32)
-                .unwrap_or(v.ty.size() * v.vector.unwrap_or(1));
-            match v.space {
-                Space::Global | Space::Const => {
-                    let img = if v.space == Space::Global {
-                        &mut global_image
-                    } else {
-                        &mut const_image
-                    };
-                    let off = align_up(img.len() as u32, al);
-                    img.resize(off as usize, 0);
-                    let base = if v.space == Space::Global {
-                        Base::Global(MODULE_GLOBAL_BASE + off)
-                    } else {
-                        Base::Const(off)
-                    };
-                    globals.insert(d.name.name.clone(), base);
-                    let mut bytes = vec![];
-                    if let Some(i) = &d.init {
-                        let gl = &globals;
-                        init_bytes(v.ty, i, &mut bytes, &|n| match gl.get(n) {
-                            Some(Base::Global(a)) => Some(*a as u64),
-                            Some(Base::Const(a)) => {
-                                Some(heddle_isa::mem::CONST_WINDOW as u64 + *a as u64)
-                            }
-                            _ => None,
-                        })?;
-                    }
-                    bytes.resize(size.max(bytes.len() as u32) as usize, 0);
-                    let img = if v.space == Space::Global {
-                        &mut global_image
-                    } else {
-                        &mut const_image
-                    };
-                    img.extend_from_slice(&bytes);
-                }
-                Space::Shared => {
-                    if v.linkage == Some(Linkage::Extern) {
-                        globals.insert(d.name.name.clone(), Base::Shared(u32::MAX));
-                    } else {
-                        shared_off = align_up(shared_off, al);
-                        globals.insert(d.name.name.clone(), Base::Shared(shared_off));
-                        shared_off += size;
-                    }
-                }
-                Space::Tex => return Err("texture references are not supported".into()),
-                _ => {}
-            }
-        }
-    }
     // Functions: indices first (calls may come before definitions).
     let mut func_index = HashMap::new();
     let fdecls: Vec<&Function> = m
@@ -394,25 +317,52 @@ pub fn prepare(src: &SourceFile, m: &Module) -> Result<Prog, String> {
             }
         }
     }
+    // Module variables.
+    for item in &m.items {
+        let Item::Var(v) = item else { continue };
+        for d in &v.names {
+            let size = decl_size(v, d);
+            let al = v.align.map(|a| a as u32).unwrap_or(v.ty.size() * v.vector.unwrap_or(1));
+            match v.space {
+                Space::Global | Space::Const => {
+                    let img = if v.space == Space::Global { &mut global_image } else { &mut const_image };
+                    let off = align_up(img.len() as u32, al);
+                    img.resize(off as usize, 0);
+                    let base = if v.space == Space::Global { Base::Global(MODULE_GLOBAL_BASE + off) } else { Base::Const(off) };
+                    globals.insert(d.name.name.clone(), base);
+                    let mut bytes = vec![];
+                    if let Some(i) = &d.init {
+                        let gl = &globals;
+                        let fi = &func_index;
+                        init_bytes(v.ty, i, &mut bytes, &|n| match gl.get(n) {
+                            Some(Base::Global(a)) => Some(*a as u64),
+                            Some(Base::Const(a)) => Some(heddle_isa::mem::CONST_WINDOW as u64 + *a as u64),
+                            _ => fi.get(n).map(|&f| FUNC_ADDR + f as u64),
+                        })?;
+                    }
+                    bytes.resize(size.max(bytes.len() as u32) as usize, 0);
+                    let img = if v.space == Space::Global { &mut global_image } else { &mut const_image };
+                    img.extend_from_slice(&bytes);
+                }
+                Space::Shared => {
+                    if v.linkage == Some(Linkage::Extern) {
+                        globals.insert(d.name.name.clone(), Base::Shared(u32::MAX));
+                    } else {
+                        shared_off = align_up(shared_off, al);
+                        globals.insert(d.name.name.clone(), Base::Shared(shared_off));
+                        shared_off += size;
+                    }
+                }
+                Space::Tex => return Err("texture references are not supported".into()),
+                _ => {}
+            }
+        }
+    }
     let mut funcs = vec![];
     for f in &order {
-        funcs.push(prepare_func(
-            src,
-            f,
-            &globals,
-            &func_index,
-            &mut shared_off,
-        )?);
+        funcs.push(prepare_func(src, f, &globals, &func_index, &mut shared_off)?);
     }
-    Ok(Prog {
-        file: src.name.clone(),
-        funcs,
-        func_index,
-        global_image,
-        const_image,
-        static_shared: align_up(shared_off, 16),
-        legacy,
-    })
+    Ok(Prog { file: src.name.clone(), funcs, func_index, global_image, const_image, static_shared: align_up(shared_off, 16), legacy })
 }
 
 struct FnCtx<'a> {
@@ -454,18 +404,12 @@ fn prepare_func(
         for p in list.iter() {
             let d = &p.names[0];
             let size = decl_size(p, d).max(p.ty.size());
-            let al = p
-                .align
-                .map(|a| a as u32)
-                .unwrap_or(p.ty.size() * p.vector.unwrap_or(1));
+            let al = p.align.map(|a| a as u32).unwrap_or(p.ty.size() * p.vector.unwrap_or(1));
             if p.space == Space::Reg {
                 // PTX 1.x style register parameters: passed in registers.
                 let slot = c.new_reg(p.ty);
                 c.scopes[0].insert(d.name.name.clone(), Opd::Reg(slot, p.ty));
-                out.push(ParamInfo {
-                    offset: u32::MAX - slot,
-                    size,
-                });
+                out.push(ParamInfo { offset: u32::MAX - slot, size });
                 continue;
             }
             let off = if f.entry {
@@ -513,6 +457,10 @@ fn collect_labels(b: &Block, n: &mut u32, labels: &mut HashMap<String, u32>) {
             }
             Stmt::Inst(_) => *n += 1,
             Stmt::Block(inner) => collect_labels(inner, n, labels),
+            // A call prototype names a signature, not code.
+            Stmt::CallProto { name, .. } => {
+                labels.insert(name.name.clone(), u32::MAX);
+            }
             _ => {}
         }
     }
@@ -527,10 +475,7 @@ impl FnCtx<'_> {
     fn declare(&mut self, v: &VarDecl, shared: &mut u32) -> Result<(), String> {
         for d in &v.names {
             let size = decl_size(v, d);
-            let al = v
-                .align
-                .map(|a| a as u32)
-                .unwrap_or(v.ty.size() * v.vector.unwrap_or(1));
+            let al = v.align.map(|a| a as u32).unwrap_or(v.ty.size() * v.vector.unwrap_or(1));
             match v.space {
                 Space::Reg => {
                     let n = v.vector.unwrap_or(1);
@@ -539,55 +484,31 @@ impl FnCtx<'_> {
                         for _ in 0..count * n {
                             self.new_reg(v.ty);
                         }
-                        self.families
-                            .last_mut()
-                            .expect("scope")
-                            .insert(d.name.name.clone(), (first, count, v.ty));
+                        self.families.last_mut().expect("scope").insert(d.name.name.clone(), (first, count, v.ty));
                     } else if n > 1 {
-                        let slots: Vec<Opd> =
-                            (0..n).map(|_| Opd::Reg(self.new_reg(v.ty), v.ty)).collect();
-                        self.scopes
-                            .last_mut()
-                            .expect("scope")
-                            .insert(d.name.name.clone(), Opd::Vec(slots));
+                        let slots: Vec<Opd> = (0..n).map(|_| Opd::Reg(self.new_reg(v.ty), v.ty)).collect();
+                        self.scopes.last_mut().expect("scope").insert(d.name.name.clone(), Opd::Vec(slots));
                     } else {
                         let s = self.new_reg(v.ty);
-                        self.scopes
-                            .last_mut()
-                            .expect("scope")
-                            .insert(d.name.name.clone(), Opd::Reg(s, v.ty));
+                        self.scopes.last_mut().expect("scope").insert(d.name.name.clone(), Opd::Reg(s, v.ty));
                     }
                 }
                 Space::Local => {
                     self.local_frame = align_up(self.local_frame, al);
-                    self.scopes.last_mut().expect("scope").insert(
-                        d.name.name.clone(),
-                        Opd::Addr(Base::Local(self.local_frame), 0),
-                    );
+                    self.scopes.last_mut().expect("scope").insert(d.name.name.clone(), Opd::Addr(Base::Local(self.local_frame), 0));
                     self.local_frame += size;
                 }
                 Space::Param => {
                     self.param_area = align_up(self.param_area, al);
-                    self.scopes.last_mut().expect("scope").insert(
-                        d.name.name.clone(),
-                        Opd::Addr(Base::FParam(self.param_area), 0),
-                    );
+                    self.scopes.last_mut().expect("scope").insert(d.name.name.clone(), Opd::Addr(Base::FParam(self.param_area), 0));
                     self.param_area += size.max(v.ty.size());
                 }
                 Space::Shared => {
                     *shared = align_up(*shared, al);
-                    self.scopes
-                        .last_mut()
-                        .expect("scope")
-                        .insert(d.name.name.clone(), Opd::Addr(Base::Shared(*shared), 0));
+                    self.scopes.last_mut().expect("scope").insert(d.name.name.clone(), Opd::Addr(Base::Shared(*shared), 0));
                     *shared += size;
                 }
-                s => {
-                    return Err(format!(
-                        "{} variables inside functions are not supported",
-                        s.name()
-                    ))
-                }
+                s => return Err(format!("{} variables inside functions are not supported", s.name())),
             }
         }
         Ok(())
@@ -616,9 +537,7 @@ impl FnCtx<'_> {
 
     fn lookup(&self, name: &str) -> Option<Opd> {
         let (base, comp) = match name.rsplit_once('.') {
-            Some((b, c)) if matches!(c, "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a") => {
-                (b, Some(c))
-            }
+            Some((b, c)) if matches!(c, "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a") => (b, Some(c)),
             _ => (name, None),
         };
         if let Some(i) = SPECIALS.iter().position(|s| *s == base) {
@@ -660,10 +579,7 @@ impl FnCtx<'_> {
 
     fn operand(&self, o: &Operand) -> Result<Opd, String> {
         Ok(match o {
-            Operand::Name(n) => match self
-                .lookup(&n.name)
-                .ok_or_else(|| format!("`{}` is undefined", n.name))?
-            {
+            Operand::Name(n) => match self.lookup(&n.name).ok_or_else(|| format!("`{}` is undefined", n.name))? {
                 Opd::Addr(b, _) => Opd::Sym(b),
                 x => x,
             },
@@ -676,9 +592,7 @@ impl FnCtx<'_> {
                 _ => Opd::Const(
                     expr::eval(e, &|n| match self.lookup(n) {
                         Some(Opd::Addr(Base::Global(a), _)) => Some(Value::U64(a as u64)),
-                        Some(Opd::Addr(Base::Const(a) | Base::Shared(a) | Base::Local(a), _)) => {
-                            Some(Value::U64(a as u64))
-                        }
+                        Some(Opd::Addr(Base::Const(a) | Base::Shared(a) | Base::Local(a), _)) => Some(Value::U64(a as u64)),
                         Some(Opd::Special(20, _)) => Some(Value::S64(32)),
                         _ => None,
                     })
@@ -692,31 +606,20 @@ impl FnCtx<'_> {
                 };
                 match &a.base {
                     None => Opd::Addr(Base::None, off),
-                    Some(b) => match self
-                        .lookup(&b.name)
-                        .ok_or_else(|| format!("`{}` is undefined", b.name))?
-                    {
+                    Some(b) => match self.lookup(&b.name).ok_or_else(|| format!("`{}` is undefined", b.name))? {
                         Opd::Reg(s, _) => Opd::Addr(Base::Reg(s), off),
                         Opd::Addr(base, o) => Opd::Addr(base, o + off),
                         _ => return Err(format!("`{}` cannot be an address base", b.name)),
                     },
                 }
             }
-            Operand::Vector(v, _) => Opd::Vec(
-                v.iter()
-                    .map(|x| self.operand(x))
-                    .collect::<Result<_, _>>()?,
-            ),
+            Operand::Vector(v, _) => Opd::Vec(v.iter().map(|x| self.operand(x)).collect::<Result<_, _>>()?),
             Operand::Pair(a, b) => match (self.lookup(&a.name), self.lookup(&b.name)) {
                 (Some(Opd::Reg(x, _)), Some(Opd::Reg(y, _))) => Opd::Pair(x, y),
                 _ => return Err("a `d|p` operand needs two registers".into()),
             },
             Operand::Sink(_) => Opd::Sink,
-            Operand::List(v, _) => Opd::List(
-                v.iter()
-                    .map(|x| self.operand(x))
-                    .collect::<Result<_, _>>()?,
-            ),
+            Operand::List(v, _) => Opd::List(v.iter().map(|x| self.operand(x)).collect::<Result<_, _>>()?),
         })
     }
 
@@ -740,11 +643,7 @@ impl FnCtx<'_> {
                 "v4" => vec = 4,
                 _ => {}
             }
-            let key = if name == "lo" && lo_is_cmp {
-                "lo_"
-            } else {
-                name
-            };
+            let key = if name == "lo" && lo_is_cmp { "lo_" } else { name };
             if let Some(bit) = MOD_NAMES.iter().position(|n| *n == key) {
                 mods.0 |= 1 << bit;
             }
@@ -752,32 +651,13 @@ impl FnCtx<'_> {
         let guard = match &i.guard {
             Some(g) => match self.lookup(&g.pred.name) {
                 Some(Opd::Reg(s, _)) => Some((s, g.neg)),
-                _ => {
-                    return Err(format!(
-                        "guard `{}` is not a predicate register",
-                        g.pred.name
-                    ))
-                }
+                _ => return Err(format!("guard `{}` is not a predicate register", g.pred.name)),
             },
             None => None,
         };
-        let args = i
-            .args
-            .iter()
-            .map(|a| self.operand(a))
-            .collect::<Result<Vec<_>, _>>()?;
+        let args = i.args.iter().map(|a| self.operand(a)).collect::<Result<Vec<_>, _>>()?;
         let (line, col) = self.src.line_col(i.span.start as usize);
         let _ = self.entry;
-        Ok(PInst {
-            op: i.opcode.name.clone(),
-            types,
-            mods,
-            vec,
-            space,
-            guard,
-            args,
-            line: line as u32,
-            col: col as u32,
-        })
+        Ok(PInst { op: i.opcode.name.clone(), types, mods, vec, space, guard, args, line: line as u32, col: col as u32 })
     }
 }
