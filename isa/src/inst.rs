@@ -141,6 +141,7 @@ impl Inst {
             Regs::PairA => [1, 2, 1, 1],
             Regs::PairAIntTyD => [w(is64()), 2, 1, 1],
             Regs::PairDIntTyA => [2, w(is64()), 1, 1],
+            Regs::PairDA => [2, 2, 1, 1],
         }
     }
 

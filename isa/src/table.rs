@@ -19,6 +19,8 @@ pub enum Unit {
     Sfu,
     /// Optional binary64 unit.
     Dpu,
+    /// Iterative divide and square-root unit (integer and IEEE division, square root).
+    Dvu,
     /// Load/store unit: memory, atomics, fences.
     Lsu,
     /// Control: branches, calls, barriers, warp-wide operations, syscalls.
@@ -94,6 +96,8 @@ pub enum Regs {
     PairAIntTyD,
     /// `d` is a pair; a 64-bit integer type makes `a` a pair (i2d).
     PairDIntTyA,
+    /// `d` and `a` are pairs, `b` is 32-bit (64-bit shifts).
+    PairDA,
 }
 
 /// A modifier: a named value in fixed bits of `mod` or `ext`.
@@ -291,6 +295,14 @@ isa! {
     Sel   = 0x17 "sel"   Sel [] Single imm Alu "d = p ? a : b.";
     Plop  = 0x18 "plop"  Plop [BoolOp] Single reg Alu "pd = pa op pb.";
     S2r   = 0x19 "s2r"   S2r [] Single reg Alu "d = special register sr.";
+    Div   = 0x1a "div"   Rrb [Sign] Single imm Dvu "d = a / b, truncating; b = 0 gives all ones (unsigned) or -1 (signed); -2^31 / -1 = -2^31.";
+    Rem   = 0x1b "rem"   Rrb [Sign] Single imm Dvu "d = a rem b (sign of a); b = 0 gives a.";
+    Div64 = 0x1c "div64" Rrb [Sign] AllPairs reg Dvu "64-bit d = a / b, as div.";
+    Rem64 = 0x1d "rem64" Rrb [Sign] AllPairs reg Dvu "64-bit d = a rem b, as rem.";
+    Mul64 = 0x1e "mul64" Rrb [Hi, Sign] AllPairs reg Alu "64-bit d = low (or with .hi, high) 64 bits of the 128-bit product a * b.";
+    Shl64 = 0x1f "shl64" Rrb [] PairDA imm Alu "64-bit d = a << b; amounts above 63 give 0.";
+    Shr64 = 0x3c "shr64" Rrb [Sign] PairDA imm Alu "64-bit d = a >> b, logical (.u) or arithmetic (.s); amounts above 63 give 0 or the sign fill.";
+    Isetp64 = 0x3d "isetp64" SetP [ICmp, BoolOp] AllPairs reg Alu "pd = (a cmp b) op pc on 64-bit integers.";
     // FP32.
     Fadd  = 0x20 "fadd"  Rrb [Rnd, Ftz, Sat] Single imm Fpu "d = a + b, rounded.";
     Fsub  = 0x21 "fsub"  Rrb [Rnd, Ftz, Sat] Single imm Fpu "d = a - b, rounded.";
@@ -305,6 +317,10 @@ isa! {
     F2h   = 0x2a "f2h"   Rr [Rnd, Ftz] Single reg Fpu "d[15:0] = a rounded to binary16 (d[31:16] = 0).";
     H2f   = 0x2b "h2f"   Rr [] Single reg Fpu "d = binary16 a[15:0] widened to binary32 (exact; NaN gives the canonical NaN).";
     Mufu  = 0x2c "mufu"  Rr [Ftz, SfuFn] Single reg Sfu "d = f(a), the special-function unit's documented approximation.";
+    Fdiv  = 0x2d "fdiv"  Rrb [Rnd, Ftz] Single imm Dvu "d = a / b, IEEE, rounded.";
+    Fsqrt = 0x2e "fsqrt" Rr [Rnd, Ftz] Single reg Dvu "d = sqrt(a), IEEE, rounded.";
+    Ddiv  = 0x3e "ddiv"  Rrb [Rnd] AllPairs reg Dvu "d = a / b in binary64, IEEE, rounded.";
+    Dsqrt = 0x3f "dsqrt" Rr [Rnd] AllPairs reg Dvu "d = sqrt(a) in binary64, IEEE, rounded.";
     // binary64 (optional unit; register pairs).
     Dadd  = 0x30 "dadd"  Rrb [Rnd] AllPairs reg Dpu "d = a + b in binary64.";
     Dsub  = 0x31 "dsub"  Rrb [Rnd] AllPairs reg Dpu "d = a - b in binary64.";

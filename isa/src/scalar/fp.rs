@@ -418,6 +418,78 @@ pub fn i2d(bits: u64, rnd: Rnd, ty: IntTy) -> u64 {
     Double::from_i128_r(ty.value(bits), rnd.ap()).value.to_bits() as u64
 }
 
+/// IEEE division with a rounding mode (binary32), canonical NaN, ftz.
+pub fn div32(a: u32, b: u32, r: Rnd, ftz: bool) -> u32 {
+    let (a, b) = if ftz { (ftz32(a), ftz32(b)) } else { (a, b) };
+    let v = match r {
+        Rnd::Rn => (f32::from_bits(a) / f32::from_bits(b)).to_bits(),
+        _ => Single::from_bits(a as u128).div_r(Single::from_bits(b as u128), r.ap()).value.to_bits() as u32,
+    };
+    finish32(v, ftz, false)
+}
+
+pub fn div64(a: u64, b: u64, r: Rnd) -> u64 {
+    let v = match r {
+        Rnd::Rn => (f64::from_bits(a) / f64::from_bits(b)).to_bits(),
+        _ => Double::from_bits(a as u128).div_r(Double::from_bits(b as u128), r.ap()).value.to_bits() as u64,
+    };
+    if is_nan64(v) {
+        NAN64
+    } else {
+        v
+    }
+}
+
+/// Correctly rounded square root in any rounding mode (binary32).
+pub fn sqrt32(a: u32, r: Rnd, ftz: bool) -> u32 {
+    let a = if ftz { ftz32(a) } else { a };
+    let x = f32::from_bits(a);
+    let c = x.sqrt();
+    if !c.is_finite() || c == 0.0 || r == Rnd::Rn {
+        return finish32(c.to_bits(), ftz, false);
+    }
+    // c is within half an ulp; c*c is exact in f64, so compare it with x.
+    let sq = c as f64 * c as f64;
+    let v = if sq == x as f64 {
+        c
+    } else if sq > x as f64 {
+        if r == Rnd::Rp {
+            c
+        } else {
+            f32::from_bits(c.to_bits() - 1)
+        }
+    } else if r == Rnd::Rp {
+        f32::from_bits(c.to_bits() + 1)
+    } else {
+        c
+    };
+    finish32(v.to_bits(), ftz, false)
+}
+
+pub fn sqrt64(a: u64, r: Rnd) -> u64 {
+    let x = f64::from_bits(a);
+    let c = x.sqrt();
+    if !c.is_finite() || c == 0.0 || r == Rnd::Rn {
+        return if c.is_nan() { NAN64 } else { c.to_bits() };
+    }
+    // The sign of c*c - x, exactly, from one fused multiply-add.
+    let e = c.mul_add(c, -x);
+    let v = if e == 0.0 {
+        c
+    } else if e > 0.0 {
+        if r == Rnd::Rp {
+            c
+        } else {
+            f64::from_bits(c.to_bits() - 1)
+        }
+    } else if r == Rnd::Rp {
+        f64::from_bits(c.to_bits() + 1)
+    } else {
+        c
+    };
+    v.to_bits()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -169,6 +169,33 @@ pub fn min_max(a: u32, b: u32, max: bool, signed: bool) -> u32 {
     }
 }
 
+/// `div`/`rem` on 32 or 64 bits (`bits`), PTX's total rules: x / 0 is all ones
+/// (unsigned) or -1 (signed), x rem 0 is x, MIN / -1 wraps to MIN.
+#[inline]
+pub fn div_rem(a: u64, b: u64, bits: u32, signed: bool, rem: bool) -> u64 {
+    let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let sx = |v: u64| ((v << (64 - bits)) as i64) >> (64 - bits);
+    let r = if signed {
+        // In 64-bit arithmetic a 32-bit MIN / -1 is 2^31, which the mask wraps back to MIN.
+        let (x, y) = (sx(a), sx(b));
+        match (y, rem) {
+            (0, false) => u64::MAX,
+            (0, true) => x as u64,
+            (_, false) => x.wrapping_div(y) as u64,
+            (_, true) => x.wrapping_rem(y) as u64,
+        }
+    } else {
+        let (x, y) = (a & mask, b & mask);
+        match (y, rem) {
+            (0, false) => u64::MAX,
+            (0, true) => x,
+            (_, false) => x / y,
+            (_, true) => x % y,
+        }
+    };
+    r & mask
+}
+
 /// Integer compare by the `ICmp` code: eq ne lt le gt ge (signed) lo ls hi hs (unsigned).
 #[inline]
 pub fn compare(a: u32, b: u32, cmp: u32) -> bool {
@@ -184,6 +211,56 @@ pub fn compare(a: u32, b: u32, cmp: u32) -> bool {
         7 => a <= b,
         8 => a > b,
         _ => a >= b,
+    }
+}
+
+/// 64-bit compare by the `ICmp` code.
+#[inline]
+pub fn compare64(a: u64, b: u64, cmp: u32) -> bool {
+    let (sa, sb) = (a as i64, b as i64);
+    match cmp {
+        0 => a == b,
+        1 => a != b,
+        2 => sa < sb,
+        3 => sa <= sb,
+        4 => sa > sb,
+        5 => sa >= sb,
+        6 => a < b,
+        7 => a <= b,
+        8 => a > b,
+        _ => a >= b,
+    }
+}
+
+/// Low or high 64 bits of the 128-bit product.
+#[inline]
+pub fn mul64(a: u64, b: u64, hi: bool, signed: bool) -> u64 {
+    let p = if signed { (a as i64 as i128).wrapping_mul(b as i64 as i128) as u128 } else { a as u128 * b as u128 };
+    if hi {
+        (p >> 64) as u64
+    } else {
+        p as u64
+    }
+}
+
+/// 64-bit shifts; amounts above 63 give 0 (or the sign fill).
+#[inline]
+pub fn shl64(a: u64, n: u32) -> u64 {
+    if n > 63 {
+        0
+    } else {
+        a << n
+    }
+}
+
+#[inline]
+pub fn shr64(a: u64, n: u32, signed: bool) -> u64 {
+    if signed {
+        ((a as i64) >> n.min(63)) as u64
+    } else if n > 63 {
+        0
+    } else {
+        a >> n
     }
 }
 
@@ -243,6 +320,19 @@ mod tests {
         assert_eq!(prmt(a, 1, b, 4), 0x3322_1111); // ecl: 3 2 1 1
         assert_eq!(prmt(a, 2, b, 5), 0x2222_1100); // ecr: 2 2 1 0
         assert_eq!(prmt(a, 1, b, 6), 0x3322_3322); // rc16: 3 2 3 2
+    }
+
+    #[test]
+    fn division_is_total() {
+        // INT-DIV, INT-REM: by zero gives all ones / the dividend; MIN / -1 wraps.
+        assert_eq!(div_rem(7, 0, 32, false, false), 0xffff_ffff);
+        assert_eq!(div_rem(7, 0, 32, true, false), 0xffff_ffff);
+        assert_eq!(div_rem(7, 0, 32, false, true), 7);
+        assert_eq!(div_rem(0x8000_0000, 0xffff_ffff, 32, true, false), 0x8000_0000);
+        assert_eq!(div_rem((-7i32) as u32 as u64, 2, 32, true, false), (-3i32) as u32 as u64);
+        assert_eq!(div_rem((-7i32) as u32 as u64, 2, 32, true, true), (-1i32) as u32 as u64);
+        assert_eq!(div_rem(u64::MAX, 3, 64, false, false), u64::MAX / 3);
+        assert_eq!(div_rem(i64::MIN as u64, u64::MAX, 64, true, false), i64::MIN as u64);
     }
 
     #[test]

@@ -460,8 +460,8 @@ impl Machine<'_> {
                 let mode = m(ModKind::PrmtMode);
                 map3(regs, ws, exec, d, a, b, c, imm, |a, b, c| int::prmt(a, b, c, mode))
             }
-            Opcode::Isetp | Opcode::Fsetp | Opcode::Dsetp => {
-                let cmp = if i.op == Opcode::Isetp { m(ModKind::ICmp) } else { m(ModKind::FCmp) };
+            Opcode::Isetp | Opcode::Fsetp | Opcode::Dsetp | Opcode::Isetp64 => {
+                let cmp = if matches!(i.op, Opcode::Isetp | Opcode::Isetp64) { m(ModKind::ICmp) } else { m(ModKind::FCmp) };
                 let fz = m(ModKind::FtzExt) == 1;
                 let bits = match i.op {
                     Opcode::Isetp => test2(regs, ws, exec, a, b, imm, |x, y| int::compare(x, y, cmp)),
@@ -469,7 +469,9 @@ impl Machine<'_> {
                     _ => {
                         let mut bits = 0u64;
                         lanes!(exec, ws, l => {
-                            bits |= (fp::setp64(get64(regs, ws, a, l), get64(regs, ws, b, l), cmp) as u64) << l;
+                            let (x, y) = (get64(regs, ws, a, l), get64(regs, ws, b, l));
+                            let r = if i.op == Opcode::Isetp64 { int::compare64(x, y, cmp) } else { fp::setp64(x, y, cmp) };
+                            bits |= (r as u64) << l;
                         });
                         bits
                     }
@@ -595,6 +597,32 @@ impl Machine<'_> {
                     set64(regs, ws, d, l, fp::i2d(v, rnd, ty));
                 });
             }
+            Opcode::Div | Opcode::Rem => {
+                let rem = i.op == Opcode::Rem;
+                map2(regs, ws, exec, d, a, b, imm, |x, y| int::div_rem(x as u64, y as u64, 32, signed, rem) as u32)
+            }
+            Opcode::Div64 | Opcode::Rem64 | Opcode::Mul64 | Opcode::Ddiv => lanes!(exec, ws, l => {
+                let (x, y) = (get64(regs, ws, a, l), get64(regs, ws, b, l));
+                let v = match i.op {
+                    Opcode::Div64 => int::div_rem(x, y, 64, signed, false),
+                    Opcode::Rem64 => int::div_rem(x, y, 64, signed, true),
+                    Opcode::Ddiv => fp::div64(x, y, rnd),
+                    _ => int::mul64(x, y, m(ModKind::Hi) == 1, signed),
+                };
+                set64(regs, ws, d, l, v);
+            }),
+            Opcode::Shl64 | Opcode::Shr64 => lanes!(exec, ws, l => {
+                let x = get64(regs, ws, a, l);
+                let n = imm.unwrap_or(regs[b + l]);
+                let v = if i.op == Opcode::Shl64 { int::shl64(x, n) } else { int::shr64(x, n, signed) };
+                set64(regs, ws, d, l, v);
+            }),
+            Opcode::Fdiv => map2(regs, ws, exec, d, a, b, imm, |x, y| fp::div32(x, y, rnd, ftz)),
+            Opcode::Fsqrt => map1(regs, ws, exec, d, a, |x| fp::sqrt32(x, rnd, ftz)),
+            Opcode::Dsqrt => lanes!(exec, ws, l => {
+                let v = fp::sqrt64(get64(regs, ws, a, l), rnd);
+                set64(regs, ws, d, l, v);
+            }),
             Opcode::Ld | Opcode::St => self.load_store::<T>(cta, w, pc, dec, exec)?,
             Opcode::Atom => self.atomic::<T>(cta, w, pc, dec, exec)?,
             Opcode::Bra => {

@@ -1216,44 +1216,17 @@ impl Machine<'_> {
                 let lt = if ops::signed(ty) { ops::sext(x, ty) < ops::sext(y, ty) } else { x < y };
                 z.wrapping_add(if lt { y.wrapping_sub(x) } else { x.wrapping_sub(y) })
             }
-            "div" | "rem" if !is_f => {
-                let (x, y) = (r(self, 1, ty), r(self, 2, ty));
-                if ops::signed(ty) {
-                    let (sx, sy) = (ops::sext(x, ty), ops::sext(y, ty));
-                    // Division by zero: -1 (quotient), the dividend (remainder); never a trap.
-                    (if sy == 0 {
-                        if op == "div" {
-                            -1
-                        } else {
-                            sx
-                        }
-                    } else if op == "div" {
-                        sx.wrapping_div(sy)
-                    } else {
-                        sx.wrapping_rem(sy)
-                    }) as u64
-                } else if y == 0 {
-                    if op == "div" {
-                        u64::MAX
-                    } else {
-                        x
-                    }
-                } else if op == "div" {
-                    x / y
-                } else {
-                    x % y
-                }
-            }
+            "div" | "rem" if !is_f => int::div_rem(r(self, 1, ty), r(self, 2, ty), ops::bits(ty), ops::signed(ty), op == "rem"),
             "div" => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 if ty == Type::F64 {
-                    ops::div64(x, y, rnd)
+                    fp::div64(x, y, rnd)
                 } else if m.has("approx") {
                     // div.approx: a * (1/b) with the SFU reciprocal (documented choice).
                     fp::mul32(x as u32, sfu::rcp(y as u32, ftz), Rnd::Rn, ftz, false) as u64
                 } else {
                     // div.full and div.rnd: IEEE division (div.full's 2 ulp bound met exactly).
-                    ops::div32(x as u32, y as u32, rnd, ftz) as u64
+                    fp::div32(x as u32, y as u32, rnd, ftz) as u64
                 }
             }
             "abs" | "neg" => {
@@ -1397,18 +1370,18 @@ impl Machine<'_> {
                 let x = r(self, 1, ty);
                 if ty == Type::F64 {
                     match op {
-                        "rcp" => ops::div64(1f64.to_bits(), x, rnd),
-                        "sqrt" => ops::sqrt64(x, rnd),
+                        "rcp" => fp::div64(1f64.to_bits(), x, rnd),
+                        "sqrt" => fp::sqrt64(x, rnd),
                         // rsqrt.approx.f64: the correctly rounded 1/sqrt(x) of the rounded root.
-                        "rsqrt" => ops::div64(1f64.to_bits(), ops::sqrt64(x, Rnd::Rn), Rnd::Rn),
+                        "rsqrt" => fp::div64(1f64.to_bits(), fp::sqrt64(x, Rnd::Rn), Rnd::Rn),
                         _ => return Err(TrapKind::InvalidInstruction { reason: format!("`{op}.f64` is not supported") }),
                     }
                 } else if ty == Type::F32 {
                     let x = x as u32;
                     let approx = m.has("approx") || !(m.has("rn") || m.has("rz") || m.has("rm") || m.has("rp"));
                     (match op {
-                        "rcp" if !approx => ops::div32(1f32.to_bits(), x, rnd, ftz),
-                        "sqrt" if !approx => ops::sqrt32(x, rnd, ftz),
+                        "rcp" if !approx => fp::div32(1f32.to_bits(), x, rnd, ftz),
+                        "sqrt" if !approx => fp::sqrt32(x, rnd, ftz),
                         "rcp" => sfu::rcp(x, ftz),
                         "sqrt" => sfu::sqrt(x, ftz),
                         "rsqrt" => sfu::rsqrt(x, ftz),

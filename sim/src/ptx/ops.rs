@@ -5,7 +5,7 @@
 use heddle_compiler::ptx::ast::{Type, TypeKind};
 use heddle_compiler::ptx::expr::Value;
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};
-use rustc_apfloat::ieee::{Double, Half, Single};
+use rustc_apfloat::ieee::{Double, Half};
 use rustc_apfloat::{Float, FloatConvert, Round};
 
 pub fn bits(ty: Type) -> u32 {
@@ -105,78 +105,6 @@ pub fn f16_op(op: &str, a: u64, b: u64, c: u64, r: Rnd) -> u64 {
     } else {
         x.to_bits() as u64
     }
-}
-
-/// IEEE division with a rounding mode (binary32), canonical NaN, ftz.
-pub fn div32(a: u32, b: u32, r: Rnd, ftz: bool) -> u32 {
-    let (a, b) = if ftz { (fp::ftz32(a), fp::ftz32(b)) } else { (a, b) };
-    let v = match r {
-        Rnd::Rn => (f32::from_bits(a) / f32::from_bits(b)).to_bits(),
-        _ => Single::from_bits(a as u128).div_r(Single::from_bits(b as u128), ap(r)).value.to_bits() as u32,
-    };
-    fp::finish32(v, ftz, false)
-}
-
-pub fn div64(a: u64, b: u64, r: Rnd) -> u64 {
-    let v = match r {
-        Rnd::Rn => (f64::from_bits(a) / f64::from_bits(b)).to_bits(),
-        _ => Double::from_bits(a as u128).div_r(Double::from_bits(b as u128), ap(r)).value.to_bits() as u64,
-    };
-    if fp::is_nan64(v) {
-        fp::NAN64
-    } else {
-        v
-    }
-}
-
-/// Correctly rounded square root in any rounding mode (binary32).
-pub fn sqrt32(a: u32, r: Rnd, ftz: bool) -> u32 {
-    let a = if ftz { fp::ftz32(a) } else { a };
-    let x = f32::from_bits(a);
-    let c = x.sqrt();
-    if !c.is_finite() || c == 0.0 || r == Rnd::Rn {
-        return fp::finish32(c.to_bits(), ftz, false);
-    }
-    // c is within half an ulp; c*c is exact in f64, so compare it with x.
-    let sq = c as f64 * c as f64;
-    let v = if sq == x as f64 {
-        c
-    } else if sq > x as f64 {
-        if r == Rnd::Rp {
-            c
-        } else {
-            f32::from_bits(c.to_bits() - 1)
-        }
-    } else if r == Rnd::Rp {
-        f32::from_bits(c.to_bits() + 1)
-    } else {
-        c
-    };
-    fp::finish32(v.to_bits(), ftz, false)
-}
-
-pub fn sqrt64(a: u64, r: Rnd) -> u64 {
-    let x = f64::from_bits(a);
-    let c = x.sqrt();
-    if !c.is_finite() || c == 0.0 || r == Rnd::Rn {
-        return if c.is_nan() { fp::NAN64 } else { c.to_bits() };
-    }
-    // The sign of c*c - x, exactly, from one fused multiply-add.
-    let e = c.mul_add(c, -x);
-    let v = if e == 0.0 {
-        c
-    } else if e > 0.0 {
-        if r == Rnd::Rp {
-            c
-        } else {
-            f64::from_bits(c.to_bits() - 1)
-        }
-    } else if r == Rnd::Rp {
-        f64::from_bits(c.to_bits() + 1)
-    } else {
-        c
-    };
-    v.to_bits()
 }
 
 fn int_ty(ty: Type) -> IntTy {
@@ -382,15 +310,18 @@ mod tests {
     #[test]
     fn directed_sqrt_and_div() {
         let two = 2f32.to_bits();
-        let rn = sqrt32(two, Rnd::Rn, false);
-        let rz = sqrt32(two, Rnd::Rz, false);
-        let rp = sqrt32(two, Rnd::Rp, false);
+        let rn = fp::sqrt32(two, Rnd::Rn, false);
+        let rz = fp::sqrt32(two, Rnd::Rz, false);
+        let rp = fp::sqrt32(two, Rnd::Rp, false);
         assert_eq!(rn, 2f32.sqrt().to_bits());
         assert_eq!(rp, rz + 1);
         assert!(rz == rn || rp == rn);
-        assert_eq!(sqrt32(4f32.to_bits(), Rnd::Rm, false), 2f32.to_bits());
-        assert_eq!(div32(1f32.to_bits(), 3f32.to_bits(), Rnd::Rz, false) + 1, div32(1f32.to_bits(), 3f32.to_bits(), Rnd::Rp, false));
-        let s = sqrt64(2f64.to_bits(), Rnd::Rz);
+        assert_eq!(fp::sqrt32(4f32.to_bits(), Rnd::Rm, false), 2f32.to_bits());
+        assert_eq!(
+            fp::div32(1f32.to_bits(), 3f32.to_bits(), Rnd::Rz, false) + 1,
+            fp::div32(1f32.to_bits(), 3f32.to_bits(), Rnd::Rp, false)
+        );
+        let s = fp::sqrt64(2f64.to_bits(), Rnd::Rz);
         assert!(f64::from_bits(s) * f64::from_bits(s) < 2.0);
     }
 }
