@@ -82,6 +82,16 @@ enum Cmd {
         #[arg(long)]
         stats: bool,
     },
+    /// Compile a PTX file to a Heddle object.
+    Compile {
+        input: PathBuf,
+        /// Output object (default: INPUT with extension .hbin).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// What to write: obj (the object) or asm (the ISA with PTX source lines).
+        #[arg(long, default_value = "obj")]
+        emit: String,
+    },
     /// Check a PTX file: parse and check it, reporting every error with its position.
     Check { input: PathBuf },
     /// Print a PTX file in canonical form.
@@ -113,6 +123,37 @@ pub fn load_ptx(path: &Path) -> Result<heddle_compiler::ptx::ast::Module, String
         String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
     let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
     heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+}
+
+/// Compiles a PTX file; Err carries every diagnostic.
+pub fn compile_ptx(path: &Path) -> Result<Object, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
+    let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+    heddle_compiler::lower::compile(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+}
+
+/// The disassembly with each PTX source line shown before the code it became.
+fn annotated(obj: &Object, ptx: &str) -> String {
+    let lines: Vec<&str> = ptx.lines().collect();
+    let dis = asm::disassemble(obj);
+    let mut out = String::new();
+    let mut last = None;
+    for l in dis.lines() {
+        if let Some(rest) = l.trim_start().strip_prefix(".loc 0 ") {
+            let line: usize = rest.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0);
+            if last != Some(line) {
+                if let Some(t) = lines.get(line.wrapping_sub(1)) {
+                    out.push_str(&format!("    // {line}: {}\n", t.trim()));
+                }
+                last = Some(line);
+            }
+            continue;
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
 }
 
 fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
@@ -176,7 +217,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                     run::Program::Ptx(heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", program.display()))?)
                 }
                 ("golden", false) => run::Program::Isa(load_program(&program)?),
-                ("golden", true) => return Err("the PTX compiler is not built yet: run PTX with --engine ptx".into()),
+                ("golden", true) => run::Program::Isa(compile_ptx(&program)?),
                 ("ptx", false) => return Err("--engine ptx runs .ptx files".into()),
                 (e, _) => return Err(format!("engine `{e}` is not available (golden, ptx)")),
             };
@@ -199,6 +240,18 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 print!("{}", r.outcome.stats);
             }
             Ok(if r.outcome.trap.is_some() { 1 } else { 0 })
+        }
+        Cmd::Compile { input, output, emit } => {
+            let obj = compile_ptx(&input)?;
+            match emit.as_str() {
+                "obj" => write_out(Some(&output.unwrap_or_else(|| input.with_extension("hbin"))), &obj.to_bytes())?,
+                "asm" => {
+                    let text = std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
+                    write_out(output.as_deref(), annotated(&obj, &text).as_bytes())?
+                }
+                e => return Err(format!("unknown --emit `{e}` (obj, asm)")),
+            }
+            Ok(0)
         }
         Cmd::Check { input } => {
             load_ptx(&input)?;

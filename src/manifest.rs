@@ -194,9 +194,11 @@ fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
             let prog = heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", ptx.display()))?;
             Device::from_ptx(opt.config.clone(), prog).map_err(|e| e.to_string())
         }
-        "golden" | "rtl" | "verilator" => {
-            Err(format!("engine `{}` needs the PTX compiler, which is not built yet; use --engine ptx", opt.engine))
+        "golden" => {
+            let obj = heddle_compiler::lower::compile(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+            Device::new(opt.config.clone(), obj).map_err(|e| e.to_string())
         }
+        "rtl" | "verilator" => Err(format!("engine `{}` is not built yet (golden, ptx)", opt.engine)),
         e => Err(format!("unknown engine `{e}` (golden, ptx, rtl, verilator)")),
     }
 }

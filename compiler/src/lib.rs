@@ -1,4 +1,5 @@
-//! Heddle's compiler: the PTX front end ([`ptx`]) and, to come, lowering to
-//! the Heddle ISA.
+//! Heddle's compiler: the PTX front end ([`ptx`]) and the lowering of
+//! checked PTX to the Heddle ISA ([`lower`]).
 
+pub mod lower;
 pub mod ptx;

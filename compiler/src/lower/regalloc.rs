@@ -1,0 +1,364 @@
+//! Register allocation: liveness on the machine IR's basic blocks, one live
+//! interval per virtual register, linear scan over r0..r103 (pairs aligned),
+//! spilling to the frame in local memory, and caller-saved registers stored
+//! around calls. A checker ([`check`]) verifies the result in debug builds
+//! and tests: no two simultaneously live virtual registers share a register.
+
+use super::mir::*;
+use heddle_isa::fields::RZ;
+use heddle_isa::table::{Format, ModKind};
+use heddle_isa::{Guard, Opcode};
+
+/// Where a virtual register ended up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Home {
+    Reg(u8),
+    /// Frame offset of its spill slot.
+    Slot(u32),
+}
+
+fn writes_d(op: Opcode) -> bool {
+    matches!(
+        op.info().format,
+        Format::Rb
+            | Format::Rr
+            | Format::Rrb
+            | Format::Rrbc
+            | Format::Ld
+            | Format::Atom
+            | Format::Shfl
+            | Format::S2r
+            | Format::Ballot
+            | Format::Sel
+            | Format::Syscall
+    )
+}
+
+fn vreg_of(l: Loc) -> Option<VReg> {
+    match l {
+        Loc::R(v) | Loc::Half(v, _) => Some(v),
+        _ => None,
+    }
+}
+
+/// (defs, uses) of one instruction.
+pub fn defs_uses(m: &MI) -> (Vec<VReg>, Vec<VReg>) {
+    if let Some(v) = m.defines {
+        return (vec![v], vec![]);
+    }
+    let mut defs = vec![];
+    let mut uses = vec![];
+    let op = m.inst.op;
+    if writes_d(op) {
+        defs.extend(vreg_of(m.d));
+    } else {
+        uses.extend(vreg_of(m.d));
+    }
+    uses.extend(vreg_of(m.a));
+    if let Src::Loc(l) = m.b {
+        uses.extend(vreg_of(l));
+    }
+    uses.extend(vreg_of(m.c));
+    (defs, uses)
+}
+
+fn ends_block(m: &MI) -> bool {
+    matches!(m.inst.op, Opcode::Bra | Opcode::Exit | Opcode::Ret | Opcode::Trap | Opcode::Brkpt)
+}
+
+/// Basic blocks: (start, end) positions and successor block indices.
+pub fn blocks(mis: &[MI]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
+    let n = mis.len();
+    let mut starts = vec![0];
+    for (p, m) in mis.iter().enumerate() {
+        if m.label.is_some() && p > 0 {
+            starts.push(p);
+        }
+        if ends_block(m) && p + 1 < n {
+            starts.push(p + 1);
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    let ranges: Vec<(usize, usize)> = starts.iter().enumerate().map(|(i, &s)| (s, starts.get(i + 1).copied().unwrap_or(n))).collect();
+    let block_of_label = |l: Label| -> Option<usize> {
+        let p = mis.iter().position(|m| m.label == Some(l))?;
+        Some(starts.partition_point(|&s| s <= p) - 1)
+    };
+    let mut succ = vec![vec![]; ranges.len()];
+    for (b, &(_, e)) in ranges.iter().enumerate() {
+        if e == 0 {
+            continue;
+        }
+        let last = &mis[e - 1];
+        let guarded = last.inst.guard != Guard::ALWAYS;
+        let fall = if e < n { Some(b + 1) } else { None };
+        match last.inst.op {
+            Opcode::Bra => {
+                if let Some(t) = last.target.and_then(block_of_label) {
+                    succ[b].push(t);
+                }
+                if guarded {
+                    succ[b].extend(fall);
+                }
+            }
+            Opcode::Exit | Opcode::Ret | Opcode::Trap | Opcode::Brkpt => {
+                if guarded {
+                    succ[b].extend(fall);
+                }
+            }
+            _ => succ[b].extend(fall),
+        }
+    }
+    (ranges, succ)
+}
+
+/// Live interval [start, end] of every virtual register (None if it never occurs).
+pub fn intervals(mis: &[MI], nv: usize) -> Vec<Option<(usize, usize)>> {
+    let (ranges, succ) = blocks(mis);
+    let words = nv.div_ceil(64).max(1);
+    let nb = ranges.len();
+    let mut live_in = vec![vec![0u64; words]; nb];
+    let mut changed = true;
+    let set = |s: &mut Vec<u64>, v: VReg| s[v as usize / 64] |= 1 << (v % 64);
+    let clear = |s: &mut Vec<u64>, v: VReg| s[v as usize / 64] &= !(1 << (v % 64));
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut live = vec![0u64; words];
+            for &s in &succ[b] {
+                for (x, y) in live.iter_mut().zip(&live_in[s]) {
+                    *x |= y;
+                }
+            }
+            for p in (ranges[b].0..ranges[b].1).rev() {
+                let (d, u) = defs_uses(&mis[p]);
+                for v in d {
+                    clear(&mut live, v);
+                }
+                for v in u {
+                    set(&mut live, v);
+                }
+            }
+            if live != live_in[b] {
+                live_in[b] = live;
+                changed = true;
+            }
+        }
+    }
+    let mut iv: Vec<Option<(usize, usize)>> = vec![None; nv];
+    let mut touch = |v: usize, p: usize| {
+        iv[v] = Some(match iv[v] {
+            None => (p, p),
+            Some((s, e)) => (s.min(p), e.max(p)),
+        })
+    };
+    for b in 0..nb {
+        let mut live = vec![0u64; words];
+        for &s in &succ[b] {
+            for (x, y) in live.iter_mut().zip(&live_in[s]) {
+                *x |= y;
+            }
+        }
+        let end = ranges[b].1;
+        for (w, bits) in live.iter().enumerate() {
+            let mut m = *bits;
+            while m != 0 {
+                let v = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                touch(v, end.saturating_sub(1));
+            }
+        }
+        for p in (ranges[b].0..ranges[b].1).rev() {
+            let (d, u) = defs_uses(&mis[p]);
+            for v in &d {
+                touch(*v as usize, p);
+                clear(&mut live, *v);
+            }
+            for v in u {
+                touch(v as usize, p);
+                set(&mut live, v);
+            }
+            for (w, bits) in live.iter().enumerate() {
+                let mut m = *bits;
+                while m != 0 {
+                    let v = w * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    touch(v, p);
+                }
+            }
+        }
+    }
+    iv
+}
+
+pub struct Result {
+    pub mis: Vec<MI>,
+    /// Frame bytes including spill and save slots.
+    pub frame: u32,
+    pub homes: Vec<Option<Home>>,
+}
+
+/// Allocates registers; `frame` is the frame size before spill slots.
+pub fn allocate(mis: Vec<MI>, words: &[u8], frame: u32) -> Result {
+    let nv = words.len();
+    let iv = intervals(&mis, nv);
+    let mut order: Vec<usize> = (0..nv).filter(|&v| iv[v].is_some()).collect();
+    order.sort_by_key(|&v| iv[v].map(|x| x.0));
+    let mut homes: Vec<Option<Home>> = vec![None; nv];
+    let mut free = [true; SPILL as usize];
+    let mut active: Vec<usize> = vec![];
+    let mut frame = frame.div_ceil(8) * 8;
+    for v in order {
+        let (start, end) = iv[v].expect("interval");
+        // Expire intervals that ended.
+        active.retain(|&a| {
+            let (_, e) = iv[a].expect("interval");
+            if e < start {
+                if let Some(Home::Reg(r)) = homes[a] {
+                    for k in 0..words[a] {
+                        free[(r + k) as usize] = true;
+                    }
+                }
+                false
+            } else {
+                true
+            }
+        });
+        let w = words[v] as usize;
+        let reg = (0..SPILL as usize).step_by(w).find(|&r| (0..w).all(|k| free[r + k]));
+        match reg {
+            Some(r) => {
+                for k in 0..w {
+                    free[r + k] = false;
+                }
+                homes[v] = Some(Home::Reg(r as u8));
+                active.push(v);
+            }
+            None => {
+                homes[v] = Some(Home::Slot(frame));
+                frame += 4 * w as u32;
+            }
+        }
+        let _ = end;
+    }
+    let (mis, frame) = rewrite(mis, words, &homes, &iv, frame);
+    Result { mis, frame: frame.div_ceil(16) * 16, homes }
+}
+
+fn local(op: Opcode, reg: u8, off: u32) -> MI {
+    let mut m = MI::new(op);
+    m.inst.set_modifier(ModKind::Space, 3);
+    m.inst.set_modifier(ModKind::Width, 4);
+    m.d = Loc::Phys(reg);
+    m.a = Loc::Phys(SP);
+    m.b = Src::Imm(off);
+    m
+}
+
+/// Physical operands, reloads and spill stores, and caller saves around calls.
+fn rewrite(mis: Vec<MI>, words: &[u8], homes: &[Option<Home>], iv: &[Option<(usize, usize)>], mut frame: u32) -> (Vec<MI>, u32) {
+    let mut out = Vec::with_capacity(mis.len());
+    let mut save_slot: Vec<Option<u32>> = vec![None; homes.len()];
+    let mut restores: Vec<MI> = vec![];
+    // Maps an operand; spilled registers go through `scratch` with loads before (uses)
+    // or stores after (definitions).
+    let place = |l: Loc, scratch: u8, def: bool, pre: &mut Vec<MI>, post: &mut Vec<MI>| -> Loc {
+        let (v, half) = match l {
+            Loc::R(v) => (v as usize, None),
+            Loc::Half(v, k) => (v as usize, Some(k)),
+            other => return other,
+        };
+        match homes[v] {
+            Some(Home::Reg(r)) => Loc::Phys(r + half.unwrap_or(0)),
+            Some(Home::Slot(off)) => {
+                let ws: Vec<u8> = match half {
+                    Some(k) => vec![k],
+                    None => (0..words[v]).collect(),
+                };
+                for (n, k) in ws.iter().enumerate() {
+                    let m = local(if def { Opcode::St } else { Opcode::Ld }, scratch + n as u8, off + 4 * *k as u32);
+                    if def {
+                        post.push(m)
+                    } else {
+                        pre.push(m)
+                    }
+                }
+                Loc::Phys(scratch)
+            }
+            // Never live (a write nobody reads): discard.
+            None => Loc::Phys(RZ),
+        }
+    };
+    for (p, m) in mis.iter().enumerate() {
+        if m.defines.is_some() {
+            continue;
+        }
+        let mut m = m.clone();
+        let mut pre = vec![];
+        let mut post = vec![];
+        let def = writes_d(m.inst.op);
+        m.a = place(m.a, SPILL, false, &mut pre, &mut post);
+        if let Src::Loc(l) = m.b {
+            m.b = Src::Loc(place(l, SPILL + 2, false, &mut pre, &mut post));
+        }
+        m.c = place(m.c, SPILL + 4, false, &mut pre, &mut post);
+        m.d = place(m.d, SPILL + 6, def, &mut pre, &mut post);
+        // A guarded definition stores its spill only where it executed.
+        for s in post.iter_mut() {
+            s.inst.guard = m.inst.guard;
+        }
+        if matches!(m.inst.op, Opcode::Call | Opcode::Calli) {
+            // Caller saves: registers live across the call, stored before the SP
+            // adjustment that precedes it and restored after the one that follows.
+            let adj = out.pop();
+            for v in 0..homes.len() {
+                if let (Some(Home::Reg(r)), Some((s, e))) = (homes[v], iv[v]) {
+                    if s < p && e > p {
+                        let slot = *save_slot[v].get_or_insert_with(|| {
+                            let o = frame;
+                            frame += 4 * words[v] as u32;
+                            o
+                        });
+                        for k in 0..words[v] {
+                            out.push(local(Opcode::St, r + k, slot + 4 * k as u32));
+                            restores.push(local(Opcode::Ld, r + k, slot + 4 * k as u32));
+                        }
+                    }
+                }
+            }
+            out.extend(adj);
+        }
+        let sp_adjust = m.d == Loc::Phys(SP) && m.inst.op == Opcode::Sub;
+        out.extend(pre);
+        out.push(m);
+        out.extend(post);
+        if sp_adjust {
+            out.append(&mut restores);
+        }
+    }
+    (out, frame)
+}
+
+/// Checks an allocation: simultaneously live virtual registers never share a register.
+pub fn check(words: &[u8], iv: &[Option<(usize, usize)>], homes: &[Option<Home>]) -> std::result::Result<(), String> {
+    let regs: Vec<(usize, u8, u8, (usize, usize))> = (0..homes.len())
+        .filter_map(|v| match (homes[v], iv[v]) {
+            (Some(Home::Reg(r)), Some(i)) => Some((v, r, words[v], i)),
+            _ => None,
+        })
+        .collect();
+    for (i, a) in regs.iter().enumerate() {
+        if a.2 == 2 && a.1 % 2 != 0 {
+            return Err(format!("v{} is a pair at odd register r{}", a.0, a.1));
+        }
+        for b in &regs[i + 1..] {
+            let overlap_regs = a.1 < b.1 + b.2 && b.1 < a.1 + a.2;
+            let overlap_time = a.3 .0 <= b.3 .1 && b.3 .0 <= a.3 .1;
+            if overlap_regs && overlap_time {
+                return Err(format!("v{} and v{} share r{} while both are live", a.0, b.0, a.1.max(b.1)));
+            }
+        }
+    }
+    Ok(())
+}
