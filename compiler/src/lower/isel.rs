@@ -47,6 +47,8 @@ pub struct Sel<'a> {
     scopes: Vec<HashMap<String, Name>>,
     families: Vec<HashMap<String, (Type, Vec<VReg>)>>,
     labels: HashMap<String, Label>,
+    /// Call prototypes: return and parameter sizes.
+    protos: HashMap<String, (Vec<u32>, Vec<u32>)>,
     nlabels: u32,
     frame: u32,
     line: Option<(u32, u32)>,
@@ -158,6 +160,7 @@ impl<'a> Sel<'a> {
             scopes: vec![HashMap::new()],
             families: vec![HashMap::new()],
             labels: HashMap::new(),
+            protos: HashMap::new(),
             nlabels: 0,
             frame: 0,
             line: None,
@@ -329,6 +332,11 @@ impl<'a> Sel<'a> {
                     self.labels.insert(l.name.clone(), id);
                 }
                 Stmt::Block(inner) => self.collect_labels(inner),
+                Stmt::CallProto { name, rets, params, .. } => {
+                    let sizes = |v: &[VarDecl]| v.iter().map(|p| self.layout.decl_size(p, &p.names[0]).max(p.ty.size())).collect::<Vec<u32>>();
+                    let entry = (sizes(rets), sizes(params));
+                    self.protos.insert(name.name.clone(), entry);
+                }
                 _ => {}
             }
         }
@@ -644,7 +652,26 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
-            "mul" | "mad" if ty.kind() != TypeKind::Float => self.mul_mad(i, ty),
+            "mul" | "mad" | "madc" if ty.kind() != TypeKind::Float => self.mul_mad(i, ty),
+            "sad" => {
+                // d = c + |a - b| (compare by the type's signedness, arithmetic wrapping).
+                let (d, _) = self.dst(&a[0])?;
+                if is64(ty) {
+                    return Err("sad.64 is not supported by the compiler yet".into());
+                }
+                let x = self.src32(&a[1], ty)?;
+                let x = self.norm(x, ty);
+                let y = self.src32(&a[2], ty)?;
+                let y = self.norm(y, ty);
+                let (hi, lo, diff) = (self.v1(), self.v1(), self.v1());
+                self.op(Opcode::Max, &[sg], Loc::R(hi), x, Src::Loc(y), Loc::None);
+                self.op(Opcode::Min, &[sg], Loc::R(lo), x, Src::Loc(y), Loc::None);
+                self.op(Opcode::Sub, &[], Loc::R(diff), Loc::R(hi), Src::Loc(Loc::R(lo)), Loc::None);
+                let c = self.src32(&a[3], ty)?;
+                let cl = self.in_reg(c);
+                self.op(Opcode::Add, &[], Loc::R(d), cl, Src::Loc(Loc::R(diff)), Loc::None);
+                Ok(())
+            }
             "div" | "rem" if ty.kind() != TypeKind::Float => {
                 let (d, _) = self.dst(&a[0])?;
                 let rem = op == "rem";
@@ -764,7 +791,22 @@ impl<'a> Sel<'a> {
             "bfe" => {
                 let (d, _) = self.dst(&a[0])?;
                 if is64(ty) {
-                    return Err("bfe.b64 is not supported by the compiler yet".into());
+                    if signed {
+                        return Err("bfe.s64 is not supported by the compiler yet".into());
+                    }
+                    // (a >> pos) & ((1 << len) - 1), with len >= 64 keeping everything.
+                    let x = self.src64(&a[1], ty)?;
+                    let pos = self.src32(&a[2], Type::U32)?;
+                    let len = self.src32(&a[3], Type::U32)?;
+                    let pos = self.byte8(pos);
+                    let len = self.byte8(len);
+                    let t = self.v2();
+                    self.op(Opcode::Shr64, &[(ModKind::Sign, 0)], Loc::R(t), x, pos, Loc::None);
+                    let m = self.low_mask64(len);
+                    self.define(d);
+                    self.op(Opcode::And, &[], Loc::Half(d, 0), Loc::Half(t, 0), Src::Loc(Loc::Half(m, 0)), Loc::None);
+                    self.op(Opcode::And, &[], Loc::Half(d, 1), Loc::Half(t, 1), Src::Loc(Loc::Half(m, 1)), Loc::None);
+                    return Ok(());
                 }
                 let x = self.reg32(&a[1], ty)?;
                 let pos = self.src32(&a[2], Type::U32)?;
@@ -776,7 +818,27 @@ impl<'a> Sel<'a> {
             "bfi" => {
                 let (d, _) = self.dst(&a[0])?;
                 if is64(ty) {
-                    return Err("bfi.b64 is not supported by the compiler yet".into());
+                    // mask = ((1 << len) - 1) << pos; d = (base & ~mask) | ((ins << pos) & mask).
+                    let ins = self.src64(&a[1], ty)?;
+                    let Loc::R(base) = self.src64(&a[2], ty)? else { unreachable!() };
+                    let pos = self.src32(&a[3], Type::U32)?;
+                    let len = self.src32(&a[4], Type::U32)?;
+                    let pos = self.byte8(pos);
+                    let len = self.byte8(len);
+                    let m0 = self.low_mask64(len);
+                    let m = self.v2();
+                    self.op(Opcode::Shl64, &[], Loc::R(m), Loc::R(m0), pos, Loc::None);
+                    let sh = self.v2();
+                    self.op(Opcode::Shl64, &[], Loc::R(sh), ins, pos, Loc::None);
+                    self.define(d);
+                    for k in 0..2 {
+                        let (t, u, nm) = (self.v1(), self.v1(), self.v1());
+                        self.op(Opcode::And, &[], Loc::R(t), Loc::Half(sh, k), Src::Loc(Loc::Half(m, k)), Loc::None);
+                        self.op(Opcode::Xor, &[], Loc::R(nm), Loc::Half(m, k), Src::Imm(u32::MAX), Loc::None);
+                        self.op(Opcode::And, &[], Loc::R(u), Loc::Half(base, k), Src::Loc(Loc::R(nm)), Loc::None);
+                        self.op(Opcode::Or, &[], Loc::Half(d, k), Loc::R(t), Src::Loc(Loc::R(u)), Loc::None);
+                    }
+                    return Ok(());
                 }
                 let ins = self.reg32(&a[1], ty)?;
                 let base = self.reg32(&a[2], ty)?;
@@ -965,6 +1027,32 @@ impl<'a> Sel<'a> {
         self.push(s);
     }
 
+    /// The low 8 bits of a value (bfe/bfi positions and lengths).
+    fn byte8(&mut self, s: Src) -> Src {
+        match s {
+            Src::Imm(v) => Src::Imm(v & 0xff),
+            other => {
+                let l = self.in_reg(other);
+                let t = self.v1();
+                self.op(Opcode::And, &[], Loc::R(t), l, Src::Imm(0xff), Loc::None);
+                Src::Loc(Loc::R(t))
+            }
+        }
+    }
+
+    /// (1 << len) - 1 as a pair; len >= 64 gives all ones.
+    fn low_mask64(&mut self, len: Src) -> VReg {
+        let one = self.v2();
+        self.mov(Loc::Half(one, 0), Src::Imm(1));
+        self.mov(Loc::Half(one, 1), Src::Imm(0));
+        let p = self.v2();
+        self.op(Opcode::Shl64, &[], Loc::R(p), Loc::R(one), len, Loc::None);
+        let m = self.v2();
+        self.op(Opcode::Sub, &[(ModKind::Cc, 1)], Loc::Half(m, 0), Loc::Half(p, 0), Src::Imm(1), Loc::None);
+        self.op(Opcode::Sub, &[(ModKind::X, 1)], Loc::Half(m, 1), Loc::Half(p, 1), Src::Imm(0), Loc::None);
+        m
+    }
+
     fn pack_pos_len(&mut self, pos: Src, len: Src) -> Src {
         match (pos, len) {
             (Src::Imm(p), Src::Imm(l)) => Src::Imm((p & 0xff) | (l & 0xff) << 8),
@@ -1104,7 +1192,7 @@ impl<'a> Sel<'a> {
         let signed = ty.kind() == TypeKind::Signed;
         let hi = i.has(".hi");
         let wide = i.has(".wide");
-        let mad = op == "mad";
+        let mad = op == "mad" || op == "madc";
         if is64(ty) {
             let (x, y) = (self.src64(&a[1], ty)?, self.src64(&a[2], ty)?);
             let p = if mad { self.v2() } else { d };
@@ -1171,6 +1259,7 @@ impl<'a> Sel<'a> {
             (ModKind::Sign, signed as u32),
             (ModKind::Sat, (i.has(".sat") && ty == Type::S32) as u32),
             (ModKind::Cc, i.has(".cc") as u32),
+            (ModKind::X, (op == "madc") as u32),
         ];
         if mad {
             let c = self.reg32(&a[3], ty)?;
@@ -1959,6 +2048,37 @@ impl<'a> Sel<'a> {
                             );
                         }
                     }
+                    (Type::F16, Type::F64) => {
+                        // Round to odd into binary32 (truncate, then set the last bit if inexact),
+                        // then once to binary16: one correct rounding overall.
+                        let x = self.src64(&a[1], aty)?;
+                        let (t, back) = (self.v1(), self.v2());
+                        self.op(Opcode::D2f, &[(ModKind::Rnd, 1)], Loc::R(t), x, Src::Loc(Loc::None), Loc::None);
+                        self.op(Opcode::F2d, &[], Loc::R(back), Loc::R(t), Src::Loc(Loc::None), Loc::None);
+                        let mut m = MI::new(Opcode::Dsetp);
+                        m.inst.set_modifier(ModKind::FCmp, 1);
+                        m.inst.d = PRED | (7 << 3);
+                        m.a = Loc::R(back);
+                        m.b = Src::Loc(x);
+                        self.push(m);
+                        let odd = self.v1();
+                        self.op(Opcode::Or, &[], Loc::R(odd), Loc::R(t), Src::Imm(1), Loc::None);
+                        let j = self.v1();
+                        let mut s = MI::new(Opcode::Sel);
+                        s.inst.mods = PRED;
+                        s.d = Loc::R(j);
+                        s.a = Loc::R(odd);
+                        s.b = Src::Loc(Loc::R(t));
+                        self.push(s);
+                        self.op(Opcode::F2h, &[(ModKind::Rnd, rnd)], Loc::R(d), Loc::R(j), Src::Loc(Loc::None), Loc::None);
+                    }
+                    (Type::F64, Type::F16) => {
+                        let x = self.reg32(&a[1], aty)?;
+                        let t = self.v1();
+                        self.op(Opcode::H2f, &[], Loc::R(t), x, Src::Loc(Loc::None), Loc::None);
+                        self.define(d);
+                        self.op(Opcode::F2d, &[], Loc::R(d), Loc::R(t), Src::Loc(Loc::None), Loc::None);
+                    }
                     (Type::F16, Type::F16) => {
                         let x = self.reg32(&a[1], aty)?;
                         self.op(Opcode::And, &[], Loc::R(d), x, Src::Imm(0xffff), Loc::None);
@@ -1998,8 +2118,13 @@ impl<'a> Sel<'a> {
         let info = match callee {
             Some(f) => f.clone(),
             None => {
-                // Indirect: the signature comes from the call prototype; layout rets then params.
-                super::layout::FuncInfo::from_args(&args, &rets)
+                // Indirect: the signature comes from the call prototype (the last operand).
+                let proto = match a.last() {
+                    Some(Operand::Name(p)) => self.protos.get(&p.name).cloned(),
+                    _ => None,
+                };
+                let (r, p) = proto.ok_or("an indirect call needs its .callprototype")?;
+                super::layout::FuncInfo::from_sizes(&r, &p)
             }
         };
         for (k, arg) in args.iter().enumerate() {

@@ -58,10 +58,9 @@ impl FuncInfo {
         (r, p, off.div_ceil(8) * 8)
     }
 
-    /// The signature of an indirect call, from its argument and return operands (4 or 8 bytes each).
-    pub fn from_args(args: &[Operand], rets: &[Operand]) -> FuncInfo {
-        let size = |_: &Operand| 8u32;
-        let (r, p, b) = Self::layout(&rets.iter().map(size).collect::<Vec<_>>(), &args.iter().map(size).collect::<Vec<_>>());
+    /// The signature of an indirect call, from its prototype's return and parameter sizes.
+    pub fn from_sizes(rets: &[u32], params: &[u32]) -> FuncInfo {
+        let (r, p, b) = Self::layout(rets, params);
         FuncInfo { index: u32::MAX, rets: r, params: p, sig_bytes: b, external: false, entry: false }
     }
 }

@@ -102,8 +102,13 @@ pub fn compile(src: &SourceFile, m: &Module) -> Result<Object, Vec<Diagnostic>> 
             let iv = regalloc::intervals(&mis, out.vreg_words.len());
             regalloc::check(&out.vreg_words, &iv, &r.homes).map_err(|e| err(f.name.span, format!("internal compiler error: {e}")))?;
         }
-        callees
-            .push(r.mis.iter().filter(|x| x.inst.op == Opcode::Call).filter_map(|x| x.target).map(|t| (u32::MAX - t) as usize).collect());
+        let mut called: Vec<usize> =
+            r.mis.iter().filter(|x| x.inst.op == Opcode::Call).filter_map(|x| x.target).map(|t| (u32::MAX - t) as usize).collect();
+        if r.mis.iter().any(|x| x.inst.op == Opcode::Calli) {
+            // An indirect call may reach any function.
+            called.extend(0..funcs.len());
+        }
+        callees.push(called);
         if f.entry {
             kernels.push((f.name.name.clone(), placed.len(), kparams));
         }
