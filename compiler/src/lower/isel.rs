@@ -1714,6 +1714,43 @@ impl<'a> Sel<'a> {
             }
             return Ok(());
         }
+        if ty == Type::F16x2 && matches!(op, "add" | "sub" | "mul" | "fma" | "neg" | "abs") {
+            // Two binary16 lanes: each through binary32 (exact for add, sub, mul).
+            let srcs: Vec<Loc> = (1..a.len()).map(|k| self.reg32(&a[k], Type::B32)).collect::<R<_>>()?;
+            let mut halves = vec![];
+            for part in 0..2 {
+                let vals: Vec<Loc> = srcs
+                    .iter()
+                    .map(|&x| {
+                        let h = if part == 0 {
+                            x
+                        } else {
+                            let t = self.v1();
+                            self.op(Opcode::Shr, &[(ModKind::Sign, 0)], Loc::R(t), x, Src::Imm(16), Loc::None);
+                            Loc::R(t)
+                        };
+                        self.h2f(h)
+                    })
+                    .collect();
+                let r = self.v1();
+                let rf = [(ModKind::Rnd, rnd), (ModKind::Ftz, 0), (ModKind::Sat, sat)];
+                match op {
+                    "add" => self.op(Opcode::Fadd, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
+                    "sub" => self.op(Opcode::Fsub, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
+                    "mul" => self.op(Opcode::Fmul, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
+                    "fma" => self.op(Opcode::Ffma, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), vals[2]),
+                    "neg" => self.op(Opcode::Xor, &[], Loc::R(r), vals[0], Src::Imm(0x8000_0000), Loc::None),
+                    _ => self.op(Opcode::And, &[], Loc::R(r), vals[0], Src::Imm(0x7fff_ffff), Loc::None),
+                }
+                let h = self.v1();
+                self.op(Opcode::F2h, &[(ModKind::Rnd, rnd)], Loc::R(h), Loc::R(r), Src::Loc(Loc::None), Loc::None);
+                halves.push(h);
+            }
+            let t = self.v1();
+            self.op(Opcode::Shl, &[], Loc::R(t), Loc::R(halves[1]), Src::Imm(16), Loc::None);
+            self.op(Opcode::Or, &[], Loc::R(d), Loc::R(halves[0]), Src::Loc(Loc::R(t)), Loc::None);
+            return Ok(());
+        }
         let half = ty == Type::F16;
         if ty != Type::F32 && !half {
             return Err(format!("`{op}{}` is not supported by the compiler yet", ty.name()));
