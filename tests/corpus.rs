@@ -1,6 +1,7 @@
 //! The kernel corpus (`tests/corpus/*/case.json`, PTX from NVRTC): every PTX
-//! file parses and checks clean and survives the printer round trip, and
-//! every case passes on the PTX reference interpreter.
+//! file parses and checks clean and survives the printer round trip; every
+//! case passes on the PTX reference interpreter and, compiled, on the golden
+//! model; and the two engines agree on every output buffer, stdout and trap.
 
 use heddle_compiler::ptx::{load, parse, print, SourceFile};
 use std::path::{Path, PathBuf};
@@ -42,8 +43,37 @@ fn every_corpus_ptx_checks_clean_and_round_trips() {
             Err(e) => failures.push(format!("{}", heddle_isa::diag::Diagnostics(e))),
             Ok(m) => {
                 let printed = print::module(&m);
-                let again = parse(&SourceFile::new("printed", &printed)).unwrap_or_else(|e| panic!("{}: printed text does not parse: {}", p.display(), e[0]));
+                let again = parse(&SourceFile::new("printed", &printed))
+                    .unwrap_or_else(|e| panic!("{}: printed text does not parse: {}", p.display(), e[0]));
                 assert!(again == m, "{}: parse(print(ast)) != ast", p.display());
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn run(case: &Path, engine: &str, variant: &str, dump: Option<&Path>) -> std::process::Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_heddle"));
+    c.args(["run", "--engine", engine, "--ptx-variant", variant, "--json", "--manifest"]).arg(case.join("case.json"));
+    if let Some(d) = dump {
+        c.arg("--dump").arg(d);
+    }
+    c.output().unwrap()
+}
+
+fn all_pass(engine: &str) {
+    let mut failures = vec![];
+    for c in cases() {
+        for variant in ["compute_75", "compute_52"] {
+            let o = run(&c, engine, variant, None);
+            if o.status.code() != Some(0) {
+                failures.push(format!(
+                    "{} ({variant}): exit {:?}\n{}{}",
+                    c.display(),
+                    o.status.code(),
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                ));
             }
         }
     }
@@ -52,18 +82,46 @@ fn every_corpus_ptx_checks_clean_and_round_trips() {
 
 #[test]
 fn every_case_passes_on_the_ptx_interpreter() {
+    all_pass("ptx");
+}
+
+#[test]
+fn every_case_passes_compiled_on_the_golden_model() {
+    all_pass("golden");
+}
+
+/// The compiled code against the PTX interpreter: identical output buffers, stdout and trap.
+#[test]
+fn compiled_code_matches_the_ptx_interpreter() {
+    let tmp = std::env::temp_dir().join(format!("heddle-diff-{}", std::process::id()));
     let mut failures = vec![];
     for c in cases() {
-        for variant in ["compute_75", "compute_52"] {
-            let o = Command::new(env!("CARGO_BIN_EXE_heddle"))
-                .args(["run", "--engine", "ptx", "--ptx-variant", variant, "--manifest"])
-                .arg(c.join("case.json"))
-                .output()
-                .unwrap();
-            if o.status.code() != Some(0) {
-                failures.push(format!("{} ({variant}): exit {:?}\n{}{}", c.display(), o.status.code(), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)));
+        let name = c.file_name().unwrap().to_string_lossy().to_string();
+        let (da, db) = (tmp.join(format!("{name}-ptx")), tmp.join(format!("{name}-golden")));
+        let (a, b) = (run(&c, "ptx", "compute_75", Some(&da)), run(&c, "golden", "compute_75", Some(&db)));
+        let json = |o: &std::process::Output| -> serde_json::Value { serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null) };
+        let (ja, jb) = (json(&a), json(&b));
+        // Printf order across warps depends on scheduling where the case says so.
+        let unordered = std::fs::read_to_string(c.join("case.json")).is_ok_and(|t| t.contains("\"expect_stdout_unordered_lines\": true"));
+        let lines = |j: &serde_json::Value| {
+            let mut v: Vec<String> = j["stdout"].as_str().unwrap_or("").lines().map(String::from).collect();
+            if unordered {
+                v.sort();
+            }
+            v
+        };
+        if lines(&ja) != lines(&jb) || ja["trap"].is_null() != jb["trap"].is_null() {
+            failures.push(format!("{name}: stdout or trap differ\nptx: {ja}\ngolden: {jb}"));
+            continue;
+        }
+        for e in std::fs::read_dir(&da).into_iter().flatten() {
+            let p = e.unwrap().path();
+            let other = db.join(p.file_name().unwrap());
+            if std::fs::read(&p).ok() != std::fs::read(&other).ok() {
+                failures.push(format!("{name}: buffer {} differs between the engines", p.file_name().unwrap().to_string_lossy()));
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -15,6 +15,9 @@ Usage:
   python3 tools/gen_corpus.py vec_add_f32 ... # only these
   python3 tools/gen_corpus.py --list          # names and descriptions
   python3 tools/gen_corpus.py --no-ptxas      # skip the ptxas validation
+  python3 tools/corpus/host_check.py          # check every expectation against the kernel run on the host
+
+tests/corpus/README.md is rewritten from the case list when all cases are generated.
 
 The output is deterministic: fixed seeds, no timestamps; running it twice gives
 identical files. Every PTX file is validated with ptxas (sm_75 / sm_52) when the
@@ -32,9 +35,9 @@ OUT = os.path.join(ROOT, "tests", "corpus")
 sys.path.insert(0, HERE)
 
 from nvrtc import compile_cuda  # noqa: E402
-from corpus import common  # noqa: E402
+from corpus import common, readme  # noqa: E402
 from corpus import (  # noqa: E402,F401  (registration order = README order)
-    cases_basic, cases_sync, cases_warp, cases_control, cases_int, cases_float, cases_sys,
+    cases_basic, cases_sync, cases_warp, cases_atomic, cases_control, cases_int, cases_float, cases_sys,
 )
 
 VARIANTS = (("compute_75", "kernel.ptx", "sm_75"), ("compute_52", "kernel.sm52.ptx", "sm_52"))
@@ -118,6 +121,8 @@ def main():
         build(c, use_ptxas, warnings)
         print(f"{c.name}")
     if not a.names:
+        with open(os.path.join(OUT, "README.md"), "w") as f:
+            f.write(readme.render(cases))
         # remove case folders that no longer have a builder
         for entry in sorted(os.listdir(OUT)):
             p = os.path.join(OUT, entry)

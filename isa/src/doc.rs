@@ -27,6 +27,7 @@ fn syntax(format: Format) -> &'static str {
         Format::Bar => "b[, a]",
         Format::Vote => "pd, [!]pa",
         Format::Ballot => "d, [!]pa",
+        Format::BarRed => "d, b, [!]pa",
         Format::Shfl => "d[\\|p], a, b, c",
         Format::S2r => "d, sr",
         Format::Syscall => "d, a",

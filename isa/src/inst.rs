@@ -223,6 +223,7 @@ impl Inst {
             Format::Bar => (0, 0x7f, true, false, 0),
             Format::Vote => (0x07, 0x0f, false, false, 0),
             Format::Ballot => (0x7f, 0x0f, false, false, 0),
+            Format::BarRed => (0x7f, 0x0f, true, false, 0),
             Format::S2r => (0x7f, 0x7f, false, false, 0),
         };
         let mod_operand = if info.format == Format::Shfl { 0x1c } else { mod_operand };
@@ -314,6 +315,15 @@ impl Inst {
             Format::CallInd => [None, Some(self.a), None, None],
             Format::Bar => [None, Some(self.a), b, None],
             Format::Ballot | Format::S2r => [Some(self.d), None, None, None],
+            Format::BarRed => [
+                Some(self.d),
+                None,
+                match self.b {
+                    Operand::Reg(r) => Some(r),
+                    Operand::Imm(_) => None,
+                },
+                None,
+            ],
             Format::Syscall => [Some(self.d), Some(self.a), None, None],
         }
     }

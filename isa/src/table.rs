@@ -65,6 +65,8 @@ pub enum Format {
     Vote,
     /// `d, !pa` (`pa` = a[3:0]).
     Ballot,
+    /// `d, b, !pa`: barrier `b` with a reduction of `pa` into `d` (`pa` = a[3:0]).
+    BarRed,
     /// `d[|p], a, b, c`: the in-range predicate `p` sits in mod[4:2] (`pt`: none).
     Shfl,
     /// `d, sr`: special register number in `a`.
@@ -123,6 +125,7 @@ pub enum ModKind {
     VoteMode,
     Scope,
     BarMode,
+    RedOp,
     SysNo,
     ShfDir,
     Clamp,
@@ -216,6 +219,7 @@ mods! {
     VoteMode: MOD[0, 2] false ["all", "any", "uni"] "vote reduction";
     Scope: MOD[0, 2] false ["cta", "gpu", "sys"] "fence scope";
     BarMode: MOD[0, 1] false ["sync", "arrive"] "wait at the barrier, or only arrive";
+    RedOp: MOD[0, 2] false ["popc", "and", "or"] "barrier reduction: count, all or any of the predicate over the CTA";
     SysNo: MOD[0, 2] false ["vprintf", "malloc", "free", "assertfail"] "system call serviced by the host";
     ShfDir: MOD[0, 1] false ["l", "r"] "funnel-shift direction";
     Clamp: MOD[1, 1] true ["clamp"] "clamp the shift amount to 32 (default: wrap, amount mod 32)";
@@ -348,6 +352,7 @@ isa! {
     Bar   = 0x55 "bar"   Bar [BarMode] Single imm Ctl "CTA barrier b: .sync waits until the expected threads arrive; .arrive only arrives.";
     Vote  = 0x56 "vote"  Vote [VoteMode] Single reg Ctl "pd = all/any/uni of pa over the active threads.";
     Ballot= 0x57 "ballot" Ballot [] Single reg Ctl "d = mask of active lanes whose pa holds.";
+    Barred = 0x5c "barred" BarRed [RedOp] Single imm Ctl "CTA barrier b that also reduces pa over the arriving threads: d = count (.popc) or 0/1 for all (.and) / any (.or), written when the barrier completes.";
     Shfl  = 0x58 "shfl"  Shfl [ShflMode] Single imm Ctl "Warp shuffle with the PTX shfl lane rules: b is the lane or delta, c packs clamp (c[4:0]) and segment mask (c[12:8]).";
     Syscall = 0x59 "syscall" Syscall [SysNo] Single reg Ctl "Host system call (see the syscall table).";
     Trap  = 0x5a "trap"  None [] Single reg Ctl "Ends the launch with a user trap.";

@@ -128,6 +128,11 @@ fn build(row: usize, bits: [u64; 4]) -> Option<Inst> {
             i.d = reg(bits[2] >> 8);
             i.a = pred4(bits[2] >> 12);
         }
+        Format::BarRed => {
+            i.d = reg(bits[2] >> 8);
+            i.a = pred4(bits[2] >> 12);
+            i.b = b;
+        }
         Format::S2r => {
             i.d = reg(bits[2] >> 8);
             i.a = (bits[2] >> 16) as u8 % heddle_isa::sreg::SReg::ALL.len() as u8;

@@ -146,11 +146,12 @@ extern "C" __global__ void stencil5(const int *in, int *out, int w, int h)
 @case
 def reduce_tree():
     c = Case("reduce_tree", "block tree reduction in shared memory (f32 and s32) with a barrier per "
-             "level; per-block partial sums")
+             "level; per-block partial sums; __launch_bounds__ (.maxntid, .minnctapersm)")
     c.source = r"""
 #define BS 256
 
-extern "C" __global__ void reduce_tree(const float *x, const int *y, float *fsum, int *isum, int n)
+extern "C" __global__ void __launch_bounds__(256, 2)
+reduce_tree(const float *x, const int *y, float *fsum, int *isum, int n)
 {
     __shared__ float sf[BS];
     __shared__ int si[BS];
@@ -261,6 +262,47 @@ extern "C" __global__ void reduce_last_block(const unsigned *x, unsigned *partia
         partial[(i // BS) % G] += v
     c.expect("partial", "u32", partial)
     c.expect("total", "u64", [sum(partial), 0])
+    return c
+
+
+@case
+def barrier_reductions():
+    c = Case("barrier_reductions", "__syncthreads_count/_and/_or (bar.red.popc/and/or) in blocks of 100 "
+             "threads (a partial last warp)")
+    c.source = r"""
+extern "C" __global__ void bar_red(const int *x, int *out)
+{
+    int t = threadIdx.x;
+    int v = x[blockIdx.x * blockDim.x + t];
+    int c = __syncthreads_count(v > 0);
+    int a = __syncthreads_and(v > -900) != 0;
+    int o = __syncthreads_or(v == 777) != 0;
+    int c2 = __syncthreads_count((v & 3) == 1);
+    if (t == blockDim.x - 1) {
+        int *r = out + 4 * blockIdx.x;
+        r[0] = c;
+        r[1] = a;
+        r[2] = o;
+        r[3] = c2;
+    }
+}
+"""
+    c.kernel = "bar_red"
+    G, B = 3, 100
+    c.grid, c.block = (G, 1, 1), (B, 1, 1)
+    r = Rng(111)
+    x = [r.range(-1000, 1000) for _ in range(G * B)]
+    x[150] = 777
+    for k in range(200, 300):
+        x[k] = abs(x[k]) % 850
+    c.buffer("x", "s32", x)
+    c.buffer("out", "s32", count=4 * G, output=True)
+    out = []
+    for b in range(G):
+        vs = x[b * B:(b + 1) * B]
+        out += [sum(v > 0 for v in vs), int(all(v > -900 for v in vs)), int(any(v == 777 for v in vs)),
+                sum((v & 3) == 1 for v in vs)]
+    c.expect("out", "s32", out)
     return c
 
 
@@ -486,8 +528,8 @@ LUT = [0x9E3779B9 * (k + 1) & 0xFFFFFFFF for k in range(16)]
 @case
 def conv1d_constant_mem():
     c = Case("conv1d_constant_mem", "1D convolution: __constant__ coefficients and a __constant__ lookup "
-             "table with initializers (module .const data), data-dependent constant indexing, a shared "
-             "tile with halo")
+             "table with initializers (module .const data), an initialized __device__ array (module "
+             ".global data), data-dependent constant indexing, a shared tile with halo")
     # written as the shortest decimal of the binary32 value, so the C parser gets the same bits
     coeff = ", ".join(repr(fp.to_float(fp.f32_bits(v))) + "f" for v in CONV_COEFF)
     lut = ", ".join("0x%08xu" % v for v in LUT)
@@ -497,6 +539,7 @@ def conv1d_constant_mem():
 
 __constant__ float coeff[2 * R + 1] = {%s};
 __constant__ unsigned lut[16] = {%s};
+__device__ unsigned gbias[4] = {0x11111111u, 0x2222u, 0x3u, 0x40000000u};
 
 extern "C" __global__ void conv1d(const float *x, float *y, unsigned *z, int n)
 {
@@ -517,7 +560,7 @@ extern "C" __global__ void conv1d(const float *x, float *y, unsigned *z, int n)
         for (int k = 0; k <= 2 * R; ++k)
             acc = fmaf(coeff[k], tile[t + k], acc);
         y[i] = acc;
-        z[i] = lut[(unsigned)__float_as_int(x[i]) & 15] ^ lut[i & 15];
+        z[i] = (lut[(unsigned)__float_as_int(x[i]) & 15] ^ lut[i & 15]) + gbias[i & 3];
     }
 }
 """ % (coeff, lut)
@@ -540,5 +583,6 @@ extern "C" __global__ void conv1d(const float *x, float *y, unsigned *z, int n)
             acc = fp.fma(cb[k], v, acc)
         y.append(acc)
     c.expect("y", "f32", y)
-    c.expect("z", "u32", [LUT[x[i] & 15] ^ LUT[i & 15] for i in range(n)])
+    gbias = [0x11111111, 0x2222, 0x3, 0x40000000]
+    c.expect("z", "u32", [((LUT[x[i] & 15] ^ LUT[i & 15]) + gbias[i & 3]) & 0xFFFFFFFF for i in range(n)])
     return c

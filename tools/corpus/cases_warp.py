@@ -232,3 +232,53 @@ extern "C" __global__ void shfl_partial(const int *x, int *out)
                 out[3 * j:3 * j + 3] = [wrap(total, "s32"), r0, r1]
     c.expect("out", "s32", out)
     return c
+
+
+@case
+def warp_sync_shared():
+    c = Case("warp_sync_shared", "warp-synchronous shared-memory reduction ordered by __syncwarp "
+             "(bar.warp.sync), and shuffles of 64-bit doubles")
+    c.source = r"""
+extern "C" __global__ void warp_sync_shared(const int *x, const double *d, int *wsum, double *dout)
+{
+    __shared__ int buf[128];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    int lane = t & 31;
+    buf[t] = x[i];
+    __syncwarp();
+    #pragma unroll 1
+    for (int off = 16; off > 0; off >>= 1) {
+        int v = lane < off ? buf[t + off] : 0;
+        __syncwarp();
+        if (lane < off)
+            buf[t] += v;
+        __syncwarp();
+    }
+    if (lane == 0)
+        wsum[i >> 5] = buf[t];
+    double v = d[i];
+    double b = __shfl_sync(0xffffffffu, v, (lane + 1) & 31);
+    double s = __shfl_xor_sync(0xffffffffu, v, 16);
+    dout[2 * i] = b;
+    dout[2 * i + 1] = s + v;
+}
+"""
+    c.kernel = "warp_sync_shared"
+    G, B = 2, 128
+    n = G * B
+    c.grid, c.block = (G, 1, 1), (B, 1, 1)
+    r = Rng(204)
+    x = [r.range(-1000000, 1000000) for _ in range(n)]
+    d = [r.f64_exp_range(-40, 40) for _ in range(n)]
+    c.buffer("x", "s32", x)
+    c.buffer("d", "f64", d)
+    c.buffer("wsum", "s32", count=n // 32, output=True)
+    c.buffer("dout", "f64", count=2 * n, output=True)
+    c.expect("wsum", "s32", [sum(x[32 * w:32 * w + 32]) for w in range(n // 32)])
+    dout = []
+    for i in range(n):
+        base, lane = i - (i & 31), i & 31
+        dout += [d[base + ((lane + 1) & 31)], fp.add(d[base + (lane ^ 16)], d[i], fp.F64)]
+    c.expect("dout", "f64", dout)
+    return c

@@ -147,7 +147,11 @@ class Case:
             count = len(init) if count is None else count
             pack(dtype, list(init))  # range check
             p["count"] = count
-            p["init"] = list(init)
+            if dtype in ("f16", "f32", "f64"):
+                f = {"f16": fp.F16, "f32": fp.F32, "f64": fp.F64}[dtype]
+                p["init"] = [fp.to_float(b, f) for b in init]
+            else:
+                p["init"] = list(init)
         else:
             assert count is not None
             p["count"] = count
@@ -186,7 +190,25 @@ class Case:
         m["expect_trap"] = self.expect_trap
         if self.nvrtc_opts:
             m["nvrtc_options"] = list(self.nvrtc_opts)
-        return json.dumps(m, indent=1) + "\n"
+        return dump_manifest(m)
+
+
+def dump_manifest(m):
+    """JSON with one line per top-level field, per parameter and per expectation."""
+    one = lambda v: json.dumps(v, separators=(", ", ": "))
+    out = []
+    for k, v in m.items():
+        if k == "params":
+            body = ",\n".join("  " + one(p) for p in v)
+            out.append(f' "params": [\n{body}\n ]')
+        elif k == "expect":
+            body = ",\n".join(f"  {one(n)}: {one(e)}" for n, e in v.items())
+            out.append(f' "expect": {{\n{body}\n }}' if v else ' "expect": {}')
+        else:
+            out.append(f" {one(k)}: {one(v)}")
+    text = "{\n" + ",\n".join(out) + "\n}\n"
+    assert json.loads(text) == m
+    return text
 
 
 REGISTRY = []

@@ -333,7 +333,8 @@ impl<'a> Sel<'a> {
                 }
                 Stmt::Block(inner) => self.collect_labels(inner),
                 Stmt::CallProto { name, rets, params, .. } => {
-                    let sizes = |v: &[VarDecl]| v.iter().map(|p| self.layout.decl_size(p, &p.names[0]).max(p.ty.size())).collect::<Vec<u32>>();
+                    let sizes =
+                        |v: &[VarDecl]| v.iter().map(|p| self.layout.decl_size(p, &p.names[0]).max(p.ty.size())).collect::<Vec<u32>>();
                     let entry = (sizes(rets), sizes(params));
                     self.protos.insert(name.name.clone(), entry);
                 }
@@ -893,9 +894,34 @@ impl<'a> Sel<'a> {
             "add" | "sub" | "mul" | "fma" | "mad" | "div" | "min" | "max" | "abs" | "neg" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos"
             | "lg2" | "ex2" | "tanh" | "copysign" | "testp" => self.float(i, ty),
             "atom" | "red" => self.atomic(i, ty),
+            // __syncwarp: warps execute in lockstep.
+            "bar" if i.has(".warp") => Ok(()),
             "bar" | "barrier" => {
                 if i.has(".red") {
-                    return Err("bar.red is not supported by the compiler yet".into());
+                    if a.len() == 4 {
+                        return Err("bar.red with a thread count is not supported by the compiler yet".into());
+                    }
+                    let (d, _) = self.dst(&a[0])?;
+                    let id = self.src32(&a[1], Type::U32)?;
+                    let (p, neg) = match &a[2] {
+                        Operand::Not(n) => (self.reg32(&Operand::Name(n.clone()), Type::Pred)?, true),
+                        o => (self.reg32(o, Type::Pred)?, false),
+                    };
+                    self.test_pred(p, PRED2);
+                    let op = if i.has(".popc") {
+                        0
+                    } else if i.has(".and") {
+                        1
+                    } else {
+                        2
+                    };
+                    let mut m = MI::new(Opcode::Barred);
+                    m.inst.set_modifier(ModKind::RedOp, op);
+                    m.inst.a = PRED2 | (neg as u8) << 3;
+                    m.d = Loc::R(d);
+                    m.b = id;
+                    self.push(m);
+                    return Ok(());
                 }
                 let id = self.src32(&a[0], Type::U32)?;
                 let cnt = if a.len() > 1 { self.reg32(&a[1], Type::U32)? } else { Loc::Phys(RZ) };
@@ -1394,6 +1420,25 @@ impl<'a> Sel<'a> {
     fn mov_inst(&mut self, i: &Inst, ty: Type) -> R<()> {
         let a = &i.args;
         match (&a[0], &a[1]) {
+            (Operand::Vector(v, _), src) if !is64(ty) => {
+                // Unpack: mov.b32 {lo16, hi16}, x.
+                let x = self.reg32(src, Type::B32)?;
+                if v.len() != 2 {
+                    return Err("only 2-element vector unpacking is supported".into());
+                }
+                for (k, e) in v.iter().enumerate() {
+                    if let Operand::Sink(_) = e {
+                        continue;
+                    }
+                    let (d, _) = self.dst(e)?;
+                    if k == 0 {
+                        self.op(Opcode::And, &[], Loc::R(d), x, Src::Imm(0xffff), Loc::None);
+                    } else {
+                        self.op(Opcode::Shr, &[(ModKind::Sign, 0)], Loc::R(d), x, Src::Imm(16), Loc::None);
+                    }
+                }
+                Ok(())
+            }
             (Operand::Vector(v, _), src) => {
                 // Unpack: mov.b64 {lo, hi}, x.
                 let x = self.src64(src, Type::B64)?;

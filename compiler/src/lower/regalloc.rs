@@ -31,6 +31,7 @@ fn writes_d(op: Opcode) -> bool {
             | Format::Ballot
             | Format::Sel
             | Format::Syscall
+            | Format::BarRed
     )
 }
 

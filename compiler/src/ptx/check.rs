@@ -198,8 +198,8 @@ impl Checker<'_> {
             if SPECIAL.iter().any(|(n, _)| *n == d.name.name) {
                 self.error(d.name.span, format!("`{}` is a predefined special register", d.name.name));
             }
-            if insts::spec(&d.name.name).is_some() && !d.name.name.starts_with('%') {
-                self.error(d.name.span, format!("`{}` is a reserved instruction name", d.name.name));
+            if d.name.name == "_" {
+                self.error(d.name.span, "`_` is the bit bucket, not a name");
             }
             let scope = self.scopes.last_mut().expect("a scope");
             if let Some(n) = d.count {
@@ -217,13 +217,21 @@ impl Checker<'_> {
 
     fn lookup(&self, name: &str) -> Option<Sym> {
         if let Some((_, t)) =
-            SPECIAL.iter().find(|(n, _)| name == *n || name.strip_prefix(n).is_some_and(|c| matches!(c, ".x" | ".y" | ".z")))
+            SPECIAL.iter().find(|(n, _)| name == *n || name.strip_prefix(n).is_some_and(|c| matches!(c, ".x" | ".y" | ".z" | ".w")))
         {
             return Some(Sym::Var { space: Space::Sreg, ty: *t, vector: None, array: false });
         }
         for s in self.scopes.iter().rev() {
             if let Some(sym) = s.names.get(name) {
                 return Some(*sym);
+            }
+            // A component of a vector variable (`%v.x`).
+            if let Some((base, c)) = name.rsplit_once('.') {
+                if matches!(c, "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a") {
+                    if let Some(Sym::Var { vector: Some(_), space, ty, .. }) = s.names.get(base) {
+                        return Some(Sym::Var { space: *space, ty: *ty, vector: None, array: false });
+                    }
+                }
             }
             // `%r12` in a `%r<100>` family.
             let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
@@ -268,13 +276,19 @@ impl Checker<'_> {
     }
 
     fn collect_labels(&mut self, b: &Block) {
+        // Labels are scoped to their block: the same name in two blocks is fine.
+        let mut here: HashMap<&str, Span> = HashMap::new();
         for s in &b.stmts {
             match s {
                 Stmt::Label(l) => {
-                    if let Some(prev) = self.labels.insert(l.name.clone(), l.span) {
+                    if l.name == "_" || l.name == "WARP_SZ" {
+                        self.error(l.span, format!("`{}` cannot be a label", l.name));
+                    }
+                    if let Some(prev) = here.insert(&l.name, l.span) {
                         let (line, _) = self.src.line_col(prev.start as usize);
                         self.error(l.span, format!("label `{}` is defined twice (first at line {line})", l.name));
                     }
+                    self.labels.insert(l.name.clone(), l.span);
                 }
                 Stmt::CallProto { name, .. } => {
                     self.labels.insert(name.name.clone(), name.span);
@@ -321,7 +335,7 @@ impl Checker<'_> {
             self.expect_pred(&g.pred);
         }
         // Version gating.
-        let sync = i.has(".sync") && matches!(op, "shfl" | "vote" | "bar" | "barrier" | "match" | "redux");
+        let sync = i.has(".sync") && matches!(op, "shfl" | "vote" | "match" | "redux");
         let need = if sync {
             (6, 0)
         } else if op == "fma" && i.has(".f32") {
@@ -346,6 +360,7 @@ impl Checker<'_> {
         let mut types: Vec<(Type, Span)> = vec![];
         let mut extra_types = 0;
         let mut seen: Vec<&str> = vec![];
+        let errors_before = self.errors.len();
         for m in &i.mods {
             let name = &m.name[1..];
             if seen.contains(&name) && !matches!(op, "cvt" | "set" | "slct" | "dp4a" | "dp2a") {
@@ -368,17 +383,112 @@ impl Checker<'_> {
         }
         let ntypes = types.len() + extra_types;
         let (lo, hi) = spec.ntypes;
-        if ntypes < lo || ntypes > hi {
+        let bad_suffix = self.errors.len() > errors_before;
+        if (ntypes < lo || ntypes > hi) && !bad_suffix {
             let valid: Vec<String> = spec.types.split_whitespace().take(8).map(|t| format!(".{t}")).collect();
+            // An extra type is reported at the first suffix too many.
+            let at = if ntypes > hi { types.get(hi).map(|t| t.1).unwrap_or(i.opcode.span) } else { i.opcode.span };
             let msg = match (lo, hi) {
                 (0, 0) => format!("`{op}` takes no type"),
                 (2, 2) => format!("`{op}` needs two types (destination, then source), e.g. {}", valid.join(" ")),
                 _ if ntypes == 0 => format!("`{op}` needs a type: one of {}", valid.join(" ")),
                 _ => format!("`{op}` takes one type, found {ntypes}"),
             };
-            self.error(i.opcode.span, msg);
+            self.error(at, msg);
+        }
+        if !bad_suffix {
+            self.modifier_rules(i, &types);
         }
         self.operands(i, spec, &types);
+    }
+
+    /// Required and exclusive modifiers (what ptxas enforces beyond the table).
+    fn modifier_rules(&mut self, i: &Inst, types: &[(Type, Span)]) {
+        let op = i.opcode.name.as_str();
+        let count = |names: &[&str]| names.iter().filter(|n| i.has(&format!(".{n}"))).count();
+        let rounding = count(&["rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna"]);
+        let span = i.opcode.span;
+        if rounding > 1 {
+            self.error(span, format!("`{op}` takes at most one rounding modifier"));
+        }
+        let ty = types.first().map(|t| t.0);
+        let is_float = ty.is_some_and(|t| t.kind() == TypeKind::Float);
+        match op {
+            "setp" | "set" => {
+                let cmps = count(&[
+                    "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+                ]);
+                if cmps != 1 {
+                    self.error(span, format!("`{op}` needs exactly one comparison (.eq .ne .lt ...)"));
+                }
+                let bops = count(&["and", "or", "xor"]);
+                let n = i.args.len();
+                if bops == 1 && n != 4 {
+                    self.error(span, format!("`{op}` with a boolean combine takes 4 operands, found {n}"));
+                } else if bops == 0 && n == 4 {
+                    self.error(span, format!("`{op}` takes a 4th operand only with .and, .or or .xor"));
+                }
+            }
+            "mul" | "mad" if !is_float && count(&["lo", "hi", "wide"]) != 1 => {
+                self.error(span, format!("integer `{op}` needs one of .lo .hi .wide"));
+            }
+            "fma" if rounding == 0 && (ty != Some(Type::F32) || self.version >= (2, 0)) => {
+                self.error(span, "`fma` needs a rounding modifier (.rn .rz .rm .rp)");
+            }
+            "cvt" if types.len() == 2 => {
+                let (d, a) = (types[0].0, types[1].0);
+                let (df, af) = (d.kind() == TypeKind::Float, a.kind() == TypeKind::Float);
+                let int_r = count(&["rni", "rzi", "rmi", "rpi"]) > 0;
+                let fp_r = count(&["rn", "rz", "rm", "rp", "rna"]) > 0;
+                let narrowing = df && af && d.size() < a.size();
+                if (!df && af && !int_r) || (df && !af && !fp_r) || (narrowing && !fp_r) {
+                    if self.version >= (1, 4) {
+                        self.error(span, format!("`cvt{}{}` needs a rounding modifier", d.name(), a.name()));
+                    }
+                } else if (int_r && !(af && (!df || d == a))) || (fp_r && !(df && (!af || narrowing))) {
+                    self.error(span, format!("this rounding modifier is not valid for `cvt{}{}`", d.name(), a.name()));
+                }
+            }
+            "atom" | "red" if count(&["and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"]) != 1 => {
+                self.error(span, format!("`{op}` needs exactly one operation (.add .min .cas ...)"));
+            }
+            "shfl" if count(&["up", "down", "bfly", "idx"]) != 1 => self.error(span, "`shfl` needs one of .up .down .bfly .idx"),
+            "vote" if count(&["all", "any", "uni", "ballot"]) != 1 => self.error(span, "`vote` needs one of .all .any .uni .ballot"),
+            _ => {}
+        }
+        if i.has(".wide") && ty.is_some_and(|t| t.size() > 4) {
+            self.error(span, format!("`{op}.wide` takes a 16- or 32-bit type"));
+        }
+        // Operand counts that depend on modifiers.
+        let n = i.args.len();
+        let want = match op {
+            "vote" | "shfl" | "match" | "redux" if i.has(".sync") => Some(if op == "shfl" {
+                5
+            } else if op == "vote" || op == "match" {
+                3
+            } else {
+                3
+            }),
+            "bar" | "barrier" if i.has(".red") => Some(if n == 4 { 4 } else { 3 }),
+            "bar" | "barrier" => Some(if n == 2 { 2 } else { 1 }),
+            "atom" if i.has(".cas") => Some(4),
+            "atom" => Some(3),
+            _ => None,
+        };
+        if let Some(w) = want {
+            if n != w && !(op == "match" && i.has(".all") && n == 3) {
+                self.error(span, format!("`{op}` here takes {w} operands, found {n}"));
+            }
+        }
+        // A vector access needs a vector operand.
+        if let Some(v) = i.mods.iter().find_map(|m| m.name.strip_prefix(".v").and_then(|w| w.parse::<usize>().ok())) {
+            let data = if op == "st" { i.args.get(1) } else { i.args.first() };
+            if let Some(d) = data {
+                if !matches!(d, Operand::Vector(..)) {
+                    self.error(d.span(), format!("`{op}.v{v}` needs a vector operand {{...}}"));
+                }
+            }
+        }
     }
 
     fn expect_pred(&mut self, p: &Ident) {
@@ -539,7 +649,13 @@ impl Checker<'_> {
     fn name_operand(&mut self, n: &Ident, want: Option<Type>, relaxed: bool, shape: char) {
         match self.lookup(&n.name) {
             None => self.error(n.span, format!("undefined register or variable `{}`", n.name)),
-            Some(Sym::Var { space: Space::Reg | Space::Sreg, ty, .. }) => {
+            Some(Sym::Var { space: Space::Sreg, .. }) if shape == 'd' || shape == 'p' => {
+                self.error(n.span, format!("`{}` is a special register and cannot be written", n.name))
+            }
+            // Special registers read as any integer width (16-bit components in PTX 1.x).
+            Some(Sym::Var { space: Space::Sreg, .. }) => {}
+            Some(Sym::Label) if shape != 'l' => self.error(n.span, format!("label `{}` cannot be used as a value", n.name)),
+            Some(Sym::Var { space: Space::Reg, ty, .. }) => {
                 if let Some(w) = want {
                     if !compatible(w, ty, relaxed) {
                         self.error(

@@ -132,8 +132,8 @@ specs! {
     "ret"   "" (0,0) [""] "uni" "1.0";
     "exit"  "" (0,0) [""] "" "1.0";
     // Synchronization and communication.
-    "bar"   "s ? s" (0,1) ["u32 pred"] "sync arrive red popc and or cta aligned warp" "1.0";
-    "barrier" "s ? s" (0,1) ["u32 pred"] "sync arrive red popc and or cta aligned" "6.0";
+    "bar"   "s ? s s s" (0,1) ["u32 pred"] "sync arrive red popc and or cta aligned warp" "1.0";
+    "barrier" "s ? s s s" (0,1) ["u32 pred"] "sync arrive red popc and or cta aligned" "6.0";
     "membar" "" (0,0) [""] "cta gl sys proxy alias" "1.4";
     "fence" "" (0,0) [""] "sc acq_rel cta cluster gpu sys proxy alias async" "6.0";
     "atom"  "d m s ? s" (1,1) ["b32 b64 u32 u64 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64"] "global shared generic shared::cta shared::cluster and or xor cas exch add inc dec min max relaxed acquire release acq_rel cta cluster gpu sys noftz" "1.1";

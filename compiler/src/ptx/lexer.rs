@@ -192,6 +192,7 @@ fn number(text: &str, start: usize) -> (Result<Tok, String>, usize) {
         }
     } else if lower.contains(['.', 'e']) && !lower.starts_with("0x") {
         match s.parse::<f64>() {
+            Ok(v) if v.is_infinite() => Err(format!("`{s}` is out of the range of .f64")),
             Ok(v) if s.bytes().all(|c| c.is_ascii_digit() || b".eE+-".contains(&c)) => Ok(Tok::Float(v)),
             _ => bad(),
         }

@@ -13,6 +13,8 @@ use heddle_isa::diag::Diagnostic;
 
 /// Deepest nesting of blocks, brace lists and expressions.
 pub const MAX_DEPTH: usize = 128;
+/// Most binary operators at one level of a constant expression.
+pub const MAX_OPERATORS: usize = 512;
 
 type PResult<T> = Result<T, (Span, String)>;
 
@@ -510,7 +512,8 @@ impl Parser<'_> {
             }
             if *self.peek() == Tok::Eof {
                 self.leave();
-                return Err((start, "this `{` is never closed".into()));
+                let (line, _) = self.src.line_col(start.start as usize);
+                return Err((self.span(), format!("expected `}}` to close the block opened at line {line}, found the end of the file")));
             }
             let before = self.pos;
             match self.stmt() {
@@ -610,14 +613,15 @@ impl Parser<'_> {
         }
         let opcode = self.ident("an instruction")?;
         let mut mods = vec![];
+        // ptxas accepts whitespace before a suffix (`ld .global`).
         while let Tok::Dot(d) = self.peek().clone() {
-            if self.toks[self.pos].spaced {
-                return Err((self.span(), format!("`{d}` must follow the opcode without spaces")));
-            }
             mods.push(Ident { name: d, span: self.bump().span });
         }
         let mut args = vec![];
         let is_call = opcode.name == "call";
+        if self.is("}") || *self.peek() == Tok::Eof {
+            return self.err("`;`");
+        }
         if !self.is(";") {
             args.push(self.operand(is_call)?);
             while self.eat(",") {
@@ -634,8 +638,9 @@ impl Parser<'_> {
     /// A name with attached `.x` components (`%tid.x`).
     fn name(&mut self) -> PResult<Ident> {
         let mut id = self.ident("a name")?;
+        // Components (`%tid.x`); ptxas accepts whitespace before them.
         while let Tok::Dot(d) = self.peek().clone() {
-            if self.toks[self.pos].spaced {
+            if !matches!(d.as_str(), ".x" | ".y" | ".z" | ".w" | ".r" | ".g" | ".b" | ".a") && self.toks[self.pos].spaced {
                 break;
             }
             id.name.push_str(&d);
@@ -671,7 +676,7 @@ impl Parser<'_> {
                 Ok(Operand::List(v, start.to(end)))
             }
             Tok::Punct("[") => Ok(Operand::Addr(self.address()?)),
-            Tok::Punct("!") => {
+            Tok::Punct("!") if matches!(self.peek_at(1), Tok::Ident(_)) => {
                 self.bump();
                 Ok(Operand::Not(self.name()?))
             }
@@ -722,11 +727,17 @@ impl Parser<'_> {
     /// Precedence climbing (T4) from an already parsed left operand.
     fn expr_from(&mut self, mut lhs: Expr, min: u8) -> PResult<Expr> {
         self.enter()?;
+        let mut n = 0;
         loop {
             let Some(op) = self.binop() else { break };
             let prec = op.precedence();
             if prec < min.max(1) {
                 break;
+            }
+            // Trees are dropped, evaluated and printed recursively: bound their size.
+            n += 1;
+            if n > MAX_OPERATORS {
+                return Err((self.span(), format!("constant expression longer than {MAX_OPERATORS} operators")));
             }
             self.bump();
             let mut rhs = self.unary()?;

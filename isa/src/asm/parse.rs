@@ -495,6 +495,14 @@ impl<'a> Asm<'a> {
                 inst.d = reg_operand(ops[0])?;
                 inst.a = pred4(ops[1])?;
             }
+            Format::BarRed => {
+                want(3, "3 operands (d, barrier, pa)")?;
+                inst.d = reg_operand(ops[0])?;
+                let (b, sym) = b_operand(ops[1], op)?;
+                inst.b = b;
+                fix(self, Slot::Imm, sym);
+                inst.a = pred4(ops[2])?;
+            }
             Format::S2r => {
                 want(2, "2 operands (d, special register)")?;
                 inst.d = reg_operand(ops[0])?;

@@ -139,6 +139,7 @@ pub fn write_inst(f: &mut dyn Write, i: &Inst, label: &dyn Fn(u32) -> String) ->
         }
         Format::Vote => vec![pred(i.d & 7, false), pred4(i.a)],
         Format::Ballot => vec![reg(i.d), pred4(i.a)],
+        Format::BarRed => vec![reg(i.d), operand_b(i), pred4(i.a)],
         Format::Shfl => {
             let p = (i.mods >> 2) & 7;
             let d = if p != PT { format!("{}|{}", reg(i.d), pred(p, false)) } else { reg(i.d) };

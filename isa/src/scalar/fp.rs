@@ -468,6 +468,12 @@ pub fn sqrt32(a: u32, r: Rnd, ftz: bool) -> u32 {
 
 pub fn sqrt64(a: u64, r: Rnd) -> u64 {
     let x = f64::from_bits(a);
+    // Tiny inputs: scale by an even power of two so that the residual c*c - x below
+    // cannot underflow (sqrt of the scaled value is exact times 2^300).
+    if x > 0.0 && x < f64::from_bits(0x2000_0000_0000_0000) {
+        let scaled = sqrt64((x * 2f64.powi(600)).to_bits(), r);
+        return (f64::from_bits(scaled) * 2f64.powi(-300)).to_bits();
+    }
     let c = x.sqrt();
     if !c.is_finite() || c == 0.0 || r == Rnd::Rn {
         return if c.is_nan() { NAN64 } else { c.to_bits() };

@@ -340,8 +340,9 @@ impl Machine<'_> {
         cta.warps.iter().map(|w| w.live().count_ones()).sum()
     }
 
-    /// Completes every barrier whose expected threads have all arrived.
-    pub(crate) fn check_barriers(cta: &mut Cta) {
+    /// Completes every barrier whose expected threads have all arrived, writing
+    /// `barred` results to the waiting warps.
+    pub(crate) fn check_barriers(&self, cta: &mut Cta) {
         let live = Self::live_threads(cta);
         for b in 0..BARRIERS {
             let bar = cta.bars[b];
@@ -351,9 +352,24 @@ impl Machine<'_> {
             let expected = if bar.expected == 0 { live } else { bar.expected };
             if bar.arrived >= expected {
                 cta.bars[b] = Default::default();
-                for w in &mut cta.warps {
-                    if w.wait.is_some_and(|(id, _)| id as usize == b) {
-                        w.wait = None;
+                for w in 0..cta.warps.len() {
+                    if !cta.warps[w].wait.is_some_and(|(id, _)| id as usize == b) {
+                        continue;
+                    }
+                    cta.warps[w].wait = None;
+                    if let Some((row, op)) = cta.red_dst[w].take() {
+                        let v = match op {
+                            0 => bar.count,
+                            1 => (bar.count == bar.red_threads) as u32,
+                            _ => (bar.count > 0) as u32,
+                        };
+                        let base = self.ri(w, row);
+                        let mut m = cta.warps[w].live();
+                        while m != 0 {
+                            let l = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            cta.regs[base + l] = v;
+                        }
                     }
                 }
             }
@@ -660,12 +676,12 @@ impl Machine<'_> {
             Opcode::Ret => {
                 cta.warps[w].ret(exec);
                 if cta.warps[w].exited & exec != 0 {
-                    Self::check_barriers(cta);
+                    self.check_barriers(cta);
                 }
             }
             Opcode::Exit => {
                 cta.warps[w].exit(exec);
-                Self::check_barriers(cta);
+                self.check_barriers(cta);
             }
             Opcode::Bar => {
                 if exec != 0 {
@@ -684,7 +700,31 @@ impl Machine<'_> {
                     if m(ModKind::BarMode) == 0 {
                         warp.wait = Some((id as u8, pc));
                     }
-                    Self::check_barriers(cta);
+                    self.check_barriers(cta);
+                    if cta.warps[w].wait.is_some() {
+                        step = Step::Blocked;
+                    }
+                }
+            }
+            Opcode::Barred => {
+                if exec != 0 {
+                    self.stats.barriers += 1;
+                    let first = exec.trailing_zeros() as usize;
+                    let id = imm.unwrap_or(regs[b + first]);
+                    if id as usize >= BARRIERS {
+                        let reason = format!("barrier {id} does not exist (0..={})", BARRIERS - 1);
+                        return Err(self.trap(cta, w, Some(first), pc, TrapKind::InvalidInstruction { reason }, None));
+                    }
+                    let warp = &mut cta.warps[w];
+                    let live = warp.live();
+                    let p = pred_mask(&warp.preds, i.a) & live;
+                    let bar = &mut cta.bars[id as usize];
+                    bar.arrived += live.count_ones();
+                    bar.count += p.count_ones();
+                    bar.red_threads += live.count_ones();
+                    warp.wait = Some((id as u8, pc));
+                    cta.red_dst[w] = Some((dec.dw, m(ModKind::RedOp)));
+                    self.check_barriers(cta);
                     if cta.warps[w].wait.is_some() {
                         step = Step::Blocked;
                     }

@@ -62,6 +62,8 @@ pub(crate) struct Cta {
     pub shared: Vec<u8>,
     pub local: Vec<u8>,
     pub bars: [Barrier; BARRIERS],
+    /// Per warp: the `barred` destination row and reduction waiting for its barrier.
+    pub red_dst: Vec<Option<(u32, u32)>>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -70,6 +72,9 @@ pub(crate) struct Barrier {
     pub arrived: u32,
     /// Threads expected (0: every live thread of the CTA).
     pub expected: u32,
+    /// `barred` reductions: threads whose predicate held, and threads arrived with it.
+    pub count: u32,
+    pub red_threads: u32,
 }
 
 /// Everything an executing launch needs besides the CTA.
@@ -184,6 +189,7 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
         shared: vec![0; shared_bytes],
         local: vec![0; threads * k.local_bytes as usize],
         bars: [Barrier::default(); BARRIERS],
+        red_dst: vec![None; nwarps],
     };
     let mut trap = None;
     'grid: for z in 0..l.grid[2] {
@@ -197,6 +203,7 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
                     cta.shared.fill(0);
                     cta.local.fill(0);
                     cta.bars = [Barrier::default(); BARRIERS];
+                    cta.red_dst.fill(None);
                 }
                 cta.id = [x, y, z];
                 cta.linear = x + l.grid[0] * (y + l.grid[1] * z);

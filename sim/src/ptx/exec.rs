@@ -617,6 +617,8 @@ impl Machine<'_> {
             "trap" if exec != 0 => return Err(Box::new((TrapKind::UserTrap, Some(exec.trailing_zeros() as usize), None))),
             "brkpt" if exec != 0 => return Err(Box::new((TrapKind::Breakpoint, Some(exec.trailing_zeros() as usize), None))),
             "trap" | "brkpt" | "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "nanosleep" => {}
+            // __syncwarp: the warp runs in lockstep, its memory effects are already ordered.
+            "bar" if i.mods.has("warp") => {}
             "bar" | "barrier" => {
                 if exec != 0 {
                     self.barrier(cta, w, pc, i, exec)?;

@@ -106,6 +106,7 @@ pub const MOD_NAMES: &[&str] = &[
     "xorsign",
     "abs",
     "generic",
+    "warp",
 ];
 
 /// A set of modifiers (bit i = `MOD_NAMES[i]`).

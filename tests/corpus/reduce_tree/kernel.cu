@@ -1,6 +1,7 @@
 #define BS 256
 
-extern "C" __global__ void reduce_tree(const float *x, const int *y, float *fsum, int *isum, int n)
+extern "C" __global__ void __launch_bounds__(256, 2)
+reduce_tree(const float *x, const int *y, float *fsum, int *isum, int n)
 {
     __shared__ float sf[BS];
     __shared__ int si[BS];
