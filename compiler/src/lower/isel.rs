@@ -1834,14 +1834,8 @@ impl<'a> Sel<'a> {
             }
             "div" => {
                 let y = src(self, 2)?;
-                if i.has(".approx") {
-                    let r = self.v1();
-                    let yl = self.in_reg(y);
-                    self.op(Opcode::Mufu, &[(ModKind::SfuFn, 0), (ModKind::Ftz, ftz)], Loc::R(r), yl, Src::Loc(Loc::None), Loc::None);
-                    self.op(Opcode::Fmul, &[(ModKind::Ftz, ftz)], Loc::R(out), x, Src::Loc(Loc::R(r)), Loc::None);
-                } else {
-                    self.op(Opcode::Fdiv, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(out), x, y, Loc::None);
-                }
+                // div.approx and div.full: IEEE division, as the PTX interpreter defines them.
+                self.op(Opcode::Fdiv, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(out), x, y, Loc::None);
             }
             "min" | "max" => {
                 let y = src(self, 2)?;

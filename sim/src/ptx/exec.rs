@@ -1223,11 +1223,9 @@ impl Machine<'_> {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 if ty == Type::F64 {
                     fp::div64(x, y, rnd)
-                } else if m.has("approx") {
-                    // div.approx: a * (1/b) with the SFU reciprocal (documented choice).
-                    fp::mul32(x as u32, sfu::rcp(y as u32, ftz), Rnd::Rn, ftz, false) as u64
                 } else {
-                    // div.full and div.rnd: IEEE division (div.full's 2 ulp bound met exactly).
+                    // div.approx and div.full are IEEE round-to-nearest division here: within both
+                    // error bounds, and without a*(1/b)'s overflow for tiny divisors.
                     fp::div32(x as u32, y as u32, rnd, ftz) as u64
                 }
             }
