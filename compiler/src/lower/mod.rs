@@ -28,8 +28,38 @@ fn align_up(v: u32, a: u32) -> u32 {
     v.div_ceil(a.max(1)) * a.max(1)
 }
 
+/// What compiling one function produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FuncStats {
+    pub name: String,
+    pub ptx_instructions: usize,
+    pub isa_instructions: usize,
+    /// Allocated registers (highest used + 1, not counting scratch and SP).
+    pub registers: u32,
+    /// Virtual registers that live in the frame.
+    pub spilled: usize,
+    pub frame_bytes: u32,
+}
+
+fn count_insts(b: &Block) -> usize {
+    b.stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::Inst(_) => 1,
+            Stmt::Block(i) => count_insts(i),
+            _ => 0,
+        })
+        .sum()
+}
+
 /// Compiles a checked module. Errors name the PTX instruction that could not be compiled.
 pub fn compile(src: &SourceFile, m: &Module) -> Result<Object, Vec<Diagnostic>> {
+    compile_with_stats(src, m).map(|(o, _)| o)
+}
+
+/// Compiles a checked module and reports per-function figures.
+pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<FuncStats>), Vec<Diagnostic>> {
+    let mut stats = vec![];
     let err = |span: crate::ptx::Span, msg: String| vec![src.diagnostic(span, msg)];
     let layout = layout::Layout::new(m).map_err(|e| err(Default::default(), e))?;
     let funcs: Vec<&Function> = {
@@ -112,6 +142,24 @@ pub fn compile(src: &SourceFile, m: &Module) -> Result<Object, Vec<Diagnostic>> 
         if f.entry {
             kernels.push((f.name.name.clone(), placed.len(), kparams));
         }
+        let regs = r
+            .homes
+            .iter()
+            .zip(&out.vreg_words)
+            .filter_map(|(h, w)| match h {
+                Some(regalloc::Home::Reg(x)) => Some(*x as u32 + *w as u32),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        stats.push(FuncStats {
+            name: f.name.name.clone(),
+            ptx_instructions: count_insts(body),
+            isa_instructions: r.mis.iter().filter(|x| !x.is_pseudo()).count(),
+            registers: regs,
+            spilled: r.homes.iter().filter(|h| matches!(h, Some(regalloc::Home::Slot(_)))).count(),
+            frame_bytes: r.frame,
+        });
         placed.push(emit::Placed { mis: r.mis, frame: r.frame });
     }
     // Entry pcs: functions placed in index order.
@@ -177,5 +225,5 @@ pub fn compile(src: &SourceFile, m: &Module) -> Result<Object, Vec<Diagnostic>> 
         }
     }
     obj.code = code;
-    Ok(obj)
+    Ok((obj, stats))
 }
