@@ -116,6 +116,8 @@ def main():
             sys.exit(f"unknown cases: {sorted(unknown)}")
         cases = [c for c in cases if c.name in a.names]
     use_ptxas = None if a.no_ptxas else ptxas_path()
+    if not a.no_ptxas and use_ptxas is None:
+        print("note: ptxas not found (pip install nvidia-cuda-nvcc-cu12): PTX not validated")
     warnings = []
     for c in cases:
         build(c, use_ptxas, warnings)
