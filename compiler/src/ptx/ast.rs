@@ -19,6 +19,7 @@ pub struct Module {
     /// `.target` entries (`sm_75`, `texmode_independent`, `debug`, `map_f64_to_f32`).
     pub target: Vec<Ident>,
     pub address_size: Option<u32>,
+    pub address_size_span: Span,
     pub items: Vec<Item>,
 }
 

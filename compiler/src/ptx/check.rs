@@ -66,6 +66,10 @@ struct Checker<'a> {
     map_f64: bool,
     scopes: Vec<Scope>,
     labels: HashMap<String, Span>,
+    /// Functions: (return values, parameters).
+    sigs: HashMap<String, (usize, usize)>,
+    /// The opcode being checked.
+    cur_op: String,
 }
 
 /// Checks a parsed module; returns every error (empty: the module is valid).
@@ -83,6 +87,8 @@ pub fn check(src: &SourceFile, m: &Module) -> Vec<Diagnostic> {
         map_f64: m.target.iter().any(|t| t.name == "map_f64_to_f32"),
         scopes: vec![Scope::default()],
         labels: HashMap::new(),
+        sigs: HashMap::new(),
+        cur_op: String::new(),
     };
     c.module(m);
     c.errors.sort_by_key(|d| (d.line, d.col));
@@ -139,6 +145,9 @@ impl Checker<'_> {
         if m.version.0 == 0 || m.version.0 > 9 {
             self.error(m.version_span, format!("unknown PTX ISA version {}.{}", m.version.0, m.version.1));
         }
+        if m.address_size.is_some() && m.version < (2, 3) {
+            self.error(m.address_size_span, format!(".address_size needs PTX ISA 2.3 or later (this file is .version {}.{})", m.version.0, m.version.1));
+        }
         for t in &m.target {
             let ok = t.name.starts_with("sm_")
                 || t.name.starts_with("compute_")
@@ -158,9 +167,20 @@ impl Checker<'_> {
                             self.error(f.name.span, format!("function `{}` is defined twice (first at line {l})", f.name.name));
                         }
                     }
+                    if let Some(Sym::Var { .. }) = self.scopes[0].names.get(&f.name.name) {
+                        self.error(f.name.span, format!("`{}` is already a variable", f.name.name));
+                    }
                     self.scopes[0].names.insert(f.name.name.clone(), Sym::Func);
+                    self.sigs.insert(f.name.name.clone(), (f.rets.len(), f.params.len()));
                 }
-                Item::Var(v) => self.declare(v, true),
+                Item::Var(v) => {
+                    for d in &v.names {
+                        if self.sigs.contains_key(&d.name.name) {
+                            self.error(d.name.span, format!("`{}` is already a function", d.name.name));
+                        }
+                    }
+                    self.declare(v, true)
+                }
                 _ => {}
             }
         }
@@ -192,6 +212,9 @@ impl Checker<'_> {
             }
         }
         for d in &v.names {
+            if let Some(init) = &d.init {
+                self.check_init(v, d, init);
+            }
             if d.init.is_some() && !matches!(v.space, Space::Global | Space::Const) {
                 self.error(d.name.span, format!("only .global and .const variables may have initializers, not {}", v.space.name()));
             }
@@ -208,6 +231,18 @@ impl Checker<'_> {
                 }
                 continue;
             }
+            let digits = d.name.name.len() - d.name.name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            if digits > 0 && digits < d.name.name.len() {
+                let (prefix, n) = d.name.name.split_at(d.name.name.len() - digits);
+                let fam = scope.families.get(prefix).map(|f| f.0);
+                if let (Some(count), Ok(n)) = (fam, n.parse::<u64>()) {
+                    if n < count as u64 {
+                        self.error(d.name.span, format!("`{}` is already declared by `{prefix}<{count}>`", d.name.name));
+                        continue;
+                    }
+                }
+            }
+            let scope = self.scopes.last_mut().expect("a scope");
             let sym = Sym::Var { space: v.space, ty: v.ty, vector: v.vector, array: !d.dims.is_empty() };
             if let Some(Sym::Var { .. }) = scope.names.insert(d.name.name.clone(), sym) {
                 self.error(d.name.span, format!("`{}` is declared twice in this scope", d.name.name));
@@ -250,7 +285,49 @@ impl Checker<'_> {
         None
     }
 
+    /// Initializer shape and element kinds.
+    fn check_init(&mut self, v: &VarDecl, d: &Declarator, init: &Init) {
+        let int_type = matches!(v.ty.kind(), TypeKind::Signed | TypeKind::Unsigned | TypeKind::Bits);
+        let mut elems = vec![];
+        fn flat<'a>(i: &'a Init, out: &mut Vec<&'a Init>) {
+            match i {
+                Init::List(v, _) => v.iter().for_each(|x| flat(x, out)),
+                x => out.push(x),
+            }
+        }
+        flat(init, &mut elems);
+        let cap: Option<u64> = if d.dims.is_empty() { Some(1) } else if d.dims.iter().all(|x| x.is_some()) { Some(d.dims.iter().flatten().product()) } else { None };
+        if let (Some(cap), true) = (cap, !d.dims.is_empty()) {
+            if elems.len() as u64 > cap * v.vector.unwrap_or(1) as u64 {
+                let extra = elems[cap as usize * v.vector.unwrap_or(1) as usize];
+                let span = match extra {
+                    Init::Expr(e) => e.span,
+                    Init::Generic(n) => n.span,
+                    Init::List(_, s) => *s,
+                };
+                self.error(span, format!("too many initializers: `{}` has {cap} elements", d.name.name));
+            }
+        }
+        if int_type {
+            for e in elems {
+                if let Init::Expr(e) = e {
+                    if matches!(e.kind, ExprKind::Float(_) | ExprKind::F32Bits(_) | ExprKind::F64Bits(_)) {
+                        self.error(e.span, format!("floating-point initializer `{}` for {} `{}`", crate::ptx::print::expr(e), v.ty.name(), d.name.name));
+                    }
+                }
+            }
+        }
+    }
+
     fn function(&mut self, f: &Function) {
+        for a in &f.attrs {
+            for e in &a.args {
+                if crate::ptx::expr::eval_int(e).is_err() {
+                    let text = crate::ptx::print::expr(e);
+                    self.error(e.span, format!("`{}` takes integer constants, not `{text}`", a.name.name));
+                }
+            }
+        }
         self.scopes.push(Scope::default());
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for p in f.rets.iter().chain(&f.params) {
@@ -323,6 +400,7 @@ impl Checker<'_> {
 
     fn inst(&mut self, i: &Inst) {
         let op = i.opcode.name.as_str();
+        self.cur_op = op.to_string();
         let Some(spec) = insts::spec(op) else {
             if insts::UNSUPPORTED.contains(&op) {
                 self.error(i.opcode.span, format!("`{op}` is not supported by Heddle"));
@@ -343,6 +421,9 @@ impl Checker<'_> {
         } else {
             spec.ptx
         };
+        if op == "shfl" && self.sm != 0 && self.sm < 30 {
+            self.error(i.opcode.span, format!("`shfl` needs target sm_30 or later (this file targets sm_{})", self.sm));
+        }
         if self.version < need {
             self.error(
                 i.opcode.span,
@@ -409,7 +490,8 @@ impl Checker<'_> {
         let rounding = count(&["rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna"]);
         let span = i.opcode.span;
         if rounding > 1 {
-            self.error(span, format!("`{op}` takes at most one rounding modifier"));
+            let second = i.mods.iter().filter(|m| matches!(&m.name[1..], "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "rna")).nth(1);
+            self.error(second.map_or(span, |m| m.span), format!("`{op}` takes at most one rounding modifier; `{}` is a second one", second.map_or("", |m| m.name.as_str())));
         }
         let ty = types.first().map(|t| t.0);
         let is_float = ty.is_some_and(|t| t.kind() == TypeKind::Float);
@@ -452,12 +534,13 @@ impl Checker<'_> {
             "atom" | "red" if count(&["and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"]) != 1 => {
                 self.error(span, format!("`{op}` needs exactly one operation (.add .min .cas ...)"));
             }
-            "shfl" if count(&["up", "down", "bfly", "idx"]) != 1 => self.error(span, "`shfl` needs one of .up .down .bfly .idx"),
+            "shfl" if count(&["up", "down", "bfly", "idx"]) != 1 => self.error(span, "`shfl` needs a mode: one of .up .down .bfly .idx"),
             "vote" if count(&["all", "any", "uni", "ballot"]) != 1 => self.error(span, "`vote` needs one of .all .any .uni .ballot"),
             _ => {}
         }
         if i.has(".wide") && ty.is_some_and(|t| t.size() > 4) {
-            self.error(span, format!("`{op}.wide` takes a 16- or 32-bit type"));
+            let w = types.first().map_or(span, |t| t.1);
+            self.error(w, format!("`{op}.wide` takes a 16- or 32-bit type"));
         }
         // Operand counts that depend on modifiers.
         let n = i.args.len();
@@ -470,6 +553,11 @@ impl Checker<'_> {
                 3
             }),
             "bar" | "barrier" if i.has(".red") => Some(if n == 4 { 4 } else { 3 }),
+            "bar" | "barrier" if matches!(i.args.first(), Some(Operand::Expr(e)) if crate::ptx::expr::eval_int(e).is_ok_and(|v| v > 15)) => {
+                let text = crate::ptx::print::operand(&i.args[0]);
+                self.error(i.args[0].span(), format!("barrier {text} does not exist: barriers go from 0 to 15"));
+                None
+            }
             "bar" | "barrier" => Some(if n == 2 { 2 } else { 1 }),
             "atom" if i.has(".cas") => Some(4),
             "atom" => Some(3),
@@ -521,14 +609,16 @@ impl Checker<'_> {
                 ('m', Operand::Addr(a)) => self.address(i, a),
                 ('m', other) => self.error(other.span(), format!("`{op}` expects an address `[...]` here")),
                 (_, Operand::Addr(a)) => self.error(a.span, format!("`{op}` does not take an address operand here")),
-                ('l', Operand::Name(n)) => {
-                    if self.lookup(&n.name).is_none() {
-                        self.error(n.span, format!("undefined label `{}`", n.name));
-                    }
-                }
+                ('l', Operand::Name(n)) => match self.lookup(&n.name) {
+                    None => self.error(n.span, format!("undefined label `{}`", n.name)),
+                    Some(Sym::Var { .. }) => self.error(n.span, format!("expected a label, found `{}`", n.name)),
+                    _ => {}
+                },
                 ('l', other) => self.error(other.span(), "expected a label"),
                 ('d' | 'p', Operand::Expr(e)) => self.error(e.span, "a destination must be a register"),
-                ('d' | 'p', Operand::Not(n)) => self.error(n.span, "a destination cannot be negated"),
+                ('d' | 'p', Operand::Not(n)) => {
+                    self.error(Span::new(n.span.start as usize - 1, n.span.start as usize), "a destination cannot be negated")
+                }
                 (_, Operand::Pair(a, b)) => {
                     if !(matches!(op, "setp" | "shfl" | "testp" | "isspacep") && k == 0) {
                         self.error(a.span.to(b.span), format!("`{op}` takes no `d|p` operand here"));
@@ -628,6 +718,7 @@ impl Checker<'_> {
             }
             "cvt" => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0),
             "set" => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0).filter(|_| k < 3),
+            "shfl" if k <= 1 => ty,
             "popc" | "clz" => {
                 if k == 0 {
                     Some(Type::U32)
@@ -655,6 +746,9 @@ impl Checker<'_> {
             // Special registers read as any integer width (16-bit components in PTX 1.x).
             Some(Sym::Var { space: Space::Sreg, .. }) => {}
             Some(Sym::Label) if shape != 'l' => self.error(n.span, format!("label `{}` cannot be used as a value", n.name)),
+            Some(Sym::Var { space: Space::Param, .. }) if !matches!(self.cur_op.as_str(), "mov" | "cvta") => {
+                self.error(n.span, format!("`{}` is a .param variable: read it with ld.param", n.name))
+            }
             Some(Sym::Var { space: Space::Reg, ty, .. }) => {
                 if let Some(w) = want {
                     if !compatible(w, ty, relaxed) {
@@ -743,7 +837,13 @@ impl Checker<'_> {
             }
         }
         if let Some(off) = &a.offset {
+            if matches!(off.kind, ExprKind::Float(_) | ExprKind::F32Bits(_) | ExprKind::F64Bits(_)) {
+                self.error(off.span, "an address offset must be an integer");
+            }
             self.imm_operand(off, None);
+        }
+        if a.base.is_none() && matches!(space, Some(Space::Global | Space::Shared | Space::Local)) {
+            self.error(a.span, format!("an absolute address needs a variable or register base in {}", space.map_or("", |s| s.name())));
         }
     }
 
@@ -757,14 +857,29 @@ impl Checker<'_> {
             }
             first = args.next();
         }
+        let mut direct = None;
         match first {
             Some(Operand::Name(n)) => match self.lookup(&n.name) {
-                Some(Sym::Func) | Some(Sym::Var { space: Space::Reg, .. }) => {}
+                Some(Sym::Func) => direct = Some(n.name.clone()),
+                Some(Sym::Var { space: Space::Reg, .. }) => {}
                 Some(_) => self.error(n.span, format!("`{}` is not a function", n.name)),
                 None => self.error(n.span, format!("undefined function `{}`", n.name)),
             },
             Some(other) => self.error(other.span(), "expected the function to call"),
             None => self.error(i.opcode.span, "`call` needs a target"),
+        }
+        let rest: Vec<&Operand> = args.clone().collect();
+        if let Some(f) = &direct {
+            // A direct call: only an argument list may follow, with the callee's arity.
+            if let Some(extra) = rest.iter().find(|o| !matches!(o, Operand::List(..))) {
+                self.error(extra.span(), format!("call arguments go in parentheses: `({})`", crate::ptx::print::operand(extra)));
+            }
+            let (nr, np) = self.sigs.get(f).copied().unwrap_or((0, 0));
+            let got = rest.iter().find_map(|o| if let Operand::List(v, _) = o { Some(v.len()) } else { None }).unwrap_or(0);
+            let gotr = if let Some(Operand::List(v, _)) = i.args.first().filter(|_| i.args.len() > 1 && matches!(i.args.get(1), Some(Operand::Name(_)))) { v.len() } else { 0 };
+            if rest.iter().all(|o| matches!(o, Operand::List(..))) && (got != np || (gotr != nr && gotr != 0)) {
+                self.error(i.opcode.span, format!("`{f}` takes {np} argument(s) and returns {nr} value(s); this call passes {got} argument(s)"));
+            }
         }
         for a in args {
             match a {

@@ -203,7 +203,8 @@ impl Parser<'_> {
         if !self.is_dot(".version") {
             return self.err("`.version` at the start of the file");
         }
-        let version_span = self.bump().span;
+        self.bump();
+        let version_span = self.span();
         let version = self.version()?;
         if !self.is_dot(".target") {
             return self.err("`.target` after `.version`");
@@ -214,6 +215,7 @@ impl Parser<'_> {
             target.push(self.ident("a target name")?);
         }
         let mut address_size = None;
+        let address_size_span = self.span();
         if self.is_dot(".address_size") {
             self.bump();
             let at = self.span();
@@ -241,7 +243,7 @@ impl Parser<'_> {
                 self.bump();
             }
         }
-        Ok(Module { version, version_span, target, address_size, items })
+        Ok(Module { version, version_span, target, address_size, address_size_span, items })
     }
 
     fn item(&mut self) -> PResult<Option<Item>> {
