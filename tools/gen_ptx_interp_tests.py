@@ -349,7 +349,7 @@ def fsqrt(a, f, mode="rn", ftz_in=False, ftz_out=False):
 
 
 def sat(bits, f):
-    """.sat: clamp to [0, 1]; NaN -> +0."""
+    """.sat: clamp to [+0.0, 1.0]; NaN -> +0 (FPE-04, CVT-23). A -0 result also gives +0 (the clamp's lower bound is +0.0)."""
     v = decode(bits, f)
     if v[0] == "nan":
         return 0
@@ -634,8 +634,6 @@ HEADER = {
     "sm75": ".version 7.0\n.target sm_75\n.address_size 64\n",
 }
 
-LD_TYPE = {"pred": "u32", "b8": "b8"}
-
 
 class Form:
     """One instruction shape.
@@ -649,7 +647,7 @@ class Form:
     rule: how the expected values were computed (goes into the kernel comment).
     """
 
-    def __init__(self, title, ins, outs, body, vecs, ref, rule, out_dtype="u32", tol=None, temps=(), check=True, show=None, split=None, ids=None):
+    def __init__(self, title, ins, outs, body, vecs, ref, rule, out_dtype="u32", tol=None, temps=(), check=True, split=None, ids=None):
         self.ids = ids  # optional: the checklist IDs this form covers (for split cases)
         self.split = split  # forms with a split name go to their own case <group>_<split>_<dialect>
         self.title = title
@@ -663,7 +661,6 @@ class Form:
         self.tol = tol
         self.temps = list(temps)
         self.check = check
-        self.show = show
 
 
 DTYPE_SIZE = {"u8": 1, "u16": 2, "f16": 2, "u32": 4, "s32": 4, "f32": 4, "u64": 8, "s64": 8, "f64": 8}
@@ -894,7 +891,7 @@ def g_int_add_sub(d):
                       [(0,), (5,), (0xFFFFFFFF,), (0x80000004,)], lambda a: [M(a - 5, 32)], "(a - 5) mod 2^32"))
     forms.append(Form("sub.u16 d, 7 (immediate), a", ["u16"], ["u16"], "sub.u16 {d0}, 7, {a0};",
                       [(0,), (7,), (8,), (0xFFFF,)], lambda a: [M(7 - a, 16)], "(7 - a) mod 2^16"))
-    return ["INT-ADD", "INT-SUB"], "add/sub on every integer type, .sat.s32, immediates", forms
+    return ["INT-ADD", "INT-SUB", "TC-03"], "add/sub on every integer type, .sat.s32, immediates", forms
 
 
 @group("int_carry")
@@ -1206,7 +1203,7 @@ def g_logic(d):
                       "and.b32 {d0}, {a0}, 0x80000000;\nor.b32 {d1}, {a0}, 0x00010001;",
                       [(F(1.5),), (F(-2.0),), (0x80000000,), (0xFFC00001,)], lambda a: [a & 0x80000000, a | 0x00010001],
                       "raw bits of the f32 register (T17: .b32 accepts any 32-bit operand)"))
-    return ["LS-AND", "LS-OR", "LS-XOR", "LS-NOT", "LS-CNOT"], "bitwise logic on .b16/.b32/.b64 and .pred", forms
+    return ["LS-AND", "LS-OR", "LS-XOR", "LS-NOT", "LS-CNOT", "PRED-01"], "bitwise logic on .b16/.b32/.b64 and .pred", forms
 
 
 SHIFT_COUNTS = [0, 1, 2, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF]
@@ -1491,13 +1488,13 @@ def g_fp32(d):
         forms.append(Form("%s{%s}.f32" % (op, ",".join(m or "(none)" for m, _, _, _ in variants)), ["f32", "f32"], ["f32"] * len(variants), body,
                           f32_pairs(d, op), lambda a, b, refs=refs: [g(a, b) for g in refs],
                           "exact rational a %s b, rounded once to binary32 in the given mode (no modifier = .rn);\n"
-                          "%s; .sat clamps to [0, 1] and NaN -> +0;\n"
+                          "%s; .sat clamps to [+0.0, 1.0] (so NaN and -0 give +0);\n"
                           "IEEE specials: inf - inf and 0 * inf give NaN; an exact zero sum is +0 (-0 under .rm), -0 + -0 = -0"
                           % ({"add": "+", "sub": "-", "mul": "*"}[op],
                              "sm_1x: subnormal inputs and results ALWAYS flushed to a signed zero (FPE-03), .ftz changes nothing" if legacy
                              else "sm_20+: subnormals kept unless .ftz (then inputs and results flushed)"),
                           out_dtype="f32", tol=NANANY))
-    return ["FP-ADD", "FP-SUB", "FP-MUL"], "f32 add/sub/mul: rounding modes, ftz, sat, special values", forms
+    return ["FP-ADD", "FP-SUB", "FP-MUL", "FPE-03", "FPE-04"], "f32 add/sub/mul: rounding modes, ftz, sat, special values", forms
 
 
 @group("fp_add_sub_mul_f64")
@@ -1787,7 +1784,7 @@ def g_rcp(d):
                           lambda a: [fdiv(D(1.0), a, F64, m) for m in modes] + [fsqrt(a, F64, m) for m in modes],
                           "exact 1/a and sqrt(a) rounded once in the given mode (the square root of a subnormal is a normal number;\n"
                           "the residual c*c - a of a candidate root is far below the subnormal range, so it must be computed exactly)",
-                          out_dtype="f64", tol=NANANY, split="f64_subnormal", ids=["FP-RCP", "FP-SQRT"]))
+                          out_dtype="f64", tol=NANANY))
     forms.append(Form("rcp.{%s}.f64 / sqrt.{%s}.f64" % (",".join(modes), ",".join(modes)), ["f64"], ["f64"] * (2 * len(modes)),
                       "\n".join("rcp.%s.f64 {d%d}, {a0};" % (m, i) for i, m in enumerate(modes)) + "\n" +
                       "\n".join("sqrt.%s.f64 {d%d}, {a0};" % (m, i + len(modes)) for i, m in enumerate(modes)), v64,
@@ -2016,6 +2013,23 @@ def g_cvt_if(d):
     return ["DM-CVT", "CVT-11", "CVT-23"], "cvt int -> float: every rounding mode, wide registers, .sat", forms
 
 
+@group("cvt_legacy_defaults", dialects=("sm13",))
+def g_cvt_legacy(d):
+    """CVT-12: .version 1.3 code may leave out cvt rounding modifiers; the C defaults apply (.rn for int -> float,
+    .rzi for float -> int). The case is written with .version 1.3 (see build: VERSION_OVERRIDE)."""
+    forms = []
+    forms.append(Form("cvt.f32.s32 / cvt.f32.u32 without a rounding modifier (.version 1.3: means .rn)", ["s32"], ["f32", "f32"],
+                      "cvt.f32.s32 {d0}, {a0};\ncvt.f32.u32 {d1}, {a0};", [(16777217,), (16777219,), (M(-16777219, 32),), (0x7FFFFFFF,), (5,)],
+                      lambda a: [int_to_float(SX(a, 32), F32, "rn"), int_to_float(a, F32, "rn")],
+                      "rounded to nearest even (16777219 -> 16777220; .rz would give 16777218)", out_dtype="f32"))
+    forms.append(Form("cvt.s32.f64 / cvt.s32.f32 / cvt.u16.f32 without a rounding modifier (.version 1.3: means .rzi)", ["f64", "f32"], ["s32", "s32", "u16"],
+                      "cvt.s32.f64 {d0}, {a0};\ncvt.s32.f32 {d1}, {a1};\ncvt.u16.f32 {d2}, {a1};",
+                      [(D(2.7), F(2.7)), (D(-2.7), F(-2.7)), (D(-0.5), F(0.5)), (D(1e10), F(70000.9)), (D(3.5), F(3.5))],
+                      lambda a, b: [float_to_int(a, F64, "rzi", True, 32), float_to_int(b, F32, "rzi", True, 32), float_to_int(b, F32, "rzi", False, 16)],
+                      "truncated toward zero, saturated (2.7 -> 2, -2.7 -> -2, 1e10 -> 0x7fffffff, 70000.9 -> 65535)"))
+    return ["DM-CVT", "CVT-12"], "cvt without rounding modifiers in a .version 1.3 file: the legacy defaults", forms
+
+
 @group("cvt_float_float")
 def g_cvt_ff(d):
     legacy = d == "sm13"
@@ -2079,6 +2093,1396 @@ def g_cvt_ff(d):
 
 
 # =====================================================================================
+# Hand-written kernels: data movement, control flow, synchronization, special registers
+# =====================================================================================
+
+class Buf:
+    """A buffer parameter: initial data (or zero-filled) and optional expected contents."""
+
+    def __init__(self, name, dtype, count, data=None, expect=None, tol=None, output=None, rule=""):
+        self.name, self.dtype, self.count = name, dtype, count
+        self.data, self.expect, self.tol = data, expect, tol
+        self.output = output if output is not None else expect is not None
+        self.rule = rule
+
+
+def ptr(d, param, r):
+    """Load a buffer parameter into a 64-bit register (a global address)."""
+    s = "  ld.param.u64 %s, [%s];\n" % (r, param)
+    if d == "sm75":
+        s += "  cvta.to.global.u64 %s, %s;\n" % (r, r)
+    return s
+
+
+def tidx(d, r="%tix"):
+    return "  cvt.u32.u16 %s, %%tid.x;\n" % r if d == "sm13" else "  mov.u32 %s, %%tid.x;\n" % r
+
+
+def raw_case(d, ids, title, doc, bufs, body, decls="", module="", funcs="", block=(32, 1, 1), grid=(1, 1, 1), expect_trap=False,
+             scalars=(), kernel="k"):
+    """bufs: [Buf]; scalars: [(name, type, value)] appended after the buffers in .entry order."""
+    params, expect, files = [], {}, {}
+    lines = list(doc)
+    for b in bufs:
+        sz = DTYPE_SIZE[b.dtype]
+        p = {"type": "buffer", "name": b.name, "dtype": b.dtype, "count": b.count, "output": b.output}
+        if b.data is not None:
+            files["%s.bin" % b.name] = pack(b.data, sz)
+            p["file"] = "%s.bin" % b.name
+        params.append(p)
+        if b.expect is not None:
+            assert len(b.expect) == b.count, (title, b.name, len(b.expect), b.count)
+            files["expected_%s.bin" % b.name] = pack(b.expect, sz)
+            e = {"file": "expected_%s.bin" % b.name, "dtype": b.dtype, "count": b.count}
+            if b.tol is not None:
+                e["tolerance"] = b.tol
+            expect[b.name] = e
+            lines.append("")
+            rl = b.rule.split("\n")
+            lines.append("buffer %s (%d x %s): %s" % (b.name, b.count, b.dtype, rl[0]))
+            lines += ["  " + x for x in rl[1:]]
+            shown = b.expect[:64]
+            for i in range(0, len(shown), 8):
+                lines.append("  [%3d] %s" % (i, " ".join(hx(x, 8 * sz) for x in shown[i:i + 8])))
+            if len(b.expect) > 64:
+                lines.append("  ... (%d more in expected_%s.bin)" % (len(b.expect) - 64, b.name))
+    for n, t, v in scalars:
+        params.append({"type": t, "value": v})
+    ptx = comment_block("", d, ids, title, lines)
+    ptx += "\n" + HEADER[d] + "\n"
+    if module:
+        ptx += module.strip("\n") + "\n\n"
+    if funcs:
+        ptx += funcs.strip("\n") + "\n\n"
+    plist = [".param .u64 %s" % b.name for b in bufs] + [".param .%s %s" % (t, n) for n, t, _ in scalars]
+    ptx += "%s %s (\n%s\n)\n{\n" % (".visible .entry" if d == "sm75" else ".entry", kernel, ",\n".join("  " + p for p in plist))
+    ptx += "  .reg .u32 %tix;\n" + decls.rstrip() + "\n\n" + body.rstrip() + "\n}\n"
+    c = Case("", d, ids, title, ptx, params, expect, grid=grid, block=block, files=files, expect_trap=expect_trap)
+    return c
+
+
+def set_kernel_name(c, name):
+    c.ptx = c.ptx.replace("Heddle PTX reference-interpreter conformance test: \n", "Heddle PTX reference-interpreter conformance test: %s\n" % name, 1)
+    c.ptx = c.ptx.replace("entry k (\n", "entry %s (\n" % name, 1)
+    c.name = name
+
+
+@group("mem_ld_st_spaces")
+def g_mem(d):
+    n = 64
+    r = rng_for("mem")
+    inp = [r.getrandbits(32) for _ in range(n)]
+    in4 = [r.getrandbits(32) for _ in range(4 * n)]
+    ctab = [100, 200, 300, 400]
+    gtab = [10, 20, 30, 40]
+    K = 7
+    exp = []
+    for t in range(n):
+        loc = [t + i for i in range(4)]
+        v = in4[4 * t:4 * t + 4]
+        exp += [inp[t], ctab[t % 4], ctab[2], gtab[1], K, M(t * 3 + 1, 32), sum(loc) + loc[1], t ^ 0x5A,
+                t ^ 0xA5, M(sum(v), 32), v[2], v[3], None, None, None, 0x600DF00D]
+    a64 = "%rd" if d == "sm75" else "%r"
+    body = tidx(d) + ptr(d, "inp", "%rd1") + ptr(d, "in4", "%rd2") + ptr(d, "out", "%rd3") + """
+  mul.wide.u32 %rd4, %tix, 4;
+  add.u64 %rd5, %rd1, %rd4;
+  ld.global.u32 %r1, [%rd5];                 // [reg]
+  mul.wide.u32 %rd4, %tix, 64;
+  add.u64 %rd6, %rd3, %rd4;                  // &out[16*t]
+  st.global.u32 [%rd6], %r1;
+  // const space: computed address (mov gives the address of ctab in .const), [var+imm]
+  and.b32 %r2, %tix, 3;
+  shl.b32 %r2, %r2, 2;
+  mov.u32 %r3, ctab;
+  add.u32 %r3, %r3, %r2;
+  ld.const.u32 %r4, [%r3];
+  st.global.u32 [%rd6+4], %r4;
+  ld.const.u32 %r4, [ctab+8];
+  st.global.u32 [%rd6+8], %r4;
+  ld.global.u32 %r4, [gtab+4];               // module .global with an initializer
+  st.global.u32 [%rd6+12], %r4;
+  ld.param.u32 %r4, [k];                     // scalar kernel parameter
+  st.global.u32 [%rd6+16], %r4;
+  // shared: own slot, [reg+imm] and [reg+-imm]
+  mov.u32 %r5, sh;
+  shl.b32 %r6, %tix, 2;
+  add.u32 %r5, %r5, %r6;
+  mad.lo.u32 %r7, %tix, 3, 1;
+  st.shared.u32 [%r5+4], %r7;
+  add.u32 %r5, %r5, 8;
+  ld.shared.u32 %r8, [%r5+-4];
+  st.global.u32 [%rd6+20], %r8;
+  // local: [var+imm] and a computed address
+  st.local.u32 [loc], %tix;
+  add.u32 %r9, %tix, 1;
+  st.local.u32 [loc+4], %r9;
+  add.u32 %r9, %tix, 2;
+  st.local.u32 [loc+8], %r9;
+  add.u32 %r9, %tix, 3;
+  st.local.u32 [loc+12], %r9;
+  mov.u32 %r10, loc;
+  ld.local.u32 %r11, [%r10];
+  ld.local.u32 %r12, [%r10+4];
+  ld.local.u32 %r13, [loc+8];
+  ld.local.u32 %r14, [loc+12];
+  add.u32 %r11, %r11, %r12;
+  add.u32 %r11, %r11, %r13;
+  add.u32 %r11, %r11, %r14;
+  add.u32 %r11, %r11, %r12;
+  st.global.u32 [%rd6+24], %r11;
+  // volatile global and shared
+  xor.b32 %r15, %tix, 0x5a;
+  st.volatile.global.u32 [%rd6+28], %r15;
+  xor.b32 %r15, %tix, 0xa5;
+  st.volatile.shared.u32 [%r5+-4], %r15;
+  ld.volatile.shared.u32 %r16, [%r5+-4];
+  st.global.u32 [%rd6+32], %r16;
+  // vectors: ld.v4 / ld.v2 into brace lists, st.v2 from a brace list (vector registers: mem_vector_regs)
+  mul.wide.u32 %rd4, %tix, 16;
+  add.u64 %rd7, %rd2, %rd4;
+  ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd7];
+  add.u32 %r17, %r1, %r2;
+  add.u32 %r17, %r17, %r3;
+  add.u32 %r17, %r17, %r4;
+  ld.global.v2.u32 {%r25, %r26}, [%rd7+8];
+  st.global.v2.u32 [%rd6+40], {%r25, %r26}; // 8-byte aligned
+  st.global.u32 [%rd6+36], %r17;
+  // 8-bit vector from a module variable: ld.global.v4.u8 (T19: zero-extended into 16-bit registers)
+  and.b32 %r19, %tix, 1;
+  shl.b32 %r19, %r19, 2;
+  mov.u32 %r20, rgba;
+  add.u32 %r20, %r20, %r19;
+  ld.global.v4.u8 {%h1, %h2, %h3, %h4}, [%r20];   // a 32-bit address register (zero-extended)
+  mov.b32 %r21, {%h1, %h2};
+  mov.b32 %r22, {%h3, %h4};
+  shl.b32 %r22, %r22, 8;
+  or.b32 %r21, %r21, %r22;
+  st.global.u32 [%rd6+48], %r21;
+  // mov of a variable's address: the byte offset of loc[1] relative to loc, plus tid*4
+  mov.u32 %r23, loc;
+  add.u32 %r23, %r23, 4;
+  mov.u32 %r24, loc;
+  sub.u32 %r23, %r23, %r24;
+  add.u32 %r23, %r23, %r6;
+  st.global.u32 [%rd6+52], %r23;
+  // .f64 in .const, st.global.f32 of an immediate-loaded register, ld/st.global.f64
+  ld.const.f64 %fd1, [cd];
+  cvt.rn.f32.f64 %f1, %fd1;
+  mov.b32 %r25, %f1;
+  st.global.u32 [%rd6+56], %r25;
+  mov.u32 %r26, 0x600df00d;
+  st.global.u32 [%rd6+60], %r26;
+  exit;
+"""
+    # r21 = (h1 | h2 << 16) | ((h3 | h4 << 16) << 8), the bytes zero-extended into 16-bit registers (T19)
+    def rgba_word(t):
+        b = [1, 2, 3, 4] if t % 2 == 0 else [5, 6, 7, 8]
+        return M((b[0] | b[1] << 16) | ((b[2] | b[3] << 16) << 8), 32)
+    for t in range(n):
+        exp[16 * t + 12] = rgba_word(t)
+        exp[16 * t + 13] = 4 + 4 * t
+        exp[16 * t + 14] = F(2.5)
+    decls = """  .reg .u16 %h<5>;
+  .reg .u32 %r<28>;
+  .reg .u64 %rd<9>;
+  .reg .f32 %f1;
+  .reg .f64 %fd1;
+  .local .u32 loc[4];
+  .shared .u32 sh[66];"""
+    module = """.global .u32 gtab[4] = {10, 20, 30, 40};
+.global .v4 .u8 rgba[2] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
+.const .u32 ctab[4] = {100, 200, 300, 400};
+.const .f64 cd = 2.5;"""
+    doc = ["Each thread t writes 16 words at out[16t]: a global load through a register address, const loads through a",
+           "computed address and [var+imm], a module .global, a scalar .param, shared [reg+imm]/[reg+-imm], local",
+           "variables through [var+imm] and a mov'd address, volatile global/shared, ld.v4/ld.v2/st.v2 with element",
+           "selectors, ld.global.v4.u8 of a module vector array, address arithmetic on mov'd addresses, .const .f64.",
+           "Expected values: Python re-computation of each step (see tools/gen_ptx_interp_tests.py, g_mem)."]
+    if d == "sm75":
+        body = body.replace("mov.u32 %r3, ctab;\n  add.u32 %r3, %r3, %r2;\n  ld.const.u32 %r4, [%r3];",
+                            "mov.u64 %rd9, ctab;\n  cvt.u64.u32 %rd10, %r2;\n  add.u64 %rd9, %rd9, %rd10;\n  ld.const.u32 %r4, [%rd9];")
+        body = body.replace("mov.u32 %r5, sh;\n  shl.b32 %r6, %tix, 2;\n  add.u32 %r5, %r5, %r6;",
+                            "mov.u32 %r5, sh;\n  shl.b32 %r6, %tix, 2;\n  add.u32 %r5, %r5, %r6;")
+        body = body.replace("mov.u32 %r10, loc;", "mov.u32 %r10, loc;")
+        body = body.replace("mov.u32 %r20, rgba;\n  add.u32 %r20, %r20, %r19;\n  ld.global.v4.u8 {%h1, %h2, %h3, %h4}, [%r20];",
+                            "mov.u64 %rd8, rgba;\n  cvt.u64.u32 %rd10, %r19;\n  add.u64 %rd8, %rd8, %rd10;\n  ld.global.v4.u8 {%h1, %h2, %h3, %h4}, [%rd8];")
+        decls = decls.replace(".reg .u64 %rd<9>;", ".reg .u64 %rd<11>;")
+    bufs = [Buf("inp", "u32", n, inp), Buf("in4", "u32", 4 * n, in4),
+            Buf("out", "u32", 16 * n, None, exp, rule="16 words per thread, see the list above")]
+    return raw_case(d, ["DM-LD", "DM-ST", "DM-MOV", "MEM-03"], "ld/st in every state space, address forms, vectors, volatile", doc, bufs, body, decls, module,
+                    block=(n, 1, 1), scalars=[("k", "u32", K)])
+
+
+@group("mem_vector_regs")
+def g_vecregs(d):
+    n = 32
+    r = rng_for("vecregs")
+    inp = [r.getrandbits(32) for _ in range(4 * n)]
+    exp = []
+    for t in range(n):
+        v = inp[4 * t:4 * t + 4]
+        exp += [v[2], v[3], v[0], v[1]] + v + [M(v[0] + v[1] + v[2] + v[3], 32), 0, 0, 0]
+    body = tidx(d) + ptr(d, "inp", "%rd1") + ptr(d, "out", "%rd2") + """  mul.wide.u32 %rd3, %tix, 16;
+  add.u64 %rd1, %rd1, %rd3;
+  mul.wide.u32 %rd3, %tix, 48;
+  add.u64 %rd2, %rd2, %rd3;
+  ld.global.v2.u32 %v0, [%rd1];             // parameterized vector registers: %v0, %v1, %v2 are three .v2 .u32 vectors
+  ld.global.v2.u32 %v1, [%rd1+8];
+  st.global.v2.u32 [%rd2], %v1;
+  st.global.v2.u32 [%rd2+8], %v0;
+  ld.global.v4.u32 %w, [%rd1];              // a plain vector register (the spec's `ld.global.v2.u32 V2, [addr]`)
+  st.global.v4.u32 [%rd2+16], %w;
+  ld.global.v4.u32 {%r0, %r1, %r2, %r3}, [%rd1];
+  add.u32 %r0, %r0, %r1;
+  add.u32 %r0, %r0, %r2;
+  add.u32 %r0, %r0, %r3;
+  st.global.u32 [%rd2+32], %r0;
+  exit;
+"""
+    decls = """  .reg .v2 .u32 %v<3>;
+  .reg .v4 .u32 %w;
+  .reg .u32 %r<4>;
+  .reg .u64 %rd<4>;"""
+    bufs = [Buf("inp", "u32", 4 * n, inp), Buf("out", "u32", 12 * n, None, exp, rule="per thread: the second pair, the first pair (through %v1, %v0), the four words\n"
+                "(through the .v4 register %w), their sum, 0, 0, 0")]
+    doc = ["ld/st with vector registers as data operands (OP-07, the spec's `ld.global.v2.u32 V2, [addr+offset2]`), including",
+           "vector registers declared with a parameterized name (.reg .v2 .u32 %v<3>; VAR-01, VAR-09): each %vN is a whole vector.",
+           "Expected: Python."]
+    return raw_case(d, ["DM-LD", "DM-ST", "VAR-09"], "parameterized vector registers in ld/st", doc, bufs, body, decls, block=(n, 1, 1))
+
+
+@group("mem_relaxed_types")
+def g_relaxed(d):
+    n = 32
+    r = rng_for("relaxed")
+    b = [r.getrandbits(8) for _ in range(8 * n)]
+    for t in range(0, n, 4):  # make sure sign bits are set in some lanes
+        for j in range(8):
+            b[8 * t + j] |= 0x80
+    exp, sexp = [], []
+    for t in range(n):
+        x = b[8 * t:8 * t + 8]
+        w = lambda i, k: int.from_bytes(bytes(x[i:i + k]), "little")
+        exp += [M(SX(x[0], 8), 32), x[1], M(SX(x[2], 8), 16), M(SX(x[3], 8), 64), x[4], w(4, 2), M(SX(w(6, 2), 16), 32),
+                M(SX(w(4, 4), 32), 64), w(0, 4), w(0, 4)]
+        v32 = M(0x12345678 ^ t, 32)
+        v64 = M(0x8877665544332211 + t, 64)
+        f = F(1.5 + t)
+        sb = [0] * 16
+        sb[0] = v32 & 0xFF
+        sb[2:4] = list(M(v64, 16).to_bytes(2, "little"))
+        sb[4:8] = list(M(v64, 32).to_bytes(4, "little"))
+        sb[8] = f & 0xFF
+        sb[10:12] = list(M(v32, 16).to_bytes(2, "little"))
+        sb[12:16] = list(M(v64, 32).to_bytes(4, "little"))
+        sexp += sb
+    body = tidx(d) + ptr(d, "bytes", "%rd1") + ptr(d, "out", "%rd2") + ptr(d, "sout", "%rd3") + """
+  mul.wide.u32 %rd4, %tix, 8;
+  add.u64 %rd1, %rd1, %rd4;
+  mul.wide.u32 %rd4, %tix, 80;
+  add.u64 %rd2, %rd2, %rd4;
+  mul.wide.u32 %rd4, %tix, 16;
+  add.u64 %rd3, %rd3, %rd4;
+  ld.global.s8 %s1, [%rd1];          // s8 into .s32: sign-extended
+  st.global.s32 [%rd2], %s1;
+  ld.global.u8 %r1, [%rd1+1];        // u8 into .u32: zero-extended
+  st.global.u32 [%rd2+8], %r1;
+  ld.global.s8 %hs1, [%rd1+2];       // s8 into .s16: sign-extended
+  st.global.s16 [%rd2+16], %hs1;
+  ld.global.s8 %rd5, [%rd1+3];       // s8 into .u64: sign-extended (the instruction type decides)
+  st.global.u64 [%rd2+24], %rd5;
+  ld.global.b8 %b1, [%rd1+4];        // b8 into .b32: zero-extended
+  st.global.b32 [%rd2+32], %b1;
+  ld.global.u16 %sd1, [%rd1+4];      // u16 into .s64: zero-extended
+  st.global.s64 [%rd2+40], %sd1;
+  ld.global.s16 %r2, [%rd1+6];       // s16 into .u32: sign-extended
+  st.global.u32 [%rd2+48], %r2;
+  ld.global.s32 %bd1, [%rd1+4];      // s32 into .b64: sign-extended
+  st.global.b64 [%rd2+56], %bd1;
+  ld.global.f32 %bd2, [%rd1];        // f32 into .b64: zero-extended
+  st.global.b64 [%rd2+64], %bd2;
+  ld.global.u32 %sd2, [%rd1];        // u32 into .s64: zero-extended
+  st.global.s64 [%rd2+72], %sd2;
+  // stores from wider registers keep the low bits (T18 chop)
+  xor.b32 %r3, %tix, 0x12345678;
+  cvt.u64.u32 %rd6, %tix;
+  add.u64 %sd3, %rd6, 0x8877665544332211;
+  mov.b64 %bd3, %sd3;
+  cvt.rn.f32.u32 %f1, %tix;
+  add.f32 %f1, %f1, 0f3FC00000;
+  st.global.u8 [%rd3], %r3;          // .u32 register, 8-bit store
+  st.global.s16 [%rd3+2], %sd3;      // .s64 register, 16-bit store
+  st.global.b32 [%rd3+4], %bd3;      // .b64 register, 32-bit store
+  st.global.b8 [%rd3+8], %f1;        // .f32 register, 8-bit store (b8 accepts any source type)
+  st.global.u16 [%rd3+10], %r3;      // .u32 register, 16-bit store
+  st.global.f32 [%rd3+12], %bd3;     // .b64 register, f32 store (b64 -> chop)
+  exit;
+"""
+    decls = """  .reg .s16 %hs1;
+  .reg .u32 %r<4>;
+  .reg .s32 %s1;
+  .reg .b32 %b1;
+  .reg .f32 %f1;
+  .reg .u64 %rd<7>;
+  .reg .s64 %sd<4>;
+  .reg .b64 %bd<4>;"""
+    bufs = [Buf("bytes", "u8", 8 * n, b), Buf("out", "u64", 10 * n, None, exp, rule="10 slots per thread: the loaded register, stored at its full width"),
+            Buf("sout", "u8", 16 * n, None, sexp, rule="16 bytes per thread written by stores from wider registers")]
+    doc = ["T18/T19 (TC-10..TC-12): ld into registers wider than the instruction type extends by the INSTRUCTION type's",
+           "signedness (.s -> sign, .u/.b/.f -> zero); st from a wider register stores its low bits.",
+           "Expected: Python re-computation from the input bytes."]
+    return raw_case(d, ["DM-LD", "DM-ST", "TC-10", "TC-11", "TC-12"], "ld/st with registers wider than the instruction type (T18/T19)", doc, bufs, body, decls, block=(n, 1, 1))
+
+
+@group("mov_pack")
+def g_mov(d):
+    forms = []
+    forms.append(Form("mov.b32 {h0, h1} (pack) / mov.b32 {h0, h1}, r (unpack)", ["b16", "b16", "b32"], ["b32", "b16", "b16"],
+                      "mov.b32 {d0}, {{{a0}, {a1}}};\nmov.b32 {{{d1}, {d2}}}, {a2};", [(0x1234, 0xABCD, 0xDEADBEEF), (0xFFFF, 0, 0x00018000)],
+                      lambda a, b, c: [a | b << 16, c & 0xFFFF, c >> 16], "element x in the least significant bits (DM-MOVPK)"))
+    forms.append(Form("mov with immediates of every type", [], ["u16", "s16", "u32", "s32", "u64", "s64", "f32", "f32", "f64", "b32"], """
+        mov.u16 {d0}, 0xfffe;
+        mov.s16 {d1}, -3;
+        mov.u32 {d2}, 4000000000;
+        mov.s32 {d3}, -2147483648;
+        mov.u64 {d4}, 0xfedcba9876543210;
+        mov.s64 {d5}, -2;
+        mov.f32 {d6}, 0f3FC00000;
+        mov.f32 {d7}, 0.1;
+        mov.f64 {d8}, 0d400921FB54442D18;
+        mov.b32 {d9}, WARP_SZ;""", [()],
+        lambda: [0xFFFE, M(-3, 16), 4000000000, 0x80000000, 0xFEDCBA9876543210, M(-2, 64), 0x3FC00000, F(0.1), 0x400921FB54442D18, 32],
+        "the immediate's value in the instruction type (0.1 rounded to nearest binary32; WARP_SZ = 32)", out_dtype="u64"))
+    forms.append(Form("mov between registers of every type (bits unchanged, no flushing)", ["b64", "f32", "f64", "pred"], ["b64", "f32", "f64", "pred", "u16"], """
+        mov.b64 {d0}, {a0};
+        mov.f32 {d1}, {a1};
+        mov.f64 {d2}, {a2};
+        mov.pred {d3}, {a3};
+        cvt.u16.u64 {d4}, {a0};""",
+        [(0x0123456789ABCDEF, 0x00000001, 0x000FFFFFFFFFFFFF, 1), (M(-1, 64), 0x7FC00123, 0x7FF8000000000001, 0)],
+        lambda a, b, c, p: [a, b, c, p, a & 0xFFFF], "a plain copy: f32 subnormals and NaN payloads survive mov (FPE-03)", out_dtype="u64"))
+    if d == "sm75":
+        forms.append(Form("mov.b64 {lo, hi} (pack) / mov.b64 {lo, hi}, x (unpack), mov.b64 {4 x b16}", ["b32", "b32", "b64"], ["b64", "b32", "b32", "b64"], """
+            mov.b64 {d0}, {{{a0}, {a1}}};
+            mov.b64 {{{d1}, {d2}}}, {a2};
+            mov.b64 {{{t0}, {t1}, {t2}, {t3}}}, {a2};
+            mov.b64 {d3}, {{{t3}, {t2}, {t1}, {t0}}};""", [(0x11111111, 0x22222222, 0x0123456789ABCDEF)],
+            lambda a, b, c: [a | b << 32, c & 0xFFFFFFFF, c >> 32, 0xCDEF89AB45670123], "x in the low bits; the 16-bit unpack/repack reverses the halfwords",
+            out_dtype="u64", temps=["b16"] * 4))
+    return ["DM-MOV", "DM-MOVPK", "SREG-WARPSZ"], "mov: pack/unpack, immediates, register copies", forms
+
+
+@group("mov_vector")
+def g_mov_vec(d):
+    forms = []
+    forms.append(Form("mov.v2.u32 V2, V1 / mov.v4.f32 {a, b, c, d}, V (the spec's example)", ["u32", "u32", "f32"], ["u32", "u32", "f32", "f32", "f32", "f32"], """
+        mov.u32 {t0}.x, {a0};
+        mov.u32 {t0}.y, {a1};
+        mov.v2.u32 {t1}, {t0};
+        mov.u32 {d0}, {t1}.x;
+        mov.u32 {d1}, {t1}.y;
+        mov.f32 {t2}.x, {a2};
+        add.f32 {t3}, {a2}, 0f3F800000;
+        mov.f32 {t2}.y, {t3};
+        add.f32 {t3}, {t3}, 0f3F800000;
+        mov.f32 {t2}.z, {t3};
+        add.f32 {t3}, {t3}, 0f3F800000;
+        mov.f32 {t2}.w, {t3};
+        mov.v4.f32 {{{d2}, {d3}, {d4}, {d5}}}, {t2};""", [(0x12345678, 0x9ABCDEF0, F(1.0)), (1, 2, F(-8.5))],
+        lambda a, b, c: [a, b, c, fadd(c, F(1.0), F32), fadd(fadd(c, F(1.0), F32), F(1.0), F32), fadd(fadd(fadd(c, F(1.0), F32), F(1.0), F32), F(1.0), F32)],
+        "element-wise copies of whole 32-bit elements (.x -> .x, ...)", temps=["v2 .u32", "v2 .u32", "v4 .f32", "f32"]))
+    return ["DM-MOV"], "mov with vector operands", forms
+
+
+@group("cf_branch_loop_guard")
+def g_branch(d):
+    n = 96
+    exp = []
+    for t in range(n):
+        if t % 2 == 1:
+            v = (100 if t & 2 else 200) + t
+        else:
+            v = 300 if t < 32 else 400
+        k = t % 7
+        acc = sum(3 * i for i in range(k))
+        first = next(i for i in range(10) if (t + i) % 5 == 0)
+        w = 7 + t * t
+        u = 11 if n == 96 else 12
+        exp += [v, acc, first, w, u, 1 if t % 4 == 3 else 0]
+    body = tidx(d) + ptr(d, "out", "%rd1") + """
+  mul.wide.u32 %rd2, %tix, 24;
+  add.u64 %rd1, %rd1, %rd2;
+  // nested divergent if/else
+  and.b32 %r1, %tix, 1;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra EVEN;
+  and.b32 %r2, %tix, 2;
+  setp.ne.u32 %p2, %r2, 0;
+  @!%p2 bra ODD_A;
+  mov.u32 %r3, 100;
+  bra ODD_END;
+ODD_A:
+  mov.u32 %r3, 200;
+ODD_END:
+  add.u32 %r3, %r3, %tix;
+  bra JOIN;
+EVEN:
+  setp.lt.u32 %p3, %tix, 32;
+  @%p3 mov.u32 %r3, 300;              // guarded moves, both outcomes in one warp
+  @!%p3 mov.u32 %r3, 400;
+JOIN:
+  st.global.u32 [%rd1], %r3;
+  // loop with a per-thread trip count (tid % 7)
+  rem.u32 %r4, %tix, 7;
+  mov.u32 %r5, 0;
+  mov.u32 %r6, 0;
+LOOP:
+  setp.ge.u32 %p4, %r6, %r4;
+  @%p4 bra LOOP_END;
+  mad.lo.u32 %r5, %r6, 3, %r5;
+  add.u32 %r6, %r6, 1;
+  bra LOOP;
+LOOP_END:
+  st.global.u32 [%rd1+4], %r5;
+  // loop with two exits: the first i in [0, 10) with (tid + i) % 5 == 0
+  mov.u32 %r7, 0;
+SEARCH:
+  add.u32 %r8, %tix, %r7;
+  rem.u32 %r8, %r8, 5;
+  setp.eq.u32 %p5, %r8, 0;
+  @%p5 bra FOUND;
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p6, %r7, 10;
+  @%p6 bra SEARCH;
+  mov.u32 %r7, 999;
+FOUND:
+  st.global.u32 [%rd1+8], %r7;
+  // a false guard does nothing (GEN-05); a block with its own register (CF-BLOCK)
+  mov.u32 %r9, 7;
+  setp.gt.u32 %p7, %tix, 1000;
+  @%p7 mov.u32 %r9, 99;
+  {
+    .reg .u32 %inner;
+    mul.lo.u32 %inner, %tix, %tix;
+    add.u32 %r9, %r9, %inner;
+  }
+  st.global.u32 [%rd1+12], %r9;
+  // bra.uni on a uniform condition (the block size)
+  mov.u32 %r10, 11;
+""" + ("  cvt.u32.u16 %r11, %ntid.x;\n" if d == "sm13" else "  mov.u32 %r11, %ntid.x;\n") + """
+  setp.eq.u32 %p8, %r11, 96;
+  @%p8 bra.uni UNI_DONE;
+  mov.u32 %r10, 12;
+UNI_DONE:
+  st.global.u32 [%rd1+16], %r10;
+  // guarded store
+  and.b32 %r12, %tix, 3;
+  setp.eq.u32 %p9, %r12, 3;
+  selp.u32 %r13, 1, 0, %p9;
+  @%p9 st.global.u32 [%rd1+20], %r13;
+  exit;
+"""
+    decls = """  .reg .u32 %r<14>;
+  .reg .u64 %rd<3>;
+  .reg .pred %p<10>;"""
+    bufs = [Buf("out", "u32", 6 * n, None, exp, rule="per thread: if/else value, loop sum, search result, guarded/blocked value, bra.uni result, guarded store")]
+    doc = ["Control flow with divergence inside warps (96 threads = 3 warps): nested if/else, per-thread trip counts,",
+           "a loop with two exits, guards (a false guard writes nothing), a { } block with its own register, bra.uni.",
+           "Expected: the same control flow in Python."]
+    return raw_case(d, ["CF-BRA", "CF-GUARD", "CF-BLOCK", "GEN-04", "GEN-05", "DIV-03"], "branches, loops and guards with divergence", doc, bufs, body, decls, block=(n, 1, 1))
+
+
+@group("cf_call_ret")
+def g_call(d):
+    n = 64
+    exp = []
+    fact = lambda k: 1 if k <= 1 else k * fact(k - 1)
+    for t in range(n):
+        a = t % 3
+        o0 = 1000 if a == 0 else a + t
+        o1 = (2 * ((1000 if t == 0 else t + 7))) if t % 2 == 1 else 5
+        o2 = t * 11
+        o3 = fact(t % 8) if d == "sm75" else 0
+        exp += [o0, o1, o2, o3]
+    if d == "sm13":
+        funcs = """.func (.reg .u32 rv) f_add3 (.reg .u32 a, .reg .u32 b)
+{
+  .reg .pred p;
+  setp.eq.u32 p, a, 0;
+  @p bra ZERO;
+  add.u32 rv, a, b;
+  ret;                                  // divergent returns: several rets in one function
+ZERO:
+  mov.u32 rv, 1000;
+  ret;
+}
+
+.func (.reg .u32 rv) f_nested (.reg .u32 x)
+{
+  .reg .u32 t;
+  call (t), f_add3, (x, 7);
+  shl.b32 rv, t, 1;
+  ret;
+}
+
+.func f_store (.reg .u64 addr, .reg .u32 v)
+{
+  st.global.u32 [addr], v;
+  ret;
+}"""
+        calls = """  rem.u32 %r1, %tix, 3;
+  call (%r2), f_add3, (%r1, %tix);
+  st.global.u32 [%rd1], %r2;
+  mov.u32 %r3, 5;
+  and.b32 %r4, %tix, 1;
+  setp.eq.u32 %p1, %r4, 1;
+  @%p1 call (%r3), f_nested, (%tix);   // a call made by half of each warp
+  st.global.u32 [%rd1+4], %r3;
+  mul.lo.u32 %r5, %tix, 11;
+  add.u64 %rd3, %rd1, 8;
+  call f_store, (%rd3, %r5);
+  mov.u32 %r6, 0;
+  st.global.u32 [%rd1+12], %r6;
+"""
+    else:
+        funcs = """.func (.param .b32 rv) f_add3 (.param .b32 a, .param .b32 b)
+{
+  .reg .u32 %x, %y;
+  .reg .pred %p;
+  ld.param.u32 %x, [a];
+  ld.param.u32 %y, [b];
+  setp.eq.u32 %p, %x, 0;
+  @%p bra ZERO;
+  add.u32 %x, %x, %y;
+  st.param.b32 [rv], %x;
+  ret;
+ZERO:
+  mov.u32 %x, 1000;
+  st.param.b32 [rv], %x;
+  ret;
+}
+
+.func (.param .b32 rv) f_nested (.param .b32 x)
+{
+  .reg .u32 %v, %t;
+  ld.param.u32 %v, [x];
+  {
+    .param .b32 pa;
+    .param .b32 pb;
+    .param .b32 rr;
+    st.param.b32 [pa], %v;
+    st.param.b32 [pb], 7;
+    call.uni (rr), f_add3, (pa, pb);
+    ld.param.b32 %t, [rr];
+  }
+  shl.b32 %t, %t, 1;
+  st.param.b32 [rv], %t;
+  ret;
+}
+
+.func f_store (.param .b64 addr, .param .b32 v)
+{
+  .reg .u64 %a;
+  .reg .u32 %x;
+  ld.param.u64 %a, [addr];
+  ld.param.u32 %x, [v];
+  st.global.u32 [%a], %x;
+  ret;
+}
+
+.func (.param .b32 rv) f_fact (.param .b32 n)
+{
+  .reg .u32 %k, %r, %s;
+  .reg .pred %p;
+  ld.param.u32 %k, [n];
+  setp.le.u32 %p, %k, 1;
+  @%p bra BASE;
+  sub.u32 %s, %k, 1;
+  {
+    .param .b32 pn;
+    .param .b32 rr;
+    st.param.b32 [pn], %s;
+    call (rr), f_fact, (pn);            // recursion (PTX 2.0+ ABI)
+    ld.param.b32 %r, [rr];
+  }
+  mul.lo.u32 %r, %r, %k;
+  st.param.b32 [rv], %r;
+  ret;
+BASE:
+  st.param.b32 [rv], 1;
+  ret;
+}"""
+        calls = """  rem.u32 %r1, %tix, 3;
+  {
+    .param .b32 pa;
+    .param .b32 pb;
+    .param .b32 rr;
+    st.param.b32 [pa], %r1;
+    st.param.b32 [pb], %tix;
+    call (rr), f_add3, (pa, pb);
+    ld.param.b32 %r2, [rr];
+  }
+  st.global.u32 [%rd1], %r2;
+  mov.u32 %r3, 5;
+  and.b32 %r4, %tix, 1;
+  setp.eq.u32 %p1, %r4, 1;
+  @!%p1 bra SKIPCALL;
+  {
+    .param .b32 px;
+    .param .b32 rr2;
+    st.param.b32 [px], %tix;
+    call (rr2), f_nested, (px);
+    ld.param.b32 %r3, [rr2];
+  }
+SKIPCALL:
+  st.global.u32 [%rd1+4], %r3;
+  mul.lo.u32 %r5, %tix, 11;
+  add.u64 %rd3, %rd1, 8;
+  {
+    .param .b64 pa2;
+    .param .b32 pv;
+    st.param.b64 [pa2], %rd3;
+    st.param.b32 [pv], %r5;
+    call f_store, (pa2, pv);
+  }
+  and.b32 %r6, %tix, 7;
+  {
+    .param .b32 pn;
+    .param .b32 rr3;
+    st.param.b32 [pn], %r6;
+    call (rr3), f_fact, (pn);
+    ld.param.b32 %r6, [rr3];
+  }
+  st.global.u32 [%rd1+12], %r6;
+"""
+    body = tidx(d) + ptr(d, "out", "%rd1") + """  mul.wide.u32 %rd2, %tix, 16;
+  add.u64 %rd1, %rd1, %rd2;
+""" + calls + "  exit;\n"
+    decls = """  .reg .u32 %r<7>;
+  .reg .u64 %rd<4>;
+  .reg .pred %p1;"""
+    bufs = [Buf("out", "u32", 4 * n, None, exp, rule="per thread: f_add3(t%3, t), odd t: f_nested(t) else 5, f_store(t*11), " +
+                ("f_fact(t%8) (recursive)" if d == "sm75" else "0"))]
+    doc = ["Calls with arguments and return values (" + ("PTX 1.x register parameters" if d == "sm13" else "the .param ABI") + "), a function",
+           "with several divergent rets, a nested call, a call made by half of each warp, a call without a return value" +
+           (", recursion." if d == "sm75" else "."), "Expected: the same functions in Python."]
+    return raw_case(d, ["CF-CALL", "CF-RET"], "call and ret, divergent calls and returns", doc, bufs, body, decls, funcs=funcs, block=(n, 1, 1))
+
+
+@group("cf_exit")
+def g_exit(d):
+    n = 64
+    exp = []
+    for t in range(n):
+        if t % 3 == 0 or t == 5:
+            exp += [1, 0]
+        elif t % 3 == 1:
+            exp += [1, 0]
+        else:
+            exp += [1, 2 * t + 3]
+    if d == "sm13":
+        funcs = """.func f_maybe_exit (.reg .u32 x, .reg .u64 addr)
+{
+  .reg .pred p;
+  .reg .u32 v;
+  setp.eq.u32 p, x, 5;
+  @p exit;                              // exit inside a function ends the thread
+  add.u32 v, x, 3;
+  st.global.u32 [addr], v;
+  ret;
+}"""
+        call = "  add.u64 %rd3, %rd1, 4;\n  call f_maybe_exit, (%r2, %rd3);\n"
+    else:
+        funcs = """.func (.param .b32 rv) f_maybe_exit (.param .b32 x)
+{
+  .reg .u32 %v;
+  .reg .pred %p;
+  ld.param.u32 %v, [x];
+  setp.eq.u32 %p, %v, 5;
+  @%p exit;                             // exit inside a function ends the thread
+  add.u32 %v, %v, 3;
+  st.param.b32 [rv], %v;
+  ret;
+}"""
+        call = """  {
+    .param .b32 px;
+    .param .b32 rr;
+    st.param.b32 [px], %r2;
+    call (rr), f_maybe_exit, (px);
+    ld.param.b32 %r3, [rr];
+  }
+"""
+    body = tidx(d) + ptr(d, "out", "%rd1") + """  mul.wide.u32 %rd2, %tix, 8;
+  add.u64 %rd1, %rd1, %rd2;
+  mov.u32 %r1, 1;
+  st.global.u32 [%rd1], %r1;
+  rem.u32 %r1, %tix, 3;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 exit;                            // a third of each warp exits
+  setp.eq.u32 %p2, %r1, 1;
+  @%p2 bra RET;
+  mul.lo.u32 %r2, %tix, 2;
+  add.u32 %r2, %r2, 0;
+  setp.eq.u32 %p3, %tix, 5;
+  selp.u32 %r2, 5, %r2, %p3;
+""" + call + ("" if d == "sm13" else "  st.global.u32 [%rd1+4], %r3;\n") + """  exit;
+RET:
+  ret;                                  // ret in an entry function ends the thread
+"""
+    # thread 5: 5 % 3 == 2 -> calls f_maybe_exit(5) and exits there
+    decls = """  .reg .u32 %r<4>;
+  .reg .u64 %rd<4>;
+  .reg .pred %p<4>;"""
+    bufs = [Buf("out", "u32", 2 * n, None, exp, rule="per thread: marker 1; then 2t + 3 unless the thread exited (t % 3 == 0, ret for t % 3 == 1, exit in a function for t = 5)")]
+    doc = ["exit and ret end threads at different points of divergent code; the other threads continue.",
+           "Expected: Python."]
+    return raw_case(d, ["CF-EXIT", "CF-RET"], "exit and ret in divergent code", doc, bufs, body, decls, funcs=funcs, block=(n, 1, 1))
+
+
+@group("sync_bar_membar")
+def g_bar(d):
+    n = 128
+    exp = []
+    first = [t * t + 1 for t in range(n)]
+    second = [first[(t + 37) % n] + t for t in range(n)]
+    for t in range(n):
+        exp += [first[(t + 37) % n], second[n - 1 - t], t ^ 0x3C]
+    exp += [sum(range(n))] + [0] * 3
+    body = tidx(d) + ptr(d, "out", "%rd1") + """  mul.wide.u32 %rd2, %tix, 12;
+  add.u64 %rd3, %rd1, %rd2;
+  shl.b32 %r1, %tix, 2;
+  mov.u32 %r2, sh;
+  add.u32 %r2, %r2, %r1;
+  mad.lo.u32 %r3, %tix, %tix, 1;
+  st.shared.u32 [%r2], %r3;
+  bar.sync 0;                           // writes before the barrier are visible after it (MEM-02)
+  add.u32 %r4, %tix, 37;
+  and.b32 %r4, %r4, 127;
+  shl.b32 %r4, %r4, 2;
+  mov.u32 %r5, sh;
+  add.u32 %r5, %r5, %r4;
+  ld.shared.u32 %r6, [%r5];
+  st.global.u32 [%rd3], %r6;
+  bar.sync 1;                           // everyone has read before anyone overwrites
+  add.u32 %r7, %r6, %tix;
+  st.shared.u32 [%r2], %r7;
+  bar.sync 1;
+  mov.u32 %r8, 127;
+  sub.u32 %r8, %r8, %tix;
+  shl.b32 %r8, %r8, 2;
+  mov.u32 %r9, sh;
+  add.u32 %r9, %r9, %r8;
+  ld.shared.u32 %r10, [%r9];
+  st.global.u32 [%rd3+4], %r10;
+  // tree reduction of tid over the CTA, a barrier in a loop
+  bar.sync 0;
+  st.shared.u32 [%r2], %tix;
+  mov.u32 %r11, 64;
+RED:
+  bar.sync 0;
+  setp.ge.u32 %p1, %tix, %r11;
+  @%p1 bra RED_SKIP;
+  shl.b32 %r12, %r11, 2;
+  add.u32 %r12, %r2, %r12;
+  ld.shared.u32 %r13, [%r12];
+  ld.shared.u32 %r14, [%r2];
+  add.u32 %r14, %r14, %r13;
+  st.shared.u32 [%r2], %r14;
+RED_SKIP:
+  shr.u32 %r11, %r11, 1;
+  setp.ne.u32 %p2, %r11, 0;
+  @%p2 bra RED;
+  bar.sync 0;
+  setp.eq.u32 %p3, %tix, 0;
+  @!%p3 bra NOT0;
+  ld.shared.u32 %r15, [sh];
+  st.global.u32 [%rd1+1536], %r15;
+NOT0:
+  // membar: a thread's own store then load, ordered (SY-MEMBAR)
+  xor.b32 %r16, %tix, 0x3c;
+  st.global.u32 [%rd3+8], %r16;
+  membar.gl;
+  ld.global.u32 %r17, [%rd3+8];
+  membar.cta;
+  st.global.u32 [%rd3+8], %r17;
+  exit;
+"""
+    decls = """  .reg .u32 %r<18>;
+  .reg .u64 %rd<4>;
+  .reg .pred %p<4>;
+  .shared .u32 sh[128];"""
+    bufs = [Buf("out", "u32", 3 * n + 4, None, exp, rule="per thread: sh[(t+37)%128] after barrier 0, second-phase value of thread 127-t, t^0x3c; then the CTA sum of tid")]
+    doc = ["bar.sync across 4 warps: exchange through shared memory, two barrier ids, a tree reduction with a barrier",
+           "inside a loop; membar.gl / membar.cta between a thread's own accesses. Expected: Python."]
+    return raw_case(d, ["SY-BAR", "SY-MEMBAR", "MEM-02", "MEM-04"], "bar.sync and membar", doc, bufs, body, decls, block=(n, 1, 1))
+
+
+INC_INIT = [0, 4, 5, 9, 100, 3]
+DEC_INIT = [0, 1, 5, 6, 100, 2]
+
+
+def atomics_case(d, space):
+    """Atomics on .global or .shared memory.
+
+    Part 1, one slot per thread (exact old values and final contents): add.u32, add.s32, and/or/xor.b32, cas.b32 (hit and
+    miss), exch.b32, inc.u32 / dec.u32 around their bounds (dec at 0 wraps to b, DEF-06), min/max .u32 and .s32,
+    add.u64 / cas.b64 / exch.b64 (global, or any space on sm_20+), and the red forms.
+    Part 2, contended (every thread on one address): add (tickets must be unique), red.add, inc/dec wrap-around,
+    and/or/xor/min/max, cas (exactly one winner), add.f32 (sm_20+; integer-valued, so exact in any order).
+    """
+    legacy = d == "sm13"
+    shared = space == "shared"
+    n = 32 if (legacy and shared) else 96
+    r = rng_for("atom" + space + d)
+    A = [r.getrandbits(32) for _ in range(n)]
+    C = [r.getrandbits(32) for _ in range(n)]
+    Dv = [5 if t % 2 else 6 for t in range(n)]
+    E = [r.getrandbits(32) for _ in range(n)]
+    Fi = [INC_INIT[t % 6] for t in range(n)]
+    G = [DEC_INIT[t % 6] for t in range(n)]
+    Hm = [r.getrandbits(32) for _ in range(n)]
+    Hb = [r.getrandbits(32) for _ in range(n)]
+    Q = [r.getrandbits(64) for _ in range(n)]
+    use64 = (not shared) or (not legacy)
+    inp = []
+    for t in range(n):
+        inp += [A[t], C[t], Dv[t], E[t], Fi[t], G[t], Hm[t], Hb[t], M(Q[t], 32), Q[t] >> 32]
+    olds, finals = [], []
+    m1, m2, m3 = 0xF0F0F0F0, 0x0000FF01, 0x12345678
+    for t in range(n):
+        a_new = M(A[t] + t + 1, 32)
+        a_new2 = M(a_new - 1000, 32)           # add.s32 with -1000
+        c1 = C[t] & m1
+        c2 = c1 | m2
+        c3 = c2 ^ m3
+        d_new = 77 if Dv[t] == 5 else Dv[t]
+        e_new = M(t * 3, 32)
+        f_new = 0 if Fi[t] >= 5 else Fi[t] + 1
+        g_new = 5 if (G[t] == 0 or G[t] > 5) else G[t] - 1
+        h1 = min(Hm[t], Hb[t])                       # min.u32
+        h2 = h1 if SX(h1, 32) > SX(Hb[t], 32) else Hb[t]       # max.s32 on the value left by min.u32
+        q1 = M(Q[t] + (t << 33) + 5, 64)
+        q2 = 0xABCDEF0123456789                     # cas.b64 with the right compare value: hits
+        q3 = M(t * 0x100000001 + 3, 64)   # exch, then red.add.u64 3
+        olds += [A[t], a_new, C[t], c1, c2, Dv[t], E[t], Fi[t], G[t], Hm[t], h1]
+        if use64:
+            olds += [M(Q[t], 32), Q[t] >> 32, M(q1, 32), q1 >> 32, M(q2, 32), q2 >> 32]
+        else:
+            olds += [0] * 6
+        # red on the same slots after the atoms: red.add.u32 A += 2, red.xor C ^= 0xff, red.inc F (b=5), red.dec G (b=5), red.max.u32 H
+        ra = M(a_new2 + 2, 32)
+        rc = c3 ^ 0xFF
+        rf = 0 if f_new >= 5 else f_new + 1
+        rg = 5 if (g_new == 0 or g_new > 5) else g_new - 1
+        rh = max(h2, 0x80000000)
+        finals += [ra, rc, d_new, e_new, rf, rg, rh]
+        if use64:
+            finals += [M(q3, 32), q3 >> 32]
+        else:
+            finals += [0, 0]
+    # contended
+    inc_b, dec_b = 9, 9
+    cont = [n, sum(range(n)), n % (inc_b + 1), (-n) % (dec_b + 1)]
+    andv, orv, xorv = 0xFFFFFFFF, 0, 0
+    for t in range(n):
+        andv &= ~(1 << (t % 32)) & 0xFFFFFFFF if t % 3 == 0 else 0xFFFFFFFF
+        orv |= 1 << (t % 32) if t % 5 == 0 else 0
+        xorv ^= M(t * 0x01010101, 32)
+    minv = min(500 - 7 * t for t in range(n))
+    maxv = max(M(t * 2654435761, 32) for t in range(n))
+    cont += [andv, orv, xorv, M(minv, 32), maxv, 1, F(float(sum(t % 7 for t in range(n)))) if not legacy else 0, 1]
+    flags = [1] * n
+    sp = "." + space
+    # ------------------------------------------------------------------ PTX
+    body = tidx(d) + ptr(d, "inp", "%rd1") + ptr(d, "olds", "%rd2") + ptr(d, "finals", "%rd3") + ptr(d, "cont", "%rd4") + ptr(d, "flags", "%rd5")
+    body += """  mul.wide.u32 %rd6, %tix, 40;
+  add.u64 %rd1, %rd1, %rd6;              // this thread's 10 input words
+  mul.wide.u32 %rd6, %tix, 68;
+  add.u64 %rd2, %rd2, %rd6;              // 17 old values
+  mul.wide.u32 %rd6, %tix, 36;
+  add.u64 %rd3, %rd3, %rd6;              // 9 final values
+"""
+    if shared:
+        # slots in shared memory: 7 words + 2 (64-bit) per thread, written by the owner thread
+        body += """  mov.u32 %ra, smem;
+  mul.lo.u32 %r30, %tix, 40;
+  add.u32 %ra, %ra, %r30;                // 10 words per thread, 8-byte aligned
+  ld.global.u32 %r1, [%rd1];
+  st.shared.u32 [%ra], %r1;
+  ld.global.u32 %r1, [%rd1+4];
+  st.shared.u32 [%ra+4], %r1;
+  ld.global.u32 %r1, [%rd1+8];
+  st.shared.u32 [%ra+8], %r1;
+  ld.global.u32 %r1, [%rd1+12];
+  st.shared.u32 [%ra+12], %r1;
+  ld.global.u32 %r1, [%rd1+16];
+  st.shared.u32 [%ra+16], %r1;
+  ld.global.u32 %r1, [%rd1+20];
+  st.shared.u32 [%ra+20], %r1;
+  ld.global.u32 %r1, [%rd1+24];
+  st.shared.u32 [%ra+24], %r1;
+  ld.global.u64 %q1, [%rd1+32];
+  st.shared.u64 [%ra+32], %q1;
+"""
+        A_ = "%ra"
+    else:
+        A_ = "%rd1"
+    ld_hb = "  ld.global.u32 %r9, [%rd1+28];\n"
+    body += ld_hb + """  add.u32 %r2, %tix, 1;
+  atom{sp}.add.u32 %r10, [{A}], %r2;
+  atom{sp}.add.s32 %r11, [{A}], -1000;
+  atom{sp}.and.b32 %r12, [{A}+4], 0xf0f0f0f0;
+  atom{sp}.or.b32 %r13, [{A}+4], 0x0000ff01;
+  atom{sp}.xor.b32 %r14, [{A}+4], 0x12345678;
+  atom{sp}.cas.b32 %r15, [{A}+8], 5, 77;     // hits when the slot holds 5, else leaves it
+  mul.lo.u32 %r3, %tix, 3;
+  atom{sp}.exch.b32 %r16, [{A}+12], %r3;
+  atom{sp}.inc.u32 %r17, [{A}+16], 5;        // (old >= 5) ? 0 : old + 1
+  atom{sp}.dec.u32 %r18, [{A}+20], 5;        // (old == 0 || old > 5) ? 5 : old - 1
+  atom{sp}.min.u32 %r19, [{A}+24], %r9;
+  atom{sp}.max.s32 %r20, [{A}+24], %r9;
+  st.global.u32 [%rd2], %r10;
+  st.global.u32 [%rd2+4], %r11;
+  st.global.u32 [%rd2+8], %r12;
+  st.global.u32 [%rd2+12], %r13;
+  st.global.u32 [%rd2+16], %r14;
+  st.global.u32 [%rd2+20], %r15;
+  st.global.u32 [%rd2+24], %r16;
+  st.global.u32 [%rd2+28], %r17;
+  st.global.u32 [%rd2+32], %r18;
+  st.global.u32 [%rd2+36], %r19;
+  st.global.u32 [%rd2+40], %r20;
+""".format(sp=sp, A=A_)
+    if use64:
+        body += """  cvt.u64.u32 %q2, %tix;
+  shl.b64 %q2, %q2, 33;
+  add.u64 %q2, %q2, 5;
+  atom{sp}.add.u64 %q3, [{A}+32], %q2;
+  add.u64 %q4, %q3, %q2;                   // the value now in memory
+  atom{sp}.cas.b64 %q5, [{A}+32], %q4, 0xabcdef0123456789;
+  cvt.u64.u32 %q6, %tix;
+  mul.lo.u64 %q6, %q6, 0x100000001;
+  atom{sp}.exch.b64 %q7, [{A}+32], %q6;
+  st.global.u64 [%rd2+44], %q3;
+  st.global.u64 [%rd2+52], %q5;
+  st.global.u64 [%rd2+60], %q7;
+""".format(sp=sp, A=A_)
+        for q, off in (("%q3", 44), ("%q5", 52), ("%q7", 60)):
+            body = body.replace("  st.global.u64 [%%rd2+%d], %s;\n" % (off, q),
+                                "  cvt.u32.u64 %%r21, %s;\n  shr.b64 %s, %s, 32;\n  cvt.u32.u64 %%r22, %s;\n"
+                                "  st.global.u32 [%%rd2+%d], %%r21;\n  st.global.u32 [%%rd2+%d], %%r22;\n" % (q, q, q, q, off, off + 4))
+    body += """  red{sp}.add.u32 [{A}], 2;
+  red{sp}.xor.b32 [{A}+4], 0xff;
+{red64}
+  red{sp}.inc.u32 [{A}+16], 5;
+  red{sp}.dec.u32 [{A}+20], 5;
+  red{sp}.max.u32 [{A}+24], 0x80000000;
+""".format(sp=sp, A=A_, red64=("  red%s.add.u64 [%s+32], 3;" % (sp, A_)) if use64 else "")
+    # finals: read back this thread's slots
+    mem_ld = "ld.shared" if shared else "ld.global"
+    body += """  {ld}.u32 %r1, [{A}];
+  st.global.u32 [%rd3], %r1;
+  {ld}.u32 %r1, [{A}+4];
+  st.global.u32 [%rd3+4], %r1;
+  {ld}.u32 %r1, [{A}+8];
+  st.global.u32 [%rd3+8], %r1;
+  {ld}.u32 %r1, [{A}+12];
+  st.global.u32 [%rd3+12], %r1;
+  {ld}.u32 %r1, [{A}+16];
+  st.global.u32 [%rd3+16], %r1;
+  {ld}.u32 %r1, [{A}+20];
+  st.global.u32 [%rd3+20], %r1;
+  {ld}.u32 %r1, [{A}+24];
+  st.global.u32 [%rd3+24], %r1;
+""".format(ld=mem_ld, A=A_)
+    if use64:
+        body += """  {ld}.u32 %r1, [{A}+32];
+  st.global.u32 [%rd3+28], %r1;
+  {ld}.u32 %r1, [{A}+36];
+  st.global.u32 [%rd3+32], %r1;
+""".format(ld=mem_ld, A=A_)
+    # contended part
+    if shared:
+        cbase = "%rc"
+        init = """  mov.u32 %rc, cshared;
+""" + ("""  // one warp: every thread stores the same initial values, the atomics below come after in the warp's order
+""" if legacy else "") + """  mov.u32 %r1, 0;
+  st.shared.u32 [%rc], %r1;
+  st.shared.u32 [%rc+4], %r1;
+  st.shared.u32 [%rc+8], %r1;
+  st.shared.u32 [%rc+12], %r1;
+  mov.u32 %r1, 0xffffffff;
+  st.shared.u32 [%rc+16], %r1;
+  mov.u32 %r1, 0;
+  st.shared.u32 [%rc+20], %r1;
+  st.shared.u32 [%rc+24], %r1;
+  mov.u32 %r1, 0x7fffffff;
+  st.shared.u32 [%rc+28], %r1;
+  mov.u32 %r1, 0;
+  st.shared.u32 [%rc+32], %r1;
+  st.shared.u32 [%rc+36], %r1;
+  st.shared.u32 [%rc+40], %r1;
+""" + ("  membar.cta;\n" if legacy else "  bar.sync 0;\n")
+    else:
+        cbase = "%rd4"
+        init = ""
+    body += init + """  atom{sp}.add.u32 %r23, [{C}], 1;          // a ticket: unique per thread
+  mul.wide.u32 %rd7, %r23, 4;
+  add.u64 %rd8, %rd5, %rd7;
+  mov.u32 %r24, 1;
+  st.global.u32 [%rd8], %r24;               // flags[ticket] = 1
+  red{sp}.add.u32 [{C}+4], %tix;
+  atom{sp}.inc.u32 %r25, [{C}+8], 9;
+  red{sp}.dec.u32 [{C}+12], 9;
+  rem.u32 %r26, %tix, 3;
+  setp.eq.u32 %p1, %r26, 0;
+  and.b32 %r27, %tix, 31;
+  mov.u32 %r28, 1;
+  shl.b32 %r28, %r28, %r27;
+  not.b32 %r29, %r28;
+  selp.u32 %r29, %r29, 0xffffffff, %p1;
+  atom{sp}.and.b32 %r25, [{C}+16], %r29;
+  rem.u32 %r26, %tix, 5;
+  setp.eq.u32 %p2, %r26, 0;
+  selp.u32 %r28, %r28, 0, %p2;
+  red{sp}.or.b32 [{C}+20], %r28;
+  mul.lo.u32 %r29, %tix, 0x01010101;
+  red{sp}.xor.b32 [{C}+24], %r29;
+  mul.lo.u32 %r29, %tix, 7;
+  mov.u32 %r30, 500;
+  sub.u32 %r29, %r30, %r29;
+  red{sp}.min.s32 [{C}+28], %r29;
+  mul.lo.u32 %r29, %tix, 2654435761;
+  atom{sp}.max.u32 %r25, [{C}+32], %r29;
+  add.u32 %r29, %tix, 1;
+  atom{sp}.cas.b32 %r25, [{C}+36], 0, 1;    // exactly one thread finds 0
+  setp.eq.u32 %p3, %r25, 0;
+  selp.u32 %r31, 1, 0, %p3;
+  red.global.add.u32 [%rd4+44], %r31;       // count of winners (global)
+""".format(sp=sp, C=cbase)
+    if not legacy:
+        body += """  rem.u32 %r26, %tix, 7;
+  cvt.rn.f32.u32 %f1, %r26;
+  atom{sp}.add.f32 %f2, [{C}+40], %f1;       // float atomics: sm_20+ (unimplemented in 1.4)
+""".format(sp=sp, C=cbase)
+    if shared:
+        body += ("  membar.cta;\n" if legacy else "  bar.sync 0;\n") + """  setp.ne.u32 %p4, %tix, 0;
+  @%p4 bra DONE;
+  ld.shared.u32 %r1, [%rc];
+  st.global.u32 [%rd4], %r1;
+  ld.shared.u32 %r1, [%rc+4];
+  st.global.u32 [%rd4+4], %r1;
+  ld.shared.u32 %r1, [%rc+8];
+  st.global.u32 [%rd4+8], %r1;
+  ld.shared.u32 %r1, [%rc+12];
+  st.global.u32 [%rd4+12], %r1;
+  ld.shared.u32 %r1, [%rc+16];
+  st.global.u32 [%rd4+16], %r1;
+  ld.shared.u32 %r1, [%rc+20];
+  st.global.u32 [%rd4+20], %r1;
+  ld.shared.u32 %r1, [%rc+24];
+  st.global.u32 [%rd4+24], %r1;
+  ld.shared.u32 %r1, [%rc+28];
+  st.global.u32 [%rd4+28], %r1;
+  ld.shared.u32 %r1, [%rc+32];
+  st.global.u32 [%rd4+32], %r1;
+  ld.shared.u32 %r1, [%rc+36];
+  st.global.u32 [%rd4+36], %r1;
+  ld.shared.u32 %r1, [%rc+40];
+  st.global.u32 [%rd4+40], %r1;
+DONE:
+"""
+    body += "  exit;\n"
+    decls = """  .reg .u32 %r<32>;
+  .reg .u32 %ra, %rc;
+  .reg .u64 %rd<9>;
+  .reg .u64 %q<8>;
+  .reg .f32 %f<3>;
+  .reg .pred %p<5>;"""
+    if shared:
+        decls += "\n  .shared .align 8 .u32 smem[%d];\n  .shared .u32 cshared[12];" % (10 * n)
+    if d == "sm75":
+        decls = decls.replace(".reg .u32 %ra, %rc;", ".reg .u32 %ra, %rc;")
+    # contended buffer initial contents (global case: the atomics work on it directly)
+    cinit = [0, 0, 0, 0, 0xFFFFFFFF, 0, 0, 0x7FFFFFFF, 0, 0, 0, 0]
+    bufs = [Buf("inp", "u32", 10 * n, inp),
+            Buf("olds", "u32", 17 * n, None, olds, rule="per thread: the OLD values returned by add.u32, add.s32, and, or, xor, cas, exch, inc, dec, min.u32, max.s32" +
+                (", add.u64, cas.b64, exch.b64 (two words each)" if use64 else "")),
+            Buf("finals", "u32", 9 * n, None, finals, rule="per thread: final slot contents after the atoms and red.add/xor/inc/dec/max" + (", and the 64-bit slot" if use64 else "")),
+            Buf("cont", "u32", 12, cinit if not shared else None, cont, tol=None,
+                rule="contended: add count, red.add sum of tid, inc wrap (n mod 10), dec wrap (-n mod 10), and, or, xor, min.s32, max.u32,\n"
+                "cas(0 -> 1) final value 1, " + ("(add.f32 not in 1.4: 0)" if legacy else "add.f32 sum") + ", number of cas winners (1)"),
+            Buf("flags", "u32", n, None, flags, rule="flags[ticket] = 1: the add tickets are a permutation of 0..n-1")]
+    if shared:
+        bufs[3] = Buf("cont", "u32", 12, None, cont, rule=bufs[3].rule)
+    ids = ["SY-ATOM", "SY-RED", "MEM-05", "DEF-06"]
+    doc = ["atom/red on %s memory, %d threads%s. Part 1: one slot per thread (exact old values and final contents);" % (space, n,
+           " (one warp: no barrier in PTX 1.x shared code)" if legacy and shared else ""),
+           "part 2: every thread on one address (results that do not depend on the order).",
+           "Expected: Python model of each operation: add/and/or/xor/min/max as usual, cas(r,s,t) = r==s ? t : r, exch = s,",
+           "inc(r,s) = r>=s ? 0 : r+1, dec(r,s) = (r==0 || r>s) ? s : r-1 (DEF-06); atom returns the OLD value."]
+    return raw_case(d, ids, "atom and red on %s memory" % space, doc, bufs, body, decls, block=(n, 1, 1))
+
+
+@group("atom_red_global")
+def g_atom_global(d):
+    return atomics_case(d, "global")
+
+
+@group("atom_red_shared")
+def g_atom_shared(d):
+    return atomics_case(d, "shared")
+
+
+@group("vote")
+def g_vote(d):
+    n = 48  # warp 0 full, warp 1 with 16 threads
+    legacy = d == "sm13"
+    exp = []
+    warps = [list(range(0, 32)), list(range(32, 48))]
+
+    def votes(active, pred):
+        vals = [pred(t) for t in active]
+        return [int(all(vals)), int(any(vals)), int(all(vals) or not any(vals))]
+    for t in range(n):
+        w = warps[t // 32]
+        row = []
+        row += votes(w, lambda u: u < 40)                       # p1
+        row += votes(w, lambda u: not (u < 40))                 # !p1 (none / not all)
+        row += votes(w, lambda u: u % 2 == 0)                   # p2
+        row += votes(w, lambda u: True)                         # uniform true
+        if t % 4 == 0:  # divergent: only threads with t % 4 == 0 vote
+            act = [u for u in w if u % 4 == 0]
+            row += votes(act, lambda u: u % 8 == 0)
+        else:
+            row += [7, 7, 7]
+        exp += row
+    if legacy:
+        V = lambda mode, dst, src: "  vote.%s.pred %s, %s;\n" % (mode, dst, src)
+        mask = ""
+    else:
+        V = lambda mode, dst, src: "  vote.sync.%s.pred %s, %s, %%m;\n" % (mode, dst, src)
+        mask = "  activemask.b32 %m;\n"
+    body = tidx(d) + ptr(d, "out", "%rd1") + """  mul.wide.u32 %rd2, %tix, 60;
+  add.u64 %rd1, %rd1, %rd2;
+  setp.lt.u32 %p1, %tix, 40;
+  and.b32 %r1, %tix, 1;
+  setp.eq.u32 %p2, %r1, 0;
+  setp.eq.u32 %p3, %r1, %r1;
+""" + mask
+    k = 0
+    for src in ("%p1", "!%p1", "%p2", "%p3"):
+        for mode in ("all", "any", "uni"):
+            body += V(mode, "%%q%d" % k, src)
+            k += 1
+    for j in range(12):
+        body += "  selp.u32 %%r2, 1, 0, %%q%d;\n  st.global.u32 [%%rd1+%d], %%r2;\n" % (j, 4 * j)
+    body += """  mov.u32 %r3, 7;
+  st.global.u32 [%rd1+48], %r3;
+  st.global.u32 [%rd1+52], %r3;
+  st.global.u32 [%rd1+56], %r3;
+  and.b32 %r4, %tix, 3;
+  setp.ne.u32 %p4, %r4, 0;
+  @%p4 bra SKIP;
+  and.b32 %r5, %tix, 7;
+  setp.eq.u32 %p5, %r5, 0;
+""" + mask
+    for j, mode in enumerate(("all", "any", "uni")):
+        body += V(mode, "%%q%d" % (12 + j), "%p5")
+        body += "  selp.u32 %%r2, 1, 0, %%q%d;\n  st.global.u32 [%%rd1+%d], %%r2;\n" % (12 + j, 48 + 4 * j)
+    body += "SKIP:\n  exit;\n"
+    decls = """  .reg .u32 %r<6>;
+  .reg .u64 %rd<3>;
+  .reg .pred %p<6>;
+  .reg .pred %q<15>;""" + ("" if legacy else "\n  .reg .b32 %m;")
+    bufs = [Buf("out", "u32", 15 * n, None, exp, rule="per thread: all/any/uni of p1 = tid < 40, of !p1, of p2 = tid even, of true;\n"
+                "then, for tid % 4 == 0 only (divergent), all/any/uni of tid % 8 == 0 over the active threads (7 = not executed)")]
+    doc = ["vote over the ACTIVE threads of a warp: 48 threads = a full warp and a 16-thread partial warp, a negated operand,",
+           "and a vote inside a branch taken by a quarter of the threads. " + ("vote.{all,any,uni}.pred (PTX 1.2+, sm_12)." if legacy else
+           "sm_70+ requires vote.sync: the member mask is activemask, i.e. the same active threads."),
+           "Expected: Python (all / any / all-or-none over the active threads of each warp)."]
+    return raw_case(d, ["SY-VOTE"], "vote.all/any/uni with partial warps and divergence", doc, bufs, body, decls, block=(n, 1, 1))
+
+
+@group("sreg")
+def g_sreg(d):
+    legacy = d == "sm13"
+    grid, block = (2, 3, 2), (4, 3, 2)
+    nthr = block[0] * block[1] * block[2]
+    ncta = grid[0] * grid[1] * grid[2]
+    exp = []
+    for cz in range(grid[2]):
+        for cy in range(grid[1]):
+            for cx in range(grid[0]):
+                for tz in range(block[2]):
+                    for ty in range(block[1]):
+                        for tx in range(block[0]):
+                            lin = tx + block[0] * (ty + block[1] * tz)
+                            exp.append((cx + grid[0] * (cy + grid[1] * cz), lin,
+                                        [tx, ty, tz, block[0], block[1], block[2], cx, cy, cz, grid[0], grid[1], grid[2], lin % 32, 32, 1, 0]))
+    exp.sort()
+    flat = []
+    for _, _, row in exp:
+        flat += row
+    rd = (lambda dst, s: "  cvt.u32.u16 %s, %s;\n" % (dst, s)) if legacy else (lambda dst, s: "  mov.u32 %s, %s;\n" % (dst, s))
+    body = ""
+    regs = ["%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z"]
+    for i, s in enumerate(regs):
+        body += rd("%%r%d" % i, s)
+    body += ptr(d, "out", "%rd1") + """  // linear index: (ctaid linear) * 24 + tid linear
+  mad.lo.u32 %r20, %r1, %r3, %r0;
+  mul.lo.u32 %r21, %r3, %r4;
+  mad.lo.u32 %r20, %r2, %r21, %r20;
+  mad.lo.u32 %r22, %r7, %r9, %r6;
+  mul.lo.u32 %r23, %r9, %r10;
+  mad.lo.u32 %r22, %r8, %r23, %r22;
+  mul.lo.u32 %r24, %r21, %r5;
+  mad.lo.u32 %r20, %r22, %r24, %r20;
+  mul.wide.u32 %rd2, %r20, 64;
+  add.u64 %rd1, %rd1, %rd2;
+"""
+    for i in range(12):
+        body += "  st.global.u32 [%%rd1+%d], %%r%d;\n" % (4 * i, i)
+    body += """  mov.u32 %r12, %laneid;
+  st.global.u32 [%rd1+48], %r12;
+  mov.u32 %r13, WARP_SZ;
+  st.global.u32 [%rd1+52], %r13;
+  // %warpid: the same for every thread of the warp (each bit votes uniform)
+  mov.u32 %r14, %warpid;
+""" + ("" if legacy else "  activemask.b32 %m;\n")
+    for b in range(5):
+        body += "  and.b32 %%r15, %%r14, %d;\n  setp.ne.u32 %%p%d, %%r15, 0;\n" % (1 << b, b)
+        body += ("  vote.uni.pred %%p%d, %%p%d;\n" % (b, b)) if legacy else ("  vote.sync.uni.pred %%p%d, %%p%d, %%m;\n" % (b, b))
+    body += """  and.pred %p0, %p0, %p1;
+  and.pred %p0, %p0, %p2;
+  and.pred %p0, %p0, %p3;
+  and.pred %p0, %p0, %p4;
+  selp.u32 %r16, 1, 0, %p0;
+  st.global.u32 [%rd1+56], %r16;
+  // values the spec leaves unspecified: read, not compared
+  mov.u32 %r17, %clock;
+  mov.u32 %r18, %smid;
+  mov.u32 %r19, %clock;
+""" + ptr(d, "scratch", "%rd3") + """  mul.wide.u32 %rd2, %r20, 12;
+  add.u64 %rd3, %rd3, %rd2;
+  st.global.u32 [%rd3], %r17;
+  st.global.u32 [%rd3+4], %r18;
+  st.global.u32 [%rd3+8], %r19;
+  exit;
+"""
+    decls = """  .reg .u32 %r<25>;
+  .reg .u64 %rd<4>;
+  .reg .pred %p<5>;""" + ("" if legacy else "\n  .reg .b32 %m;")
+    bufs = [Buf("out", "u32", 16 * nthr * ncta, None, flat, rule="per thread (indexed by linear CTA * 24 + linear tid): tid.xyz, ntid.xyz, ctaid.xyz, nctaid.xyz,\n"
+                "laneid (= linear tid mod 32: one partial warp per CTA), WARP_SZ = 32, warpid uniform over the warp (1), 0"),
+            Buf("scratch", "u32", 3 * nthr * ncta, None, None, output=True)]
+    doc = ["Special registers on a 2x3x2 grid of 4x3x2 CTAs" + (" (PTX 1.x: %tid and friends are 16-bit, read with cvt.u32.u16)" if legacy else "") + ".",
+           "%clock and %smid are read but not compared (unspecified values). Expected: Python enumeration of the launch."]
+    return raw_case(d, ["DM-MOV", "DM-CVT", "SREG-TID", "SREG-NTID", "SREG-CTAID", "SREG-NCTAID", "SREG-LANE", "SREG-WARP", "SREG-WARPSZ",
+                                "SREG-CLOCK", "SREG-SMID"], "special registers", doc, bufs, body, decls, block=block, grid=grid)
+
+
+@group("sreg_16bit", dialects=("sm13",))
+def g_sreg16(d):
+    """PTX 1.x: %tid, %ntid, %ctaid, %nctaid are .u16 (SREG-TID...SREG-NCTAID), so mov.u16 is THE way to read them
+    (mov.u32 r, %tid.x is a strict type error in 1.4, checklist section 12 #10); %gridid is .u32 since 1.3."""
+    grid, block = (3, 2, 1), (5, 2, 1)
+    exp = []
+    for cy in range(grid[1]):
+        for cx in range(grid[0]):
+            for ty in range(block[1]):
+                for tx in range(block[0]):
+                    exp += [tx, ty, block[0], block[1], cx, cy, grid[0], grid[1]]
+    body = """  mov.u16 %h0, %tid.x;
+  mov.u16 %h1, %tid.y;
+  mov.u16 %h2, %ntid.x;
+  mov.u16 %h3, %ntid.y;
+  mov.u16 %h4, %ctaid.x;
+  mov.u16 %h5, %ctaid.y;
+  mov.u16 %h6, %nctaid.x;
+  mov.u16 %h7, %nctaid.y;
+  mov.u32 %r9, %gridid;                  // .u32 in PTX 1.3+ (value unspecified: not compared)
+  // linear index ((ctaid.y * nctaid.x + ctaid.x) * ntid.x * ntid.y + tid.y * ntid.x + tid.x), in 16-bit arithmetic
+  mul.lo.u16 %h8, %h5, %h6;
+  add.u16 %h8, %h8, %h4;
+  mul.lo.u16 %h9, %h2, %h3;
+  mul.lo.u16 %h8, %h8, %h9;
+  mul.lo.u16 %h9, %h1, %h2;
+  add.u16 %h8, %h8, %h9;
+  add.u16 %h8, %h8, %h0;
+  cvt.u32.u16 %tix, %h8;
+""" + ptr(d, "out", "%rd1") + """  mul.wide.u32 %rd2, %tix, 16;
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.u16 [%rd1], %h0;
+  st.global.u16 [%rd1+2], %h1;
+  st.global.u16 [%rd1+4], %h2;
+  st.global.u16 [%rd1+6], %h3;
+  st.global.u16 [%rd1+8], %h4;
+  st.global.u16 [%rd1+10], %h5;
+  st.global.u16 [%rd1+12], %h6;
+  st.global.u16 [%rd1+14], %h7;
+  exit;
+"""
+    decls = """  .reg .u16 %h<10>;
+  .reg .u32 %r9;
+  .reg .u64 %rd<3>;"""
+    n = block[0] * block[1] * grid[0] * grid[1]
+    bufs = [Buf("out", "u16", 8 * n, None, exp, rule="per thread: tid.x, tid.y, ntid.x, ntid.y, ctaid.x, ctaid.y, nctaid.x, nctaid.y")]
+    doc = ["PTX 1.x special registers read with mov.u16 (they are 16-bit in 1.4) and %gridid with mov.u32. Expected: Python."]
+    return raw_case(d, ["DM-MOV", "SREG-TID", "SREG-NTID", "SREG-CTAID", "SREG-NCTAID", "SREG-GRIDID"], "16-bit special registers (PTX 1.x)", doc, bufs, body, decls, block=block, grid=grid)
+
+
+@group("misc_trap")
+def g_trap(d):
+    n = 64
+    body = tidx(d) + ptr(d, "out", "%rd1") + """  mul.wide.u32 %rd2, %tix, 4;
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.u32 [%rd1], %tix;
+  setp.eq.u32 %p1, %tix, 37;
+  @%p1 trap;                            // one thread of the second warp aborts the launch
+  exit;
+"""
+    decls = "  .reg .u64 %rd<3>;\n  .reg .pred %p1;"
+    bufs = [Buf("out", "u32", n, None, None, output=True)]
+    doc = ["trap aborts execution: the launch must end with a trap (expect_trap)."]
+    c = raw_case(d, ["MISC-TRAP"], "trap", doc, bufs, body, decls, block=(n, 1, 1), expect_trap=True)
+    return c
+
+
+@group("misc_brkpt")
+def g_brkpt(d):
+    body = tidx(d) + """  setp.eq.u32 %p1, %tix, 3;
+  @%p1 brkpt;                           // suspends execution: without a debugger the launch does not complete
+  exit;
+"""
+    doc = ["brkpt (sm_11+) suspends execution; with no debugger attached the launch must not complete normally (expect_trap)."]
+    return raw_case(d, ["MISC-BRKPT"], "brkpt", doc, [Buf("out", "u32", 1, None, None, output=True)], body, "  .reg .pred %p1;", expect_trap=True)
+
+
+@group("misc_no_effect")
+def g_noeffect(d):
+    n = 64
+    exp = [t * 5 + 1 for t in range(n)]
+    body = tidx(d) + ptr(d, "out", "%rd1") + """  mul.wide.u32 %rd2, %tix, 4;
+  add.u64 %rd1, %rd1, %rd2;
+  setp.gt.u32 %p1, %tix, 1000;
+  @%p1 trap;                            // guard false everywhere: no trap (GEN-05)
+  @%p1 brkpt;
+  pmevent 3;                            // performance-monitor event: no architectural effect
+  pmevent 15;
+  membar.cta;
+  membar.gl;
+  mad.lo.u32 %r1, %tix, 5, 1;
+  st.global.u32 [%rd1], %r1;
+  exit;
+"""
+    decls = "  .reg .u32 %r1;\n  .reg .u64 %rd<3>;\n  .reg .pred %p1;"
+    bufs = [Buf("out", "u32", n, None, exp, rule="5t + 1")]
+    doc = ["pmevent, membar and guarded-off trap/brkpt have no effect on the results; the launch completes."]
+    return raw_case(d, ["MISC-PMEV", "MISC-TRAP", "MISC-BRKPT", "SY-MEMBAR", "MEM-04", "CF-GUARD", "GEN-05"], "pmevent, membar, guarded trap/brkpt", doc, bufs, body, decls, block=(n, 1, 1))
+
+
+# =====================================================================================
 # Writing the cases
 # =====================================================================================
 
@@ -2086,9 +3490,33 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "ptx-interp")
 OUT_PENDING = os.path.join(ROOT, "tests", "ptx-interp-pending")
 
+# Groups written with another .version than their dialect's default.
+VERSION_OVERRIDE = {"cvt_legacy_defaults": "1.3"}
+
 # Cases the interpreter or the front end currently gets wrong (see PENDING_README and the
 # report); they are written to tests/ptx-interp-pending/ and not run by tests/ptx_interp.rs.
-PENDING = {}
+PENDING = {
+    "int_mul24_mad24_signed_sm13": "INT-MUL24/INT-MAD24: the .s32 forms do not sign-extend the 24-bit operands from bit 23 "
+                                   "(mul24.lo.s32 1, 0xffffffff: expected 0xffffffff, got 0x00ffffff).",
+    "int_mul24_mad24_signed_sm75": "as int_mul24_mad24_signed_sm13.",
+    "cmp_set_sm1x_flush_sm13": "CS-G/CS-SET: on sm_1x, set with an integer dtype and an .f32 source does not flush subnormal inputs "
+                               "(set.eq.u32.f32 +0, 0x00000001: expected 0xffffffff, got 0).",
+    "cmp_selp_slct_sm1x_flush_sm13": "CS-G/CS-SLCT: on sm_1x, slct.<non-f32>.f32 does not flush a subnormal c "
+                                     "(slct.u32.f32 a, b, 0x80000001: expected a, got b).",
+    "fp_fma_mad_c_zero_sm13": "FP-MAD32: on sm_1x, mad.f32 with c = +-0 must equal mul.rn then add (product rounded to nearest); "
+                              "the product is truncated instead (0xbfb31f64 * 0xc1b5d500 + 0: expected 0x41fe7476, got 0x41fe7475).",
+    "cvt_float_to_int_cvt30_sm13": "CVT-30/CVT-31: on sm_1x, cvt from .f32 to .s64/.u64 must not flush subnormal inputs "
+                                   "(cvt.rpi.s64.f32 0x00000001: expected 1, got 0).",
+    "cf_call_ret_sm13": "CF-CALL/CF-RET: the interpreter panics (attempt to add with overflow in Machine::unwind_frames) when a "
+                        "PTX 1.x .func with a .reg return parameter returns.",
+    "mem_vector_regs_sm13": "DM-LD/DM-ST, OP-07, VAR-09: the front end rejects a vector register as the data operand of ld/st "
+                            "(`ld.v2` needs a vector operand {...}); before that check existed, the interpreter treated parameterized "
+                            "vector registers (.reg .v2 .u32 %v<3>) as scalars (ld.global.v2.u32 %v1 kept only the last element).",
+    "mem_vector_regs_sm75": "as mem_vector_regs_sm13.",
+    "mov_vector_sm13": "DM-MOV, OP-07 (front end): `mov` has no modifier `.v2` / `.v4` (the spec's own example "
+                       "`mov.v4.f32 {a,b,c,d}, V;` is rejected).",
+    "mov_vector_sm75": "as mov_vector_sm13 (ptxas accepts this file).",
+}
 
 
 def make_cases():
@@ -2099,7 +3527,7 @@ def make_cases():
             if r is None:
                 continue
             if isinstance(r, Case):
-                r.name = "%s_%s" % (name, d)
+                set_kernel_name(r, "%s_%s" % (name, d))
                 cases.append(r)
                 continue
             ids, title, forms = r
@@ -2109,7 +3537,12 @@ def make_cases():
             for sp in sorted(parts, key=lambda x: (x is not None, x or "")):
                 cname = "%s_%s" % (name, d) if sp is None else "%s_%s_%s" % (name, sp, d)
                 fids = ids if sp is None else sorted({i for f in parts[sp] for i in (f.ids or ids)}, key=ids.index)
-                cases.append(build_forms_case(cname, d, fids, title + ("" if sp is None else " (%s)" % sp.replace("_", " ")), parts[sp]))
+                c = build_forms_case(cname, d, fids, title + ("" if sp is None else " (%s)" % sp.replace("_", " ")), parts[sp])
+                if name in VERSION_OVERRIDE:
+                    v = VERSION_OVERRIDE[name]
+                    c.ptx = c.ptx.replace(".version 1.4\n", ".version %s\n" % v, 1)
+                    c.ptx = c.ptx.replace("// Dialect: PTX 1.4 / sm_13", "// Dialect: PTX %s / sm_13" % v, 1)
+                cases.append(c)
     return cases
 
 
