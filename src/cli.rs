@@ -254,10 +254,14 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                     let text = std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
                     let src = heddle_compiler::ptx::SourceFile::new(&input.display().to_string(), &text);
                     let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-                    let (_, st) = heddle_compiler::lower::compile_with_stats(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+                    let (_, st) =
+                        heddle_compiler::lower::compile_with_stats(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
                     println!("{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}", "function", "ptx", "isa", "regs", "spills", "frame");
                     for f in st {
-                        println!("{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}", f.name, f.ptx_instructions, f.isa_instructions, f.registers, f.spilled, f.frame_bytes);
+                        println!(
+                            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}",
+                            f.name, f.ptx_instructions, f.isa_instructions, f.registers, f.spilled, f.frame_bytes
+                        );
                     }
                 }
                 e => return Err(format!("unknown --emit `{e}` (obj, asm, stats)")),

@@ -146,7 +146,10 @@ impl Checker<'_> {
             self.error(m.version_span, format!("unknown PTX ISA version {}.{}", m.version.0, m.version.1));
         }
         if m.address_size.is_some() && m.version < (2, 3) {
-            self.error(m.address_size_span, format!(".address_size needs PTX ISA 2.3 or later (this file is .version {}.{})", m.version.0, m.version.1));
+            self.error(
+                m.address_size_span,
+                format!(".address_size needs PTX ISA 2.3 or later (this file is .version {}.{})", m.version.0, m.version.1),
+            );
         }
         for t in &m.target {
             let ok = t.name.starts_with("sm_")
@@ -296,7 +299,13 @@ impl Checker<'_> {
             }
         }
         flat(init, &mut elems);
-        let cap: Option<u64> = if d.dims.is_empty() { Some(1) } else if d.dims.iter().all(|x| x.is_some()) { Some(d.dims.iter().flatten().product()) } else { None };
+        let cap: Option<u64> = if d.dims.is_empty() {
+            Some(1)
+        } else if d.dims.iter().all(|x| x.is_some()) {
+            Some(d.dims.iter().flatten().product())
+        } else {
+            None
+        };
         if let (Some(cap), true) = (cap, !d.dims.is_empty()) {
             if elems.len() as u64 > cap * v.vector.unwrap_or(1) as u64 {
                 let extra = elems[cap as usize * v.vector.unwrap_or(1) as usize];
@@ -312,7 +321,10 @@ impl Checker<'_> {
             for e in elems {
                 if let Init::Expr(e) = e {
                     if matches!(e.kind, ExprKind::Float(_) | ExprKind::F32Bits(_) | ExprKind::F64Bits(_)) {
-                        self.error(e.span, format!("floating-point initializer `{}` for {} `{}`", crate::ptx::print::expr(e), v.ty.name(), d.name.name));
+                        self.error(
+                            e.span,
+                            format!("floating-point initializer `{}` for {} `{}`", crate::ptx::print::expr(e), v.ty.name(), d.name.name),
+                        );
                     }
                 }
             }
@@ -490,8 +502,12 @@ impl Checker<'_> {
         let rounding = count(&["rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna"]);
         let span = i.opcode.span;
         if rounding > 1 {
-            let second = i.mods.iter().filter(|m| matches!(&m.name[1..], "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "rna")).nth(1);
-            self.error(second.map_or(span, |m| m.span), format!("`{op}` takes at most one rounding modifier; `{}` is a second one", second.map_or("", |m| m.name.as_str())));
+            let second =
+                i.mods.iter().filter(|m| matches!(&m.name[1..], "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "rna")).nth(1);
+            self.error(
+                second.map_or(span, |m| m.span),
+                format!("`{op}` takes at most one rounding modifier; `{}` is a second one", second.map_or("", |m| m.name.as_str())),
+            );
         }
         let ty = types.first().map(|t| t.0);
         let is_float = ty.is_some_and(|t| t.kind() == TypeKind::Float);
@@ -553,7 +569,7 @@ impl Checker<'_> {
                 3
             }),
             "bar" | "barrier" if i.has(".red") => Some(if n == 4 { 4 } else { 3 }),
-            "bar" | "barrier" if matches!(i.args.first(), Some(Operand::Expr(e)) if crate::ptx::expr::eval_int(e).is_ok_and(|v| v > 15)) => {
+            "bar" | "barrier" if !i.has(".warp") && matches!(i.args.first(), Some(Operand::Expr(e)) if crate::ptx::expr::eval_int(e).is_ok_and(|v| v > 15)) => {
                 let text = crate::ptx::print::operand(&i.args[0]);
                 self.error(i.args[0].span(), format!("barrier {text} does not exist: barriers go from 0 to 15"));
                 None
@@ -572,7 +588,8 @@ impl Checker<'_> {
         if let Some(v) = i.mods.iter().find_map(|m| m.name.strip_prefix(".v").and_then(|w| w.parse::<usize>().ok())) {
             let data = if op == "st" { i.args.get(1) } else { i.args.first() };
             if let Some(d) = data {
-                if !matches!(d, Operand::Vector(..)) {
+                let vector_reg = matches!(d, Operand::Name(n) if matches!(self.lookup(&n.name), Some(Sym::Var { vector: Some(_), .. })));
+                if !matches!(d, Operand::Vector(..)) && !vector_reg {
                     self.error(d.span(), format!("`{op}.v{v}` needs a vector operand {{...}}"));
                 }
             }
@@ -876,9 +893,18 @@ impl Checker<'_> {
             }
             let (nr, np) = self.sigs.get(f).copied().unwrap_or((0, 0));
             let got = rest.iter().find_map(|o| if let Operand::List(v, _) = o { Some(v.len()) } else { None }).unwrap_or(0);
-            let gotr = if let Some(Operand::List(v, _)) = i.args.first().filter(|_| i.args.len() > 1 && matches!(i.args.get(1), Some(Operand::Name(_)))) { v.len() } else { 0 };
+            let gotr = if let Some(Operand::List(v, _)) =
+                i.args.first().filter(|_| i.args.len() > 1 && matches!(i.args.get(1), Some(Operand::Name(_))))
+            {
+                v.len()
+            } else {
+                0
+            };
             if rest.iter().all(|o| matches!(o, Operand::List(..))) && (got != np || (gotr != nr && gotr != 0)) {
-                self.error(i.opcode.span, format!("`{f}` takes {np} argument(s) and returns {nr} value(s); this call passes {got} argument(s)"));
+                self.error(
+                    i.opcode.span,
+                    format!("`{f}` takes {np} argument(s) and returns {nr} value(s); this call passes {got} argument(s)"),
+                );
             }
         }
         for a in args {

@@ -113,7 +113,7 @@ specs! {
     "shl"   "d s s" (1,1) ["b16 b32 b64"] "" "1.0";
     "shr"   "d s s" (1,1) ["b16 b32 b64", INT] "" "1.0";
     // Data movement and conversion.
-    "mov"   "d s" (1,1) ["pred b16 b32 b64 b128", INT, "f16 f16x2 bf16 f32 f64"] "" "1.0";
+    "mov"   "d s" (1,1) ["pred b16 b32 b64 b128", INT, "f16 f16x2 bf16 f32 f64"] "v2 v4" "1.0";
     "shfl"  "d s s s ? s" (1,1) ["b32"] "sync up down bfly idx" "3.0";
     "prmt"  "d s s s" (1,1) ["b32"] "f4e b4e rc8 ecl ecr rc16" "2.0";
     "ld"    "d m" (1,1) ["b8 b16 b32 b64 b128 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 f32 f64 pred"] "global shared local const param generic v2 v4 v8 volatile relaxed acquire weak mmio cta cluster gpu sys nc ca cg cs lu cv L1::evict_normal L1::evict_unchanged L1::evict_first L1::evict_last L1::no_allocate L2::64B L2::128B L2::256B L2::cache_hint" "1.0";

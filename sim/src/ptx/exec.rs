@@ -218,6 +218,15 @@ impl Machine<'_> {
                 let Some(info) = callee.rets.get(k) else {
                     break;
                 };
+                if info.offset > u32::MAX / 2 {
+                    // A PTX 1.x `.reg` return value: the callee's register.
+                    let slot = (u32::MAX - info.offset) as usize;
+                    for l in lanes(done.lanes) {
+                        let v = done.regs[slot * ws + l];
+                        store_param_value(caller, &self.prog.funcs[caller.func], dst, l, ws, &v.to_le_bytes()[..info.size.min(8) as usize]);
+                    }
+                    continue;
+                }
                 for l in lanes(done.lanes) {
                     let src = &done.params[l * callee.param_area as usize..];
                     let bytes = &src[info.offset as usize..(info.offset + info.size) as usize];
@@ -1092,6 +1101,21 @@ impl Machine<'_> {
         let op = i.op.as_str();
         let is_f = ty.kind() == TypeKind::Float;
         let v: u64 = match op {
+            // mov.v2/.v4: element by element.
+            "mov" if i.vec > 1 => {
+                let elems = |o: &Opd| -> Vec<Opd> {
+                    match o {
+                        Opd::Vec(v) => v.clone(),
+                        other => vec![other.clone()],
+                    }
+                };
+                let (ds, ss) = (elems(&a[0]), elems(&a[1]));
+                let vals: Vec<u64> = ss.iter().map(|x| self.read(cta, w, x, ty, l)).collect();
+                for (k, d) in ds.iter().enumerate() {
+                    self.write(cta, w, d, ty, l, vals.get(k).copied().unwrap_or(0));
+                }
+                return Ok(());
+            }
             "mov" => match (&a[0], &a[1]) {
                 (Opd::Vec(_), _) => r(self, 1, ty),
                 _ => r(self, 1, ty),
@@ -1129,6 +1153,10 @@ impl Machine<'_> {
                             "add" => fp::add32(x, y, rnd, ftz, sat),
                             "sub" => fp::sub32(x, y, rnd, ftz, sat),
                             "mul" => fp::mul32(x, y, rnd, ftz, sat),
+                            // FP-MAD32: with c = +-0 a separate mul then add.
+                            _ if legacy && op == "mad" && z & 0x7fff_ffff == 0 => {
+                                fp::add32(fp::mul32(x, y, Rnd::Rn, true, false), z, Rnd::Rn, true, sat)
+                            }
                             _ if legacy && op == "mad" => legacy_mad32(x, y, z, sat),
                             _ => fp::fma32(x, y, z, rnd, ftz, sat),
                         }) as u64
@@ -1159,11 +1187,9 @@ impl Machine<'_> {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 let s = ops::signed(ty);
                 let bitsz = ops::bits(ty);
+                let s24 = |v: u64| ((((v & 0xff_ffff) as u32) << 8) as i32 >> 8) as i128;
                 let (xx, yy) = if op.ends_with("24") {
-                    (
-                        if s { ops::sext(x & 0xff_ffff, Type::S32) as i128 } else { (x & 0xff_ffff) as i128 },
-                        if s { ops::sext(y & 0xff_ffff, Type::S32) as i128 } else { (y & 0xff_ffff) as i128 },
-                    )
+                    (if s { s24(x) } else { (x & 0xff_ffff) as i128 }, if s { s24(y) } else { (y & 0xff_ffff) as i128 })
                 } else if s {
                     (ops::sext(x, ty) as i128, ops::sext(y, ty) as i128)
                 } else {
@@ -1428,7 +1454,7 @@ impl Machine<'_> {
             "setp" | "set" => {
                 let sty = if op == "set" { i.types.get(1).copied().unwrap_or(ty) } else { ty };
                 let (x, y) = (r(self, 1, sty), r(self, 2, sty));
-                let cmp = compare(m, sty, x, y, ftz && sty == Type::F32);
+                let cmp = compare(m, sty, x, y, (m.has("ftz") || legacy) && sty == Type::F32);
                 let c = if a.len() > 3 { Some(r(self, 3, Type::Pred) & 1 == 1) } else { None };
                 let comb = |v: bool| match c {
                     None => v,
@@ -1466,7 +1492,8 @@ impl Machine<'_> {
                 let cty = i.types.get(1).copied().unwrap_or(Type::S32);
                 let c = r(self, 3, cty);
                 let ge = if cty == Type::F32 {
-                    let cv = f32::from_bits(if ftz { fp::ftz32(c as u32) } else { c as u32 });
+                    let flush = m.has("ftz") || legacy;
+                    let cv = f32::from_bits(if flush { fp::ftz32(c as u32) } else { c as u32 });
                     cv >= 0.0
                 } else {
                     ops::sext(c, cty) >= 0
@@ -1485,7 +1512,9 @@ impl Machine<'_> {
                 let c = Cvt {
                     rnd,
                     int_round,
-                    ftz: m.has("ftz") || (legacy && (ty == Type::F32 || aty == Type::F32) && ty != Type::F64 && aty != Type::F64),
+                    // CVT-30: the sm_1x implicit flush skips .f64 and 64-bit integers.
+                    ftz: m.has("ftz")
+                        || (legacy && (ty == Type::F32 || aty == Type::F32) && ty != Type::F64 && aty != Type::F64 && ty.size() < 8),
                     sat,
                     legacy,
                 };

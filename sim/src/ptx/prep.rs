@@ -371,7 +371,8 @@ struct FnCtx<'a> {
     globals: &'a HashMap<String, Base>,
     funcs: &'a HashMap<String, usize>,
     scopes: Vec<HashMap<String, Opd>>,
-    families: Vec<HashMap<String, (u32, u32, Type)>>,
+    /// `%r<N>` families: first slot, count, type, vector width.
+    families: Vec<HashMap<String, (u32, u32, Type, u32)>>,
     reg_types: Vec<Type>,
     param_area: u32,
     local_frame: u32,
@@ -485,7 +486,7 @@ impl FnCtx<'_> {
                         for _ in 0..count * n {
                             self.new_reg(v.ty);
                         }
-                        self.families.last_mut().expect("scope").insert(d.name.name.clone(), (first, count, v.ty));
+                        self.families.last_mut().expect("scope").insert(d.name.name.clone(), (first, count, v.ty, n));
                     } else if n > 1 {
                         let slots: Vec<Opd> = (0..n).map(|_| Opd::Reg(self.new_reg(v.ty), v.ty)).collect();
                         self.scopes.last_mut().expect("scope").insert(d.name.name.clone(), Opd::Vec(slots));
@@ -562,8 +563,15 @@ impl FnCtx<'_> {
             let digits = base.len() - base.trim_end_matches(|ch: char| ch.is_ascii_digit()).len();
             if digits > 0 && digits < base.len() {
                 let (prefix, n) = base.split_at(base.len() - digits);
-                if let (Some(&(first, count, ty)), Ok(n)) = (fam.get(prefix), n.parse::<u32>()) {
+                if let (Some(&(first, count, ty, w)), Ok(n)) = (fam.get(prefix), n.parse::<u32>()) {
                     if n < count {
+                        if w > 1 {
+                            let v: Vec<Opd> = (0..w).map(|k| Opd::Reg(first + n * w + k, ty)).collect();
+                            return Some(match comp {
+                                Some(c) => v.get("xyzw".find(c).or_else(|| "rgba".find(c)).unwrap_or(0)).cloned()?,
+                                None => Opd::Vec(v),
+                            });
+                        }
                         return Some(Opd::Reg(first + n, ty));
                     }
                 }
