@@ -127,3 +127,13 @@ fn disassembly_keeps_data_symbols_and_lines() {
     assert!(dis.contains(".loc 0 6 5"), "{dis}");
     assert_eq!(assemble("d", &dis).unwrap(), obj);
 }
+
+/// Found by `cargo fuzz run assembler`: a numeric branch target past the end of the code
+/// used to be disassembled as a label that was never defined.
+#[test]
+fn targets_past_the_end_of_code_round_trip() {
+    let obj = assemble("t.hasm", "call\r0x8cDF").unwrap();
+    let text = disassemble(&obj);
+    let again = assemble("disasm", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(again.to_bytes(), obj.to_bytes());
+}

@@ -82,8 +82,9 @@ pub fn blocks(mis: &[MI]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
     starts.sort_unstable();
     starts.dedup();
     let ranges: Vec<(usize, usize)> = starts.iter().enumerate().map(|(i, &s)| (s, starts.get(i + 1).copied().unwrap_or(n))).collect();
+    let label_pos: std::collections::HashMap<Label, usize> = mis.iter().enumerate().filter_map(|(p, m)| Some((m.label?, p))).collect();
     let block_of_label = |l: Label| -> Option<usize> {
-        let p = mis.iter().position(|m| m.label == Some(l))?;
+        let p = *label_pos.get(&l)?;
         Some(starts.partition_point(|&s| s <= p) - 1)
     };
     let mut succ = vec![vec![]; ranges.len()];

@@ -46,7 +46,8 @@ pub fn disassemble(obj: &Object) -> String {
     }
     let kernel_names: BTreeSet<&str> = obj.kernels.iter().map(|k| k.name.as_str()).collect();
     let mut local = BTreeMap::new();
-    for t in targets {
+    // Targets past the end of the code stay numeric: there is no line to put a label on.
+    for t in targets.into_iter().filter(|&t| t as usize <= obj.code.len()) {
         if !names.contains_key(&t) {
             local.insert(t, format!(".L{t}"));
         }
