@@ -93,7 +93,8 @@ fn every_case_passes_compiled_on_the_golden_model() {
 /// Cases without expectations: kernels the engines must merely agree on.
 fn differential_only() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).into_iter().flatten().map(|e| e.unwrap().path()).filter(|p| p.join("case.json").exists()).collect();
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(dir).into_iter().flatten().map(|e| e.unwrap().path()).filter(|p| p.join("case.json").exists()).collect();
     v.sort();
     v
 }

@@ -789,6 +789,7 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
+            "dp4a" | "dp2a" => self.dot(i),
             "bfe" => {
                 let (d, _) = self.dst(&a[0])?;
                 if is64(ty) {
@@ -997,12 +998,85 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
+            "match" => self.match_sync(i),
             "call" => self.call(i),
             other => Err(format!("`{other}` is not supported by the compiler yet")),
         }
     }
 
     /// d = p ? 1 : 0 for an ISA predicate register.
+    /// `match.any`/`match.all`: each of the 32 lanes' values is fetched with
+    /// `shfl.idx` and compared with the thread's own; the lanes that agree,
+    /// masked by the active mask, are the `any` result. Like the PTX
+    /// interpreter, the member mask is taken to be the active threads.
+    fn match_sync(&mut self, i: &Inst) -> R<()> {
+        let a = &i.args;
+        let (d, p) = match &a[0] {
+            Operand::Pair(x, y) => (self.dst(&Operand::Name(x.clone()))?.0, Some(self.dst(&Operand::Name(y.clone()))?.0)),
+            o => (self.dst(o)?.0, None),
+        };
+        let wide = Self::ty(i, 0).is_some_and(is64);
+        let halves: Vec<Loc> = if wide {
+            let Loc::R(v) = self.src64(&a[1], Type::B64)? else { unreachable!("src64 gives a register pair") };
+            vec![Loc::Half(v, 0), Loc::Half(v, 1)]
+        } else {
+            vec![self.reg32(&a[1], Type::B32)?]
+        };
+        let (same, lane, clamp, got) = (self.v1(), self.v1(), self.v1(), self.v1());
+        self.mov(Loc::R(same), Src::Imm(0));
+        self.mov(Loc::R(clamp), Src::Imm(0x1f));
+        for j in 0..32 {
+            self.mov(Loc::R(lane), Src::Imm(j));
+            for (k, &h) in halves.iter().enumerate() {
+                let mut m = MI::new(Opcode::Shfl);
+                m.inst.mods |= 7 << 2;
+                m.d = Loc::R(got);
+                m.a = h;
+                m.b = Src::Loc(Loc::R(lane));
+                m.c = Loc::R(clamp);
+                self.push(m);
+                let mut m = MI::new(Opcode::Isetp);
+                m.inst.set_modifier(ModKind::ICmp, 0);
+                m.inst.d = PRED | (if k == 0 { 7 } else { PRED }) << 3;
+                m.a = Loc::R(got);
+                m.b = Src::Loc(h);
+                self.push(m);
+            }
+            let mut m = MI::new(Opcode::Or);
+            m.inst.guard = Guard { pred: PRED, neg: false };
+            m.d = Loc::R(same);
+            m.a = Loc::R(same);
+            m.b = Src::Imm(1 << j);
+            self.push(m);
+        }
+        let active = self.v1();
+        let mut m = MI::new(Opcode::S2r);
+        m.d = Loc::R(active);
+        m.inst.a = SReg::ActiveMask as u8;
+        self.push(m);
+        if !i.has(".all") {
+            self.op(Opcode::And, &[], Loc::R(d), Loc::R(same), Src::Loc(Loc::R(active)), Loc::None);
+            return Ok(());
+        }
+        self.op(Opcode::And, &[], Loc::R(same), Loc::R(same), Src::Loc(Loc::R(active)), Loc::None);
+        let mut m = MI::new(Opcode::Isetp);
+        m.inst.set_modifier(ModKind::ICmp, 0);
+        m.inst.d = PRED | (7 << 3);
+        m.a = Loc::R(same);
+        m.b = Src::Loc(Loc::R(active));
+        self.push(m);
+        let mut s = MI::new(Opcode::Sel);
+        s.inst.mods = PRED | 8;
+        s.d = Loc::R(d);
+        s.a = Loc::Phys(RZ);
+        s.b = Src::Loc(Loc::R(active));
+        self.push(s);
+        if let Some(p) = p {
+            self.sel01(p, PRED);
+        }
+        Ok(())
+    }
+
     fn sel01(&mut self, d: VReg, p: u8) {
         let mut m = MI::new(Opcode::Sel);
         m.inst.mods = p | 8; // !p: d = (!p) ? 0 : 1
@@ -1077,6 +1151,32 @@ impl<'a> Sel<'a> {
         self.op(Opcode::Sub, &[(ModKind::Cc, 1)], Loc::Half(m, 0), Loc::Half(p, 0), Src::Imm(1), Loc::None);
         self.op(Opcode::Sub, &[(ModKind::X, 1)], Loc::Half(m, 1), Loc::Half(p, 1), Src::Imm(0), Loc::None);
         m
+    }
+
+    /// `dp4a`/`dp2a`: c plus the products of sign- or zero-extended byte and
+    /// half-word lanes, as a chain of bit-field extracts and 32-bit mads.
+    fn dot(&mut self, i: &Inst) -> R<()> {
+        let a = &i.args;
+        let (d, _) = self.dst(&a[0])?;
+        let sign = |k: usize| (ModKind::Sign, Self::ty(i, k).is_some_and(|t| t.kind() == TypeKind::Signed) as u32);
+        let x = self.reg32(&a[1], Type::B32)?;
+        let y = self.reg32(&a[2], Type::B32)?;
+        let mut acc = self.reg32(&a[3], Type::B32)?;
+        let lanes: Vec<(u32, u32, u32)> = if i.opcode.name == "dp4a" {
+            (0..4).map(|k| (8 * k, 8, 8 * k)).collect()
+        } else {
+            let off = if i.has(".hi") { 16 } else { 0 };
+            (0..2).map(|k| (16 * k, 16, off + 8 * k)).collect()
+        };
+        for (n, &(apos, alen, bpos)) in lanes.iter().enumerate() {
+            let (ea, eb) = (self.v1(), self.v1());
+            self.op(Opcode::Bfe, &[sign(0)], Loc::R(ea), x, Src::Imm(apos | alen << 8), Loc::None);
+            self.op(Opcode::Bfe, &[sign(1)], Loc::R(eb), y, Src::Imm(bpos | 8 << 8), Loc::None);
+            let out = if n + 1 == lanes.len() { d } else { self.v1() };
+            self.op(Opcode::Mad, &[], Loc::R(out), Loc::R(ea), Src::Loc(Loc::R(eb)), acc);
+            acc = Loc::R(out);
+        }
+        Ok(())
     }
 
     fn pack_pos_len(&mut self, pos: Src, len: Src) -> Src {
@@ -1759,7 +1859,15 @@ impl<'a> Sel<'a> {
             }
             return Ok(());
         }
-        if ty == Type::F16x2 && matches!(op, "add" | "sub" | "mul" | "fma" | "neg" | "abs") {
+        if matches!(ty, Type::F16 | Type::F16x2) && matches!(op, "neg" | "abs") {
+            // Sign-bit operations on the binary16 bits, NaN payloads kept (as the PTX interpreter does).
+            let signs = if ty == Type::F16 { 0x8000 } else { 0x8000_8000 };
+            let x = self.reg32(&a[1], Type::B32)?;
+            let (o, imm) = if op == "abs" { (Opcode::And, !signs) } else { (Opcode::Xor, signs) };
+            self.op(o, &[], Loc::R(d), x, Src::Imm(imm), Loc::None);
+            return Ok(());
+        }
+        if ty == Type::F16x2 && matches!(op, "add" | "sub" | "mul" | "fma") {
             // Two binary16 lanes: each through binary32 (exact for add, sub, mul).
             let srcs: Vec<Loc> = (1..a.len()).map(|k| self.reg32(&a[k], Type::B32)).collect::<R<_>>()?;
             let mut halves = vec![];
@@ -1783,9 +1891,7 @@ impl<'a> Sel<'a> {
                     "add" => self.op(Opcode::Fadd, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
                     "sub" => self.op(Opcode::Fsub, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
                     "mul" => self.op(Opcode::Fmul, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
-                    "fma" => self.op(Opcode::Ffma, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), vals[2]),
-                    "neg" => self.op(Opcode::Xor, &[], Loc::R(r), vals[0], Src::Imm(0x8000_0000), Loc::None),
-                    _ => self.op(Opcode::And, &[], Loc::R(r), vals[0], Src::Imm(0x7fff_ffff), Loc::None),
+                    _ => self.op(Opcode::Ffma, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), vals[2]),
                 }
                 let h = self.v1();
                 self.op(Opcode::F2h, &[(ModKind::Rnd, rnd)], Loc::R(h), Loc::R(r), Src::Loc(Loc::None), Loc::None);

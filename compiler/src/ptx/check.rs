@@ -569,7 +569,10 @@ impl Checker<'_> {
                 3
             }),
             "bar" | "barrier" if i.has(".red") => Some(if n == 4 { 4 } else { 3 }),
-            "bar" | "barrier" if !i.has(".warp") && matches!(i.args.first(), Some(Operand::Expr(e)) if crate::ptx::expr::eval_int(e).is_ok_and(|v| v > 15)) => {
+            "bar" | "barrier"
+                if !i.has(".warp")
+                    && matches!(i.args.first(), Some(Operand::Expr(e)) if crate::ptx::expr::eval_int(e).is_ok_and(|v| v > 15)) =>
+            {
                 let text = crate::ptx::print::operand(&i.args[0]);
                 self.error(i.args[0].span(), format!("barrier {text} does not exist: barriers go from 0 to 15"));
                 None
@@ -637,7 +640,8 @@ impl Checker<'_> {
                     self.error(Span::new(n.span.start as usize - 1, n.span.start as usize), "a destination cannot be negated")
                 }
                 (_, Operand::Pair(a, b)) => {
-                    if !(matches!(op, "setp" | "shfl" | "testp" | "isspacep") && k == 0) {
+                    let pair_ok = matches!(op, "setp" | "shfl" | "testp" | "isspacep") || (op == "match" && i.has(".all"));
+                    if !(pair_ok && k == 0) {
                         self.error(a.span.to(b.span), format!("`{op}` takes no `d|p` operand here"));
                     }
                     self.reg_operand(a, want, relaxed);

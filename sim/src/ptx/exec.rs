@@ -670,16 +670,18 @@ impl Machine<'_> {
                 let vals: Vec<u64> = (0..ws).map(|l| if exec >> l & 1 == 1 { self.read(cta, w, &i.args[1], ty, l) } else { 0 }).collect();
                 for l in lanes(exec) {
                     let same: u64 = lanes(exec).filter(|&k| vals[k] == vals[l]).fold(0, |m, k| m | 1 << k);
-                    let r = if i.mods.has("all") {
-                        if same == exec {
-                            exec
-                        } else {
-                            0
-                        }
-                    } else {
+                    let all = same == exec;
+                    let r = if !i.mods.has("all") {
                         same
+                    } else if all {
+                        exec
+                    } else {
+                        0
                     };
                     self.write(cta, w, &i.args[0], Type::B32, l, r);
+                    if let Opd::Pair(_, p) = i.args[0] {
+                        self.write(cta, w, &Opd::Reg(p, Type::Pred), Type::Pred, l, all as u64);
+                    }
                 }
             }
             "redux" => {
