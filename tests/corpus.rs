@@ -16,7 +16,7 @@ fn cases() -> Vec<PathBuf> {
 
 fn ptx_files() -> Vec<PathBuf> {
     let mut v = vec![];
-    for d in cases() {
+    for d in cases().into_iter().chain(differential_only()) {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "ptx") {
@@ -104,10 +104,17 @@ fn differential_only() -> Vec<PathBuf> {
 fn compiled_code_matches_the_ptx_interpreter() {
     let tmp = std::env::temp_dir().join(format!("heddle-diff-{}", std::process::id()));
     let mut failures = vec![];
-    for c in cases().into_iter().chain(differential_only()) {
-        let name = c.file_name().unwrap().to_string_lossy().to_string();
+    // Corpus cases at compute_75 (both variants already pass their expectations on both
+    // engines); differential-only cases at every variant they have.
+    let corpus = cases().into_iter().map(|c| (c, "compute_75"));
+    let extra = differential_only().into_iter().flat_map(|c| {
+        let sm52 = c.join("kernel.sm52.ptx").exists();
+        std::iter::once((c.clone(), "compute_75")).chain(sm52.then_some((c, "compute_52")))
+    });
+    for (c, variant) in corpus.chain(extra) {
+        let name = format!("{}@{variant}", c.file_name().unwrap().to_string_lossy());
         let (da, db) = (tmp.join(format!("{name}-ptx")), tmp.join(format!("{name}-golden")));
-        let (a, b) = (run(&c, "ptx", "compute_75", Some(&da)), run(&c, "golden", "compute_75", Some(&db)));
+        let (a, b) = (run(&c, "ptx", variant, Some(&da)), run(&c, "golden", variant, Some(&db)));
         let json = |o: &std::process::Output| -> serde_json::Value { serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null) };
         let (ja, jb) = (json(&a), json(&b));
         // Printf order across warps depends on scheduling where the case says so.
@@ -119,6 +126,14 @@ fn compiled_code_matches_the_ptx_interpreter() {
             }
             v
         };
+        if ja.is_null() || jb.is_null() {
+            let err = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).to_string();
+            failures.push(format!("{name}: a run gave no result\nptx: {}\ngolden: {}", err(&a), err(&b)));
+            continue;
+        }
+        if std::fs::read_dir(&da).map_or(0, |d| d.count()) == 0 && lines(&ja).is_empty() {
+            failures.push(format!("{name}: nothing to compare (no output buffer, no stdout)"));
+        }
         if lines(&ja) != lines(&jb) || ja["trap"].is_null() != jb["trap"].is_null() {
             failures.push(format!("{name}: stdout or trap differ\nptx: {ja}\ngolden: {jb}"));
             continue;

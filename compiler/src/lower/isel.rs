@@ -790,6 +790,7 @@ impl<'a> Sel<'a> {
                 Ok(())
             }
             "dp4a" | "dp2a" => self.dot(i),
+            "lop3" => self.lop3(i),
             "bfe" => {
                 let (d, _) = self.dst(&a[0])?;
                 if is64(ty) {
@@ -1176,6 +1177,45 @@ impl<'a> Sel<'a> {
             self.op(Opcode::Mad, &[], Loc::R(out), Loc::R(ea), Src::Loc(Loc::R(eb)), acc);
             acc = Loc::R(out);
         }
+        Ok(())
+    }
+
+    /// `lop3`: the truth table as a sum of products, one `and` chain per set
+    /// minterm (bit k of the table is the result for a, b, c bits = k[2], k[1], k[0]).
+    fn lop3(&mut self, i: &Inst) -> R<()> {
+        let a = &i.args;
+        let (d, _) = self.dst(&a[0])?;
+        let Src::Imm(lut) = self.src32(&a[4], Type::B32)? else {
+            return Err("lop3's truth table must be a constant".into());
+        };
+        let lut = lut & 0xff;
+        if lut == 0 || lut == 0xff {
+            self.mov(Loc::R(d), Src::Imm(if lut == 0 { 0 } else { u32::MAX }));
+            return Ok(());
+        }
+        let mut ins = vec![];
+        for k in 1..4 {
+            let x = self.reg32(&a[k], Type::B32)?;
+            let nx = self.v1();
+            self.op(Opcode::Xor, &[], Loc::R(nx), x, Src::Imm(u32::MAX), Loc::None);
+            ins.push((x, Loc::R(nx)));
+        }
+        let mut acc: Option<Loc> = None;
+        for m in (0..8).filter(|m| lut >> m & 1 == 1) {
+            let pick = |k: usize| if m >> (2 - k) & 1 == 1 { ins[k].0 } else { ins[k].1 };
+            let (t, u) = (self.v1(), self.v1());
+            self.op(Opcode::And, &[], Loc::R(t), pick(0), Src::Loc(pick(1)), Loc::None);
+            self.op(Opcode::And, &[], Loc::R(u), Loc::R(t), Src::Loc(pick(2)), Loc::None);
+            acc = Some(match acc {
+                None => Loc::R(u),
+                Some(p) => {
+                    let o = self.v1();
+                    self.op(Opcode::Or, &[], Loc::R(o), p, Src::Loc(Loc::R(u)), Loc::None);
+                    Loc::R(o)
+                }
+            });
+        }
+        self.mov(Loc::R(d), Src::Loc(acc.expect("a table other than 0 has a set minterm")));
         Ok(())
     }
 

@@ -1,0 +1,1 @@
+extern "C" __global__ void k(double*d,unsigned long long*u,int*s,float*f){atomicAdd(d,1.0); atomicAdd(u,1ull); atomicMax(s,threadIdx.x); atomicMin((unsigned long long*)u+1,(unsigned long long)threadIdx.x); atomicExch(f,1.f); atomicInc((unsigned*)s+1,7u); atomicDec((unsigned*)s+2,7u); atomicCAS(u+2,0ull,5ull); atomicAnd(s+3,3); atomicOr((unsigned long long*)u+3,3ull);}

@@ -1,0 +1,1 @@
+extern "C" __global__ void k(unsigned*o,const unsigned*a){unsigned x=a[threadIdx.x]; o[threadIdx.x]=__brev(x)+__clz(x)+__ffs(x)+__popc(x)+(x>>((threadIdx.x)&31))+(unsigned)((int)x>>(threadIdx.x&31));}

@@ -1,0 +1,1 @@
+extern "C" __global__ void k(unsigned*o){unsigned l; asm("mov.u32 %0, %%laneid;":"=r"(l)); unsigned w; asm("mov.u32 %0, %%warpid;":"=r"(w)); unsigned m; asm("mov.u32 %0, %%lanemask_lt;":"=r"(m)); o[threadIdx.x]=l+ (m<<8) + clock()*0 + (unsigned)(clock64()*0);}

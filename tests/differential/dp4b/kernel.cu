@@ -1,0 +1,1 @@
+extern "C" __global__ void k(int*o,const unsigned*a,const int*b){int i=threadIdx.x; o[i]=__dp4a(a[i],(unsigned)b[i],7u)+__dp4a((int)a[i],b[i+1],-3)+__dp2a_hi((int)a[i],b[i],5)+__dp2a_lo((int)a[i],b[i+2],i)+__dp2a_hi(a[i],(unsigned)b[i],2u)+__dp2a_lo(a[i],(unsigned)b[i+3],9u);}

@@ -1,0 +1,1 @@
+extern "C" __global__ void k(float*o,const float*a){int i=threadIdx.x; float x=a[i]; o[i]=__sinf(x)+__cosf(x)+__expf(x)+__logf(fabsf(x)+1.f)+__fdividef(x,3.f)+__powf(fabsf(x),.5f)+__saturatef(x)+rsqrtf(fabsf(x)+1)+__frcp_rn(x)+__fsqrt_rd(fabsf(x));}

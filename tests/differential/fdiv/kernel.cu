@@ -1,0 +1,1 @@
+extern "C" __global__ void k(float*o,double*d,const float*a){int i=threadIdx.x; o[i]=a[i]/a[i+1]+__fdiv_rd(a[i],3.f)+__fmul_ru(a[i],a[i])+__fadd_rz(a[i],1e-3f)+__fmaf_rn(a[i],2.f,1.f); d[i]=(double)a[i]/3.0+__dsqrt_ru((double)fabsf(a[i]))+__drcp_rn((double)a[i])+__dmul_rz(a[i],3.0)+__fma_rd(a[i],2.0,1.0);}

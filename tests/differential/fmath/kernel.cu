@@ -1,0 +1,1 @@
+extern "C" __global__ void k(float*o,const float*a){int i=threadIdx.x; float x=a[i]; o[i]=sinf(x)+cosf(x)+expf(x)+logf(fabsf(x)+1.f)+sqrtf(fabsf(x))+powf(fabsf(x),1.5f)+atan2f(x,1.f)+tanhf(x)+erff(x)+fmodf(x,0.7f)+lgammaf(x)+cbrtf(x)+hypotf(x,2.f)+remainderf(x,.3f)+asinhf(x);}

@@ -1,0 +1,1 @@
+__device__ int add1(int x){return x+1;} __device__ int dbl(int x){return 2*x;} typedef int(*F)(int); __device__ F tab[2]={add1,dbl}; extern "C" __global__ void k(int*o){F f=tab[threadIdx.x&1]; o[threadIdx.x]=f(threadIdx.x);}

@@ -1,0 +1,1 @@
+extern "C" __global__ void k(long long*o,const long long*a,const long long*b){int i=threadIdx.x; long long x=a[i],y=b[i]|1; o[i]=x/y + x%y + (long long)((unsigned long long)x/(unsigned long long)y) + __mul64hi(x,y) + __umul64hi(x,y) + (x>>(i&63)) + llabs(x)+ min(x,y) + max(x,y);}

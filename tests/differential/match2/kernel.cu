@@ -1,0 +1,1 @@
+extern "C" __global__ void k(unsigned*o,const unsigned*a,const unsigned long long*b){int i=threadIdx.x; int p; if(a[i]&1){ o[i]=__match_any_sync(__activemask(),a[i]%5)+__match_any_sync(__activemask(),b[i]%3)*3;} else {o[i]=__match_all_sync(__activemask(),a[i]&2,&p)+p*5 + __match_all_sync(__activemask(),(b[i]&1ull)<<40,&p)*7+p;} o[i+64]=__match_all_sync(0xffffffff,1,&p)+p;}

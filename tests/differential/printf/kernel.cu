@@ -1,0 +1,1 @@
+extern "C" __global__ void k(const double*a){ printf("t%d %5.2f %lld %x %s %c %e %g %p\n", threadIdx.x, a[threadIdx.x], (long long)threadIdx.x*1000000000ll, threadIdx.x, "hi", 65+threadIdx.x, a[0], a[1], a); }

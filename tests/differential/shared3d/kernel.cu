@@ -1,0 +1,1 @@
+extern "C" __global__ void k(float*o,const float*a){__shared__ float t[4][4][4]; int x=threadIdx.x,y=threadIdx.y,z=threadIdx.z; t[z][y][x]=a[(z*4+y)*4+x]; __syncthreads(); o[((blockIdx.z*gridDim.y+blockIdx.y)*gridDim.x+blockIdx.x)*64+(x*4+y)*4+z]=t[x][y][z]+t[y][z][x];}

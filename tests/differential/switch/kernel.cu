@@ -1,0 +1,1 @@
+extern "C" __global__ void k(int*o,const int*a){int x=a[threadIdx.x]; int r; switch(x&15){case 0:r=1;break;case 1:r=x*3;break;case 2:r=x^7;break;case 3:r=x-9;break;case 5:r=x<<2;break;case 7:r=-x;break;case 9:r=x/3;break;case 11:r=x%7;break;case 12: r=42; break; default:r=0;} o[threadIdx.x]=r;}

@@ -1,0 +1,1 @@
+extern "C" __global__ void k(int*o,const int*a){__shared__ int s[256]; s[threadIdx.x]=a[threadIdx.x]; int c=__syncthreads_count(s[threadIdx.x]>0); int n=__syncthreads_or(s[threadIdx.x]<0); int m=__syncthreads_and(s[threadIdx.x]!=5); __threadfence(); __threadfence_block(); o[threadIdx.x]=c+n+m;}

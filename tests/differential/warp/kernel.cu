@@ -1,0 +1,1 @@
+extern "C" __global__ void k(int*o,const int*a){int i=threadIdx.x; int v=a[i]; unsigned m=__ballot_sync(0xffffffff,v>0); for(int s=16;s;s>>=1) v+=__shfl_down_sync(0xffffffff,v,s); v+=__shfl_xor_sync(0xffffffff,v,1)+__shfl_up_sync(0xffffffff,v,2)+__shfl_sync(0xffffffff,v,3,8); o[i]=v+__popc(m)+__any_sync(0xffffffff,v<0)+__all_sync(m,v>0)+__activemask();}
