@@ -1219,6 +1219,74 @@ impl<'a> Sel<'a> {
         Ok(())
     }
 
+    /// `testp`: integer tests on the magnitude bits (for f64 the high word `e`
+    /// and the low word `lo`), each an `isetp` chained through the boolean combine.
+    fn testp(&mut self, i: &Inst, ty: Type, d: VReg) -> R<()> {
+        const EQ: u32 = 0;
+        const NE: u32 = 1;
+        const LO: u32 = 6;
+        const LS: u32 = 7;
+        const HI: u32 = 8;
+        let (wide, inf, min_normal, normal_span) =
+            if ty == Type::F64 { (true, 0x7ff0_0000, 0x0010_0000, 0x7fe0_0000) } else { (false, 0x7f80_0000, 0x0080_0000, 0x7f00_0000) };
+        let (hi_word, lo_word) = if wide {
+            let Loc::R(v) = self.src64(&i.args[1], ty)? else { unreachable!("src64 gives a register pair") };
+            (Loc::Half(v, 1), Some(Loc::Half(v, 0)))
+        } else {
+            (self.reg32(&i.args[1], Type::B32)?, None)
+        };
+        let e = self.v1();
+        self.op(Opcode::And, &[], Loc::R(e), hi_word, Src::Imm(0x7fff_ffff), Loc::None);
+        // (cmp, a, b, combine with the previous result: None, Some(false) = and, Some(true) = or)
+        let mut tests: Vec<(u32, Loc, Src, Option<bool>)> = vec![];
+        let test = i.mods.iter().find(|m| m.name != ".f32" && m.name != ".f64").map(|m| m.name.as_str());
+        match (test, lo_word) {
+            (Some(".finite"), _) => tests.push((LO, Loc::R(e), Src::Imm(inf), None)),
+            (Some(".infinite"), None) => tests.push((EQ, Loc::R(e), Src::Imm(inf), None)),
+            (Some(".infinite"), Some(lo)) => {
+                tests.push((EQ, Loc::R(e), Src::Imm(inf), None));
+                tests.push((EQ, lo, Src::Imm(0), Some(false)));
+            }
+            (Some(".number"), None) => tests.push((LS, Loc::R(e), Src::Imm(inf), None)),
+            (Some(".notanumber"), None) => tests.push((HI, Loc::R(e), Src::Imm(inf), None)),
+            (Some(m @ (".number" | ".notanumber")), Some(lo)) => {
+                // NaN: e > inf, or e == inf with a nonzero low word; e | (lo != 0) > inf says both.
+                let (t, f) = (self.v1(), self.v1());
+                self.set_from_cmp(t, lo, Src::Imm(0), NE);
+                self.op(Opcode::Or, &[], Loc::R(f), Loc::R(e), Src::Loc(Loc::R(t)), Loc::None);
+                tests.push((if m == ".number" { LS } else { HI }, Loc::R(f), Src::Imm(inf), None));
+            }
+            (Some(".normal"), _) => {
+                let t = self.v1();
+                self.op(Opcode::Sub, &[], Loc::R(t), Loc::R(e), Src::Imm(min_normal), Loc::None);
+                tests.push((LO, Loc::R(t), Src::Imm(normal_span), None));
+            }
+            (Some(".subnormal"), None) => {
+                let t = self.v1();
+                self.op(Opcode::Sub, &[], Loc::R(t), Loc::R(e), Src::Imm(1), Loc::None);
+                tests.push((LO, Loc::R(t), Src::Imm(min_normal - 1), None));
+            }
+            (Some(".subnormal"), Some(lo)) => {
+                let t = self.v1();
+                self.op(Opcode::Or, &[], Loc::R(t), Loc::R(e), Src::Loc(lo), Loc::None);
+                tests.push((LO, Loc::R(e), Src::Imm(min_normal), None));
+                tests.push((NE, Loc::R(t), Src::Imm(0), Some(false)));
+            }
+            (m, _) => return Err(format!("testp{} is not a PTX test", m.unwrap_or(""))),
+        }
+        for (cmp, x, y, combine) in tests {
+            let mut m = MI::new(Opcode::Isetp);
+            m.inst.set_modifier(ModKind::ICmp, cmp);
+            m.inst.set_modifier(ModKind::BoolOp, combine.map_or(0, |or| or as u32));
+            m.inst.d = PRED | (if combine.is_some() { PRED } else { 7 }) << 3;
+            m.a = x;
+            m.b = y;
+            self.push(m);
+        }
+        self.sel01(d, PRED);
+        Ok(())
+    }
+
     fn pack_pos_len(&mut self, pos: Src, len: Src) -> Src {
         match (pos, len) {
             (Src::Imm(p), Src::Imm(l)) => Src::Imm((p & 0xff) | (l & 0xff) << 8),
@@ -1843,6 +1911,9 @@ impl<'a> Sel<'a> {
         let rnd = rnd_of(i);
         let ftz = i.has(".ftz") as u32;
         let sat = i.has(".sat") as u32;
+        if op == "testp" {
+            return self.testp(i, ty, d);
+        }
         if ty == Type::F64 {
             let x = self.src64(&a[1], ty)?;
             let pair = |s: &mut Self, k: usize| s.src64(&a[k], ty);
@@ -1894,7 +1965,6 @@ impl<'a> Sel<'a> {
                         self.op(o, &[], Loc::Half(d, 1), Loc::Half(xv, 1), Src::Imm(imm), Loc::None);
                     }
                 }
-                "testp" => return Err("testp.f64 is not supported by the compiler yet".into()),
                 _ => return Err(format!("`{op}.f64` is not supported by the compiler yet")),
             }
             return Ok(());
@@ -2028,7 +2098,6 @@ impl<'a> Sel<'a> {
                 };
                 self.op(Opcode::Mufu, &[(ModKind::SfuFn, f), (ModKind::Ftz, ftz)], Loc::R(out), x, Src::Loc(Loc::None), Loc::None);
             }
-            "testp" => return Err("testp is not supported by the compiler yet".into()),
             _ => return Err(format!("`{op}.f32` is not supported by the compiler yet")),
         }
         if half {
