@@ -2059,9 +2059,22 @@ impl<'a> Sel<'a> {
             }
             "abs" | "neg" => {
                 let xf = if ftz == 1 {
-                    let t = self.v1();
-                    // ftz then sign operation: flush through a multiply by 1.0 (exact otherwise).
-                    self.op(Opcode::Fmul, &[(ModKind::Ftz, 1)], Loc::R(t), x, Src::Imm(0x3f80_0000), Loc::None);
+                    // Flush a subnormal to its signed zero on the bits (NaN payloads kept), then the sign operation.
+                    let (e, z, t) = (self.v1(), self.v1(), self.v1());
+                    self.op(Opcode::And, &[], Loc::R(e), x, Src::Imm(0x7f80_0000), Loc::None);
+                    self.op(Opcode::And, &[], Loc::R(z), x, Src::Imm(0x8000_0000), Loc::None);
+                    let mut m = MI::new(Opcode::Isetp);
+                    m.inst.set_modifier(ModKind::ICmp, 0);
+                    m.inst.d = PRED | (7 << 3);
+                    m.a = Loc::R(e);
+                    m.b = Src::Imm(0);
+                    self.push(m);
+                    let mut m = MI::new(Opcode::Sel);
+                    m.inst.mods = PRED;
+                    m.d = Loc::R(t);
+                    m.a = Loc::R(z);
+                    m.b = Src::Loc(x);
+                    self.push(m);
                     Loc::R(t)
                 } else {
                     x

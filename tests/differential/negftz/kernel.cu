@@ -1,0 +1,1 @@
+extern "C" __global__ void k(float*o,const float*a){int i=threadIdx.x; float x,y; asm("neg.ftz.f32 %0,%1;":"=f"(x):"f"(a[i])); asm("abs.ftz.f32 %0,%1;":"=f"(y):"f"(a[i+64])); o[i]=x; o[i+64]=y; o[i+128]=-a[i]; o[i+192]=fabsf(a[i+64]);}
