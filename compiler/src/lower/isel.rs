@@ -793,10 +793,42 @@ impl<'a> Sel<'a> {
             "lop3" => self.lop3(i),
             "bfe" => {
                 let (d, _) = self.dst(&a[0])?;
-                if is64(ty) {
-                    if signed {
-                        return Err("bfe.s64 is not supported by the compiler yet".into());
+                if is64(ty) && signed {
+                    // msb = min(pos + len - 1, 63); (a << (63 - msb)) >>s (63 - msb + pos) puts bit
+                    // pos at 0 and fills from bit msb (everything from bit 63 when pos > 63); len 0 gives 0.
+                    let x = self.src64(&a[1], ty)?;
+                    let pos = self.src32(&a[2], Type::U32)?;
+                    let len = self.src32(&a[3], Type::U32)?;
+                    let (pos, len) = (self.byte8(pos), self.byte8(len));
+                    let (pos, len) = (self.in_reg(pos), self.in_reg(len));
+                    let (m, msb, n, k, sh) = (self.v1(), self.v1(), self.v1(), self.v1(), self.v1());
+                    self.op(Opcode::Add, &[], Loc::R(m), pos, Src::Loc(len), Loc::None);
+                    self.op(Opcode::Sub, &[], Loc::R(m), Loc::R(m), Src::Imm(1), Loc::None);
+                    self.op(Opcode::Min, &[(ModKind::Sign, 1)], Loc::R(msb), Loc::R(m), Src::Imm(63), Loc::None);
+                    self.mov(Loc::R(n), Src::Imm(63));
+                    self.op(Opcode::Sub, &[], Loc::R(k), Loc::R(n), Src::Loc(Loc::R(msb)), Loc::None);
+                    self.op(Opcode::Add, &[], Loc::R(sh), Loc::R(k), Src::Loc(pos), Loc::None);
+                    let (y, z) = (self.v2(), self.v2());
+                    self.op(Opcode::Shl64, &[], Loc::R(y), x, Src::Loc(Loc::R(k)), Loc::None);
+                    self.op(Opcode::Shr64, &[(ModKind::Sign, 1)], Loc::R(z), Loc::R(y), Src::Loc(Loc::R(sh)), Loc::None);
+                    let mut t = MI::new(Opcode::Isetp);
+                    t.inst.set_modifier(ModKind::ICmp, 0);
+                    t.inst.d = PRED | (7 << 3);
+                    t.a = len;
+                    t.b = Src::Imm(0);
+                    self.push(t);
+                    self.define(d);
+                    for h in 0..2 {
+                        let mut s = MI::new(Opcode::Sel);
+                        s.inst.mods = PRED;
+                        s.d = Loc::Half(d, h);
+                        s.a = Loc::Phys(RZ);
+                        s.b = Src::Loc(Loc::Half(z, h));
+                        self.push(s);
                     }
+                    return Ok(());
+                }
+                if is64(ty) {
                     // (a >> pos) & ((1 << len) - 1), with len >= 64 keeping everything.
                     let x = self.src64(&a[1], ty)?;
                     let pos = self.src32(&a[2], Type::U32)?;
@@ -1306,6 +1338,26 @@ impl<'a> Sel<'a> {
         }
     }
 
+    /// d = count of leading zeros of the 64-bit pair p: hi != 0 ? clz(hi) : 32 + clz(lo).
+    fn clz64(&mut self, d: VReg, p: VReg) {
+        let (x, y, z) = (self.v1(), self.v1(), self.v1());
+        self.op(Opcode::Clz, &[], Loc::R(x), Loc::Half(p, 1), Src::Loc(Loc::None), Loc::None);
+        self.op(Opcode::Clz, &[], Loc::R(y), Loc::Half(p, 0), Src::Loc(Loc::None), Loc::None);
+        self.op(Opcode::Add, &[], Loc::R(z), Loc::R(y), Src::Imm(32), Loc::None);
+        let mut m = MI::new(Opcode::Isetp);
+        m.inst.set_modifier(ModKind::ICmp, 1);
+        m.inst.d = PRED | (7 << 3);
+        m.a = Loc::Half(p, 1);
+        m.b = Src::Imm(0);
+        self.push(m);
+        let mut s = MI::new(Opcode::Sel);
+        s.inst.mods = PRED;
+        s.d = Loc::R(d);
+        s.a = Loc::R(x);
+        s.b = Src::Loc(Loc::R(z));
+        self.push(s);
+    }
+
     fn bits64(&mut self, i: &Inst, ty: Type, d: VReg) -> R<()> {
         let p = self.src64(&i.args[1], ty)?;
         let Loc::R(p) = p else { unreachable!() };
@@ -1316,31 +1368,50 @@ impl<'a> Sel<'a> {
                 self.op(Opcode::Popc, &[], Loc::R(y), Loc::Half(p, 1), Src::Loc(Loc::None), Loc::None);
                 self.op(Opcode::Add, &[], Loc::R(d), Loc::R(x), Src::Loc(Loc::R(y)), Loc::None);
             }
-            "clz" => {
-                // hi != 0 ? clz(hi) : 32 + clz(lo)
-                let (x, y, z) = (self.v1(), self.v1(), self.v1());
-                self.op(Opcode::Clz, &[], Loc::R(x), Loc::Half(p, 1), Src::Loc(Loc::None), Loc::None);
-                self.op(Opcode::Clz, &[], Loc::R(y), Loc::Half(p, 0), Src::Loc(Loc::None), Loc::None);
-                self.op(Opcode::Add, &[], Loc::R(z), Loc::R(y), Src::Imm(32), Loc::None);
-                let mut m = MI::new(Opcode::Isetp);
-                m.inst.set_modifier(ModKind::ICmp, 1);
-                m.inst.d = PRED | (7 << 3);
-                m.a = Loc::Half(p, 1);
-                m.b = Src::Imm(0);
-                self.push(m);
-                let mut s = MI::new(Opcode::Sel);
-                s.inst.mods = PRED;
-                s.d = Loc::R(d);
-                s.a = Loc::R(x);
-                s.b = Src::Loc(Loc::R(z));
-                self.push(s);
+            "clz" => self.clz64(d, p),
+            "bfind" => {
+                // The highest bit differing from the sign (s64) or set (u64) is 63 - clz of the
+                // sign-folded value; clz = 64 (no such bit) gives 0xffffffff either way.
+                let src = if ty.kind() == TypeKind::Signed {
+                    let (sign, f) = (self.v1(), self.v2());
+                    self.op(Opcode::Shr, &[(ModKind::Sign, 1)], Loc::R(sign), Loc::Half(p, 1), Src::Imm(31), Loc::None);
+                    self.define(f);
+                    for h in 0..2 {
+                        self.op(Opcode::Xor, &[], Loc::Half(f, h), Loc::Half(p, h), Src::Loc(Loc::R(sign)), Loc::None);
+                    }
+                    f
+                } else {
+                    p
+                };
+                let c = self.v1();
+                self.clz64(c, src);
+                if i.has(".shiftamt") {
+                    let mut m = MI::new(Opcode::Isetp);
+                    m.inst.set_modifier(ModKind::ICmp, 0);
+                    m.inst.d = PRED | (7 << 3);
+                    m.a = Loc::R(c);
+                    m.b = Src::Imm(64);
+                    self.push(m);
+                    let none = self.v1();
+                    self.mov(Loc::R(none), Src::Imm(u32::MAX));
+                    let mut s = MI::new(Opcode::Sel);
+                    s.inst.mods = PRED;
+                    s.d = Loc::R(d);
+                    s.a = Loc::R(none);
+                    s.b = Src::Loc(Loc::R(c));
+                    self.push(s);
+                } else {
+                    let n = self.v1();
+                    self.mov(Loc::R(n), Src::Imm(63));
+                    self.op(Opcode::Sub, &[], Loc::R(d), Loc::R(n), Src::Loc(Loc::R(c)), Loc::None);
+                }
             }
             "brev" => {
                 self.define(d);
                 self.op(Opcode::Brev, &[], Loc::Half(d, 0), Loc::Half(p, 1), Src::Loc(Loc::None), Loc::None);
                 self.op(Opcode::Brev, &[], Loc::Half(d, 1), Loc::Half(p, 0), Src::Loc(Loc::None), Loc::None);
             }
-            _ => return Err("bfind.b64 is not supported by the compiler yet".into()),
+            _ => return Err(format!("`{}.b64` is not supported by the compiler yet", i.opcode.name)),
         }
         Ok(())
     }
