@@ -561,13 +561,7 @@ impl Checker<'_> {
         // Operand counts that depend on modifiers.
         let n = i.args.len();
         let want = match op {
-            "vote" | "shfl" | "match" | "redux" if i.has(".sync") => Some(if op == "shfl" {
-                5
-            } else if op == "vote" || op == "match" {
-                3
-            } else {
-                3
-            }),
+            "vote" | "shfl" | "match" | "redux" if i.has(".sync") => Some(if op == "shfl" { 5 } else { 3 }),
             "bar" | "barrier" if i.has(".red") => Some(if n == 4 { 4 } else { 3 }),
             "bar" | "barrier"
                 if !i.has(".warp")

@@ -4,7 +4,7 @@ use heddle_isa::diag::Diagnostic;
 
 /// A byte range in one source file. Spans compare equal to each other, so
 /// that ASTs compare by content (`parse(print(ast)) == ast`).
-#[derive(Debug, Clone, Copy, Default, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, Eq)]
 pub struct Span {
     pub start: u32,
     pub end: u32,
@@ -14,6 +14,11 @@ impl PartialEq for Span {
     fn eq(&self, _: &Span) -> bool {
         true
     }
+}
+
+/// Consistent with `PartialEq`: every span hashes alike.
+impl std::hash::Hash for Span {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl Span {

@@ -1205,8 +1205,6 @@ impl Machine<'_> {
                     } else {
                         (t >> bitsz) as u64
                     }
-                } else if wide {
-                    t as u64
                 } else {
                     t as u64
                 };
