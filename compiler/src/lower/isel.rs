@@ -2549,24 +2549,7 @@ impl<'a> Sel<'a> {
             let t = self.v1();
             match frame_slot {
                 Some(o) => {
-                    let mut l = MI::new(Opcode::Ld);
-                    l.inst.set_modifier(ModKind::Space, 3);
-                    l.inst.set_modifier(
-                        ModKind::Width,
-                        if size >= 4 {
-                            4
-                        } else {
-                            if size == 2 {
-                                2
-                            } else {
-                                0
-                            }
-                        },
-                    );
-                    l.d = Loc::R(t);
-                    l.a = Loc::Phys(SP);
-                    l.b = Src::Imm(o + 4 * w);
-                    self.push(l);
+                    self.stack_access(Opcode::Ld, width_code(size), Loc::R(t), o + 4 * w);
                 }
                 None => {
                     let v = if size == 8 {
@@ -2579,26 +2562,20 @@ impl<'a> Sel<'a> {
                     self.mov(Loc::R(t), v);
                 }
             }
-            let mut s = MI::new(Opcode::St);
-            s.inst.set_modifier(ModKind::Space, 3);
-            s.inst.set_modifier(
-                ModKind::Width,
-                if size >= 4 {
-                    4
-                } else {
-                    if size == 2 {
-                        2
-                    } else {
-                        0
-                    }
-                },
-            );
-            s.d = Loc::R(t);
-            s.a = Loc::Phys(SP);
-            s.b = Src::Imm(FRAME + off + 4 * w);
-            self.push(s);
+            self.stack_access(Opcode::St, width_code(size), Loc::R(t), FRAME + off + 4 * w);
         }
         Ok(())
+    }
+
+    /// `ld`/`st` of local memory at `[SP + off]`; `width` is the ISA's width code.
+    fn stack_access(&mut self, op: Opcode, width: u32, r: Loc, off: u32) {
+        let mut m = MI::new(op);
+        m.inst.set_modifier(ModKind::Space, 3);
+        m.inst.set_modifier(ModKind::Width, width);
+        m.d = r;
+        m.a = Loc::Phys(SP);
+        m.b = Src::Imm(off);
+        self.push(m);
     }
 
     fn copy_from_callee(&mut self, dst: &Operand, off: u32, size: u32) -> R<()> {
@@ -2609,45 +2586,21 @@ impl<'a> Sel<'a> {
             },
             _ => None,
         };
-        let width = if size >= 4 {
-            4
-        } else if size == 2 {
-            2
-        } else {
-            0
-        };
+        let width = width_code(size);
         match frame_slot {
             Some(o) => {
                 for w in 0..size.div_ceil(4) {
                     let t = self.v1();
-                    let mut l = MI::new(Opcode::Ld);
-                    l.inst.set_modifier(ModKind::Space, 3);
-                    l.inst.set_modifier(ModKind::Width, width);
-                    l.d = Loc::R(t);
-                    l.a = Loc::Phys(SP);
-                    l.b = Src::Imm(FRAME + off + 4 * w);
-                    self.push(l);
-                    let mut s = MI::new(Opcode::St);
-                    s.inst.set_modifier(ModKind::Space, 3);
-                    s.inst.set_modifier(ModKind::Width, width);
-                    s.d = Loc::R(t);
-                    s.a = Loc::Phys(SP);
-                    s.b = Src::Imm(o + 4 * w);
-                    self.push(s);
+                    self.stack_access(Opcode::Ld, width, Loc::R(t), FRAME + off + 4 * w);
+                    self.stack_access(Opcode::St, width, Loc::R(t), o + 4 * w);
                 }
             }
             None => {
                 let (d, dt) = self.dst(dst)?;
-                let mut l = MI::new(Opcode::Ld);
-                l.inst.set_modifier(ModKind::Space, 3);
-                l.inst.set_modifier(ModKind::Width, if is64(dt) { 5 } else { width });
                 if is64(dt) {
                     self.define(d);
                 }
-                l.d = Loc::R(d);
-                l.a = Loc::Phys(SP);
-                l.b = Src::Imm(FRAME + off);
-                self.push(l);
+                self.stack_access(Opcode::Ld, if is64(dt) { 5 } else { width }, Loc::R(d), FRAME + off);
             }
         }
         Ok(())
@@ -2674,13 +2627,7 @@ impl<'a> Sel<'a> {
             for w in 0..size / 4 {
                 match slot {
                     Some(o) => {
-                        let mut l = MI::new(Opcode::Ld);
-                        l.inst.set_modifier(ModKind::Space, 3);
-                        l.inst.set_modifier(ModKind::Width, 4);
-                        l.d = Loc::Phys(reg);
-                        l.a = Loc::Phys(SP);
-                        l.b = Src::Imm(o + 4 * w);
-                        self.push(l);
+                        self.stack_access(Opcode::Ld, 4, Loc::Phys(reg), o + 4 * w);
                     }
                     None => {
                         let v = if size == 8 {
@@ -2707,13 +2654,7 @@ impl<'a> Sel<'a> {
                 Operand::Name(n) => match self.lookup(&n.name) {
                     Some(Name::Frame(o)) => {
                         for w in 0..size / 4 {
-                            let mut s = MI::new(Opcode::St);
-                            s.inst.set_modifier(ModKind::Space, 3);
-                            s.inst.set_modifier(ModKind::Width, 4);
-                            s.d = Loc::Phys(FIRST_SCRATCH + 10 + w as u8);
-                            s.a = Loc::Phys(SP);
-                            s.b = Src::Imm(o + 4 * w);
-                            self.push(s);
+                            self.stack_access(Opcode::St, 4, Loc::Phys(FIRST_SCRATCH + 10 + w as u8), o + 4 * w);
                         }
                     }
                     Some(Name::Reg(v, t)) => {
@@ -2742,5 +2683,14 @@ fn negate_cmp(op: Opcode, code: u32) -> u32 {
     } else {
         // eq<->ne, lt<->ge, le<->gt, lo<->hs, ls<->hi.
         [1, 0, 5, 4, 3, 2, 9, 8, 7, 6][code as usize]
+    }
+}
+
+/// The ISA width code of a by-value piece of `size` bytes moved 4 bytes at a time.
+fn width_code(size: u32) -> u32 {
+    match size {
+        4.. => 4,
+        2 => 2,
+        _ => 0,
     }
 }
