@@ -1,9 +1,15 @@
-//! The Heddle streaming multiprocessor.
+//! The Heddle streaming multiprocessor in rust-hdl.
 //!
-//! For now this crate holds [`SmConfig`], the one configuration that the
-//! hardware, the simulators' timing and limits, and the exported Verilog
-//! parameters all read. The rust-hdl pipeline follows (issue 5).
+//! [`SmConfig`] is the one configuration that the hardware, the simulators'
+//! timing and limits, and the exported Verilog parameters all read. The
+//! blocks: [`ram::Ram`] (register files and on-chip memories),
+//! [`stack::ReconvStack`] (per-warp reconvergence stacks). Every block
+//! simulates under rust-hdl and exports Verilog that Verilator lints clean
+//! ([`verilog::lint`]).
 
 pub mod config;
+pub mod ram;
+pub mod stack;
+pub mod verilog;
 
 pub use config::{ConfigError, SmConfig};

@@ -18,7 +18,7 @@
 
 mod exec;
 mod syscall;
-pub(crate) mod warp;
+pub mod warp;
 
 use crate::device::{Device, Launch, Outcome, Tracer};
 use crate::memory::GlobalMemory;

@@ -1,0 +1,82 @@
+//! `Ram`: a memory with one asynchronous read port and one synchronous write
+//! port, as FPGA distributed RAM and register-file arrays behave.
+//!
+//! rust-hdl's own `RAM` keeps its contents in a `BTreeMap` and reads
+//! synchronously; this one is a `Vec` (fast to simulate) with a hand-written
+//! Verilog body, checked against Verilator in `tests/verilog.rs`.
+
+use rust_hdl::prelude::*;
+
+/// Address width of every `Ram` port (the depth is set at construction).
+pub const ADDR_BITS: usize = 16;
+
+#[derive(LogicBlock)]
+pub struct Ram<const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub raddr: Signal<In, Bits<ADDR_BITS>>,
+    pub rdata: Signal<Out, Bits<W>>,
+    pub waddr: Signal<In, Bits<ADDR_BITS>>,
+    pub wdata: Signal<In, Bits<W>>,
+    pub we: Signal<In, Bit>,
+    _mem: Vec<Bits<W>>,
+}
+
+impl<const W: usize> Ram<W> {
+    pub fn new(depth: usize) -> Ram<W> {
+        assert!(depth >= 1 && depth <= 1 << ADDR_BITS, "Ram depth {depth} out of range");
+        Ram {
+            clock: Default::default(),
+            raddr: Default::default(),
+            rdata: Default::default(),
+            waddr: Default::default(),
+            wdata: Default::default(),
+            we: Default::default(),
+            _mem: vec![Bits::default(); depth],
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        self._mem.len()
+    }
+
+    /// Backdoor access for loaders and test benches (not part of the hardware).
+    pub fn peek(&self, addr: usize) -> Bits<W> {
+        self._mem[addr]
+    }
+
+    pub fn poke(&mut self, addr: usize, value: Bits<W>) {
+        self._mem[addr] = value;
+    }
+}
+
+impl<const W: usize> Logic for Ram<W> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() && self.we.val() {
+            if let Some(slot) = self._mem.get_mut(self.waddr.val().index()) {
+                *slot = self.wdata.val();
+            }
+        }
+        self.rdata.next = self._mem.get(self.raddr.val().index()).copied().unwrap_or_default();
+    }
+
+    fn connect(&mut self) {
+        self.rdata.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+reg [{w}:0] mem [0:{last}];
+integer i;
+initial begin
+   for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
+end
+always @(*) rdata = (raddr <= {last}) ? mem[raddr] : {W}'d0;
+always @(posedge clock) begin
+   if (we && waddr <= {last}) mem[waddr] <= wdata;
+end",
+            w = W - 1,
+            last = self._mem.len() - 1,
+        ))
+    }
+}
