@@ -7,7 +7,9 @@
 //! simulates under rust-hdl and exports Verilog that Verilator lints clean
 //! ([`verilog::lint`]).
 
+pub mod alu;
 pub mod config;
+pub mod cosim;
 pub mod ram;
 pub mod stack;
 pub mod verilog;

@@ -71,7 +71,8 @@ integer i;
 initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
 end
-always @(*) rdata = (raddr <= {last}) ? mem[raddr] : {W}'d0;
+wire [{w}:0] rd = (raddr <= {last}) ? mem[raddr] : {W}'d0;
+always @(*) rdata = rd;
 always @(posedge clock) begin
    if (we && waddr <= {last}) mem[waddr] <= wdata;
 end",

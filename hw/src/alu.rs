@@ -1,0 +1,391 @@
+//! `IntAlu`: one lane's integer ALU, combinational.
+//!
+//! A custom block: its simulation model is the ISA's scalar semantics
+//! (`heddle_isa::scalar::int`, the code the golden model runs), its Verilog
+//! is written by hand below, and `tests/cosim.rs` holds the two equal under
+//! Verilator on random and corner operands. Opcode and modifier-bit
+//! constants in the Verilog are generated from the ISA table
+//! ([`isa_localparams`]), never re-typed.
+//!
+//! Operands arrive already selected (immediate or register); 64-bit
+//! operations (`isetp64`, `shl64`, `shr64`, `mul64`) take register pairs in
+//! `a`/`b` as 64-bit values. `pin` is the lane's predicate operand (`sel`);
+//! `pout` the lane's compare result (`isetp`, before the combine with the
+//! `pc` predicate, which the SM does on whole lane masks); `cin` the lane's
+//! carry flag, used only with `.x`.
+
+use heddle_isa::scalar::int;
+use heddle_isa::table::{mod_info, MODS, TABLE};
+use heddle_isa::{ModKind, Opcode};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock, Default)]
+pub struct IntAlu {
+    pub op: Signal<In, Bits<7>>,
+    pub modv: Signal<In, Bits<6>>,
+    pub a: Signal<In, Bits<64>>,
+    pub b: Signal<In, Bits<64>>,
+    pub c: Signal<In, Bits<32>>,
+    pub cin: Signal<In, Bit>,
+    pub pin: Signal<In, Bit>,
+    pub d: Signal<Out, Bits<64>>,
+    pub cout: Signal<Out, Bit>,
+    /// The carry flag is written (`.cc` on add, sub, mad).
+    pub cc_we: Signal<Out, Bit>,
+    pub pout: Signal<Out, Bit>,
+}
+
+/// Opcodes this unit executes.
+pub const OPS: &[Opcode] = &[
+    Opcode::Mov,
+    Opcode::Add,
+    Opcode::Sub,
+    Opcode::Mul,
+    Opcode::Mad,
+    Opcode::Min,
+    Opcode::Max,
+    Opcode::Abs,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Shl,
+    Opcode::Shr,
+    Opcode::Shf,
+    Opcode::Popc,
+    Opcode::Clz,
+    Opcode::Brev,
+    Opcode::Bfind,
+    Opcode::Bfe,
+    Opcode::Bfi,
+    Opcode::Prmt,
+    Opcode::Isetp,
+    Opcode::Sel,
+    Opcode::Isetp64,
+    Opcode::Shl64,
+    Opcode::Shr64,
+    Opcode::Mul64,
+];
+
+/// The reference semantics: (d, cout, cc_we, pout).
+pub fn model(op: u8, modv: u32, a: u64, b: u64, c: u64, cin: bool, pin: bool) -> (u64, bool, bool, bool) {
+    let m = |k: ModKind| mod_info(k).get(modv);
+    let (a32, b32, c32) = (a as u32, b as u32, c as u32);
+    let signed = m(ModKind::Sign) == 1;
+    let Some(op) = Opcode::from_code(op) else { return (0, false, false, false) };
+    let w = |v: u32| (v as u64, false, false, false);
+    let carry_op = |(r, co): (u32, bool)| (r as u64, co, m(ModKind::Cc) == 1, false);
+    let cin = cin && m(ModKind::X) == 1;
+    match op {
+        Opcode::Mov => w(b32),
+        Opcode::Add => carry_op(int::add(a32, b32, cin, m(ModKind::Sat) == 1)),
+        Opcode::Sub => carry_op(int::sub(a32, b32, cin, m(ModKind::Sat) == 1)),
+        Opcode::Mad => carry_op(int::mad(a32, b32, c32, m(ModKind::Hi) == 1, signed, cin, m(ModKind::Sat) == 1)),
+        Opcode::Mul => w(int::mul(a32, b32, m(ModKind::Hi) == 1, signed)),
+        Opcode::Min | Opcode::Max => w(int::min_max(a32, b32, op == Opcode::Max, signed)),
+        Opcode::Abs => w((a32 as i32).wrapping_abs() as u32),
+        Opcode::And => w(a32 & b32),
+        Opcode::Or => w(a32 | b32),
+        Opcode::Xor => w(a32 ^ b32),
+        Opcode::Shl => w(int::shl(a32, b32)),
+        Opcode::Shr => w(int::shr(a32, b32, signed)),
+        Opcode::Shf => w(int::shf(a32, b32, c32, m(ModKind::ShfDir) == 1, m(ModKind::Clamp) == 1)),
+        Opcode::Popc => w(a32.count_ones()),
+        Opcode::Clz => w(a32.leading_zeros()),
+        Opcode::Brev => w(a32.reverse_bits()),
+        Opcode::Bfind => w(int::bfind(a32, signed, m(ModKind::ShiftAmt) == 1)),
+        Opcode::Bfe => w(int::bfe(a32, b32, signed)),
+        Opcode::Bfi => w(int::bfi(a32, b32, c32)),
+        Opcode::Prmt => w(int::prmt(a32, b32, c32, m(ModKind::PrmtMode))),
+        Opcode::Isetp => (0, false, false, int::compare(a32, b32, m(ModKind::ICmp))),
+        Opcode::Isetp64 => (0, false, false, int::compare64(a, b, m(ModKind::ICmp))),
+        Opcode::Sel => w(if pin { a32 } else { b32 }),
+        Opcode::Shl64 => (int::shl64(a, b32), false, false, false),
+        Opcode::Shr64 => (int::shr64(a, b32, signed), false, false, false),
+        Opcode::Mul64 => (int::mul64(a, b, m(ModKind::Hi) == 1, signed), false, false, false),
+        _ => (0, false, false, false),
+    }
+}
+
+/// `localparam`s for every opcode (`OP_ADD`) and every modifier's low bit
+/// and width (`MOD_SIGN_LO`, `MOD_SIGN_W`), from the ISA table.
+pub fn isa_localparams() -> String {
+    let mut s = String::new();
+    for row in TABLE {
+        s += &format!("localparam OP_{} = 7'h{:02x};\n", row.mnemonic.to_uppercase(), row.opcode as u8);
+    }
+    for m in MODS {
+        let name = format!("{:?}", m.kind).to_uppercase();
+        s += &format!("localparam MOD_{name}_LO = {};\nlocalparam MOD_{name}_W = {};\n", m.lo, m.width);
+    }
+    s
+}
+
+impl Logic for IntAlu {
+    fn update(&mut self) {
+        let (d, cout, cc_we, pout) = model(
+            self.op.val().index() as u8,
+            self.modv.val().index() as u32,
+            self.a.val().to_u64(),
+            self.b.val().to_u64(),
+            self.c.val().to_u64(),
+            self.cin.val(),
+            self.pin.val(),
+        );
+        self.d.next = d.into();
+        self.cout.next = cout;
+        self.cc_we.next = cc_we;
+        self.pout.next = pout;
+    }
+
+    fn connect(&mut self) {
+        self.d.connect();
+        self.cout.connect();
+        self.cc_we.connect();
+        self.pout.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!("{}{}", isa_localparams(), ALU_BODY))
+    }
+}
+
+const ALU_BODY: &str = r#"
+// Some operand and product bits are unused by construction (32-bit ops on 64-bit ports).
+/* verilator lint_off UNUSEDSIGNAL */
+wire [31:0] a32 = a[31:0];
+wire [31:0] b32 = b[31:0];
+wire [31:0] c32 = c;
+wire sgn = modv[MOD_SIGN_LO];
+wire cin_x = cin & modv[MOD_X_LO];
+wire sat = modv[MOD_SAT_LO];
+wire hi = modv[MOD_HI_LO];
+wire [3:0] cmp = modv[MOD_ICMP_LO +: 4];
+
+// Products: 33x33 signed (sign bit 0 for unsigned operands), 65x65 for mul64.
+wire signed [65:0] p32 = $signed({sgn & a32[31], a32}) * $signed({sgn & b32[31], b32});
+wire signed [129:0] p64 = $signed({sgn & a[63], a}) * $signed({sgn & b[63], b});
+wire [31:0] mul_t = hi ? p32[63:32] : p32[31:0];
+
+function [31:0] sat_s32(input signed [66:0] v);
+    if (v > 67'sd2147483647) sat_s32 = 32'h7fffffff;
+    else if (v < -67'sd2147483648) sat_s32 = 32'h80000000;
+    else sat_s32 = v[31:0];
+endfunction
+
+function cmp32(input [31:0] x, input [31:0] y, input [3:0] k);
+    case (k)
+        4'd0: cmp32 = x == y;
+        4'd1: cmp32 = x != y;
+        4'd2: cmp32 = $signed(x) < $signed(y);
+        4'd3: cmp32 = $signed(x) <= $signed(y);
+        4'd4: cmp32 = $signed(x) > $signed(y);
+        4'd5: cmp32 = $signed(x) >= $signed(y);
+        4'd6: cmp32 = x < y;
+        4'd7: cmp32 = x <= y;
+        4'd8: cmp32 = x > y;
+        default: cmp32 = x >= y;
+    endcase
+endfunction
+
+function cmp64(input [63:0] x, input [63:0] y, input [3:0] k);
+    case (k)
+        4'd0: cmp64 = x == y;
+        4'd1: cmp64 = x != y;
+        4'd2: cmp64 = $signed(x) < $signed(y);
+        4'd3: cmp64 = $signed(x) <= $signed(y);
+        4'd4: cmp64 = $signed(x) > $signed(y);
+        4'd5: cmp64 = $signed(x) >= $signed(y);
+        4'd6: cmp64 = x < y;
+        4'd7: cmp64 = x <= y;
+        4'd8: cmp64 = x > y;
+        default: cmp64 = x >= y;
+    endcase
+endfunction
+
+function [31:0] bfe32(input [31:0] x, input [31:0] pl, input s);
+    integer i, pos, len, tp;
+    reg sbit;
+    begin
+        pos = pl[7:0];
+        len = pl[15:8];
+        tp = pos + len - 1;
+        if (tp > 31) tp = 31;
+        sbit = (s && len != 0) ? x[tp] : 1'b0;
+        for (i = 0; i < 32; i = i + 1)
+            bfe32[i] = (i < len && pos + i <= 31) ? x[(pos + i) & 31] : sbit;
+    end
+endfunction
+
+function [31:0] bfi32(input [31:0] ins, input [31:0] pl, input [31:0] base);
+    integer i, pos, len;
+    begin
+        pos = pl[7:0];
+        len = pl[15:8];
+        bfi32 = base;
+        for (i = 0; i < 32; i = i + 1)
+            if (i < len && pos + i <= 31) bfi32[(pos + i) & 31] = ins[i];
+    end
+endfunction
+
+function [7:0] byte_of(input [63:0] src, input [2:0] i);
+    byte_of = src[i * 8 +: 8];
+endfunction
+
+function [31:0] prmt32(input [31:0] lo, input [31:0] sel, input [31:0] hw, input [2:0] mode);
+    reg [63:0] src;
+    reg [3:0] nib;
+    reg [7:0] bt;
+    reg [2:0] k0, k1, k2, k3;
+    reg [1:0] cs;
+    integer k;
+    begin
+        src = {hw, lo};
+        cs = sel[1:0];
+        prmt32 = 32'd0;
+        if (mode == 3'd0) begin
+            for (k = 0; k < 4; k = k + 1) begin
+                nib = sel[k * 4 +: 4];
+                bt = byte_of(src, nib[2:0]);
+                if (nib[3]) bt = {8{bt[7]}};
+                prmt32[k * 8 +: 8] = bt;
+            end
+        end else begin
+            case (mode)
+                3'd1: begin k0 = {1'b0, cs}; k1 = cs + 3'd1; k2 = cs + 3'd2; k3 = cs + 3'd3; end
+                3'd2: begin k0 = {1'b0, cs}; k1 = cs + 3'd7; k2 = cs + 3'd6; k3 = cs + 3'd5; end
+                3'd3: begin k0 = {1'b0, cs}; k1 = {1'b0, cs}; k2 = {1'b0, cs}; k3 = {1'b0, cs}; end
+                3'd4: begin k0 = {1'b0, cs}; k1 = (cs > 2'd1) ? {1'b0, cs} : 3'd1; k2 = (cs > 2'd2) ? {1'b0, cs} : 3'd2; k3 = 3'd3; end
+                3'd5: begin k0 = 3'd0; k1 = (cs < 2'd1) ? {1'b0, cs} : 3'd1; k2 = (cs < 2'd2) ? {1'b0, cs} : 3'd2; k3 = {1'b0, cs}; end
+                default: begin
+                    k0 = cs[0] ? 3'd2 : 3'd0; k1 = cs[0] ? 3'd3 : 3'd1; k2 = k0; k3 = k1;
+                end
+            endcase
+            prmt32 = {byte_of(src, k3), byte_of(src, k2), byte_of(src, k1), byte_of(src, k0)};
+        end
+    end
+endfunction
+
+function [31:0] bfind32(input [31:0] x, input s, input shiftamt);
+    reg [31:0] v;
+    integer i, pos;
+    begin
+        v = (s && x[31]) ? ~x : x;
+        pos = -1;
+        for (i = 0; i < 32; i = i + 1) if (v[i]) pos = i;
+        if (pos < 0) bfind32 = 32'hffffffff;
+        else if (shiftamt) bfind32 = 31 - pos;
+        else bfind32 = pos;
+    end
+endfunction
+
+function [31:0] popc32(input [31:0] x);
+    integer i;
+    begin
+        popc32 = 0;
+        for (i = 0; i < 32; i = i + 1) popc32 = popc32 + {31'd0, x[i]};
+    end
+endfunction
+
+function [31:0] clz32(input [31:0] x);
+    integer i;
+    reg done;
+    begin
+        clz32 = 0;
+        done = 0;
+        for (i = 31; i >= 0; i = i - 1) begin
+            if (x[i]) done = 1;
+            if (!done) clz32 = clz32 + 1;
+        end
+    end
+endfunction
+
+function [31:0] brev32(input [31:0] x);
+    integer i;
+    for (i = 0; i < 32; i = i + 1) brev32[i] = x[31 - i];
+endfunction
+
+reg [32:0] wide;
+reg [5:0] sh_n;
+reg [63:0] fun;
+reg signed [66:0] satv;
+
+always @(*) begin
+    d = 64'd0;
+    cout = 1'b0;
+    cc_we = 1'b0;
+    pout = 1'b0;
+    wide = 33'd0;
+    sh_n = 6'd0;
+    fun = 64'd0;
+    satv = 67'sd0;
+    case (op)
+        OP_MOV: d = {32'd0, b32};
+        OP_ADD: begin
+            wide = {1'b0, a32} + {1'b0, b32} + {32'd0, cin_x};
+            satv = $signed({{35{a32[31]}}, a32}) + $signed({{35{b32[31]}}, b32}) + $signed({66'd0, cin_x});
+            d = {32'd0, sat ? sat_s32(satv) : wide[31:0]};
+            cout = wide[32];
+            cc_we = modv[MOD_CC_LO];
+        end
+        OP_SUB: begin
+            wide = {1'b0, b32} + {32'd0, cin_x};
+            satv = $signed({{35{a32[31]}}, a32}) - $signed({{35{b32[31]}}, b32}) - $signed({66'd0, cin_x});
+            d = {32'd0, sat ? sat_s32(satv) : (a32 - wide[31:0])};
+            cout = {1'b0, a32} < wide;
+            cc_we = modv[MOD_CC_LO];
+        end
+        OP_MAD: begin
+            cc_we = modv[MOD_CC_LO];
+            if (sat) begin
+                satv = (sgn ? $signed({{35{mul_t[31]}}, mul_t}) : $signed({35'd0, mul_t}))
+                     + $signed({{35{c32[31]}}, c32}) + $signed({66'd0, cin_x});
+                d = {32'd0, sat_s32(satv)};
+            end else begin
+                wide = {1'b0, mul_t} + {1'b0, c32} + {32'd0, cin_x};
+                d = {32'd0, wide[31:0]};
+                cout = wide[32];
+            end
+        end
+        OP_MUL: d = {32'd0, mul_t};
+        OP_MIN: d = {32'd0, (sgn ? ($signed(a32) < $signed(b32)) : (a32 < b32)) ? a32 : b32};
+        OP_MAX: d = {32'd0, (sgn ? ($signed(a32) < $signed(b32)) : (a32 < b32)) ? b32 : a32};
+        OP_ABS: d = {32'd0, a32[31] ? (32'd0 - a32) : a32};
+        OP_AND: d = {32'd0, a32 & b32};
+        OP_OR: d = {32'd0, a32 | b32};
+        OP_XOR: d = {32'd0, a32 ^ b32};
+        OP_SHL: d = {32'd0, (b32 > 32'd31) ? 32'd0 : (a32 << b32[4:0])};
+        OP_SHR: begin
+            if (sgn) d = {32'd0, $signed(a32) >>> ((b32 > 32'd31) ? 5'd31 : b32[4:0])};
+            else d = {32'd0, (b32 > 32'd31) ? 32'd0 : (a32 >> b32[4:0])};
+        end
+        OP_SHF: begin
+            sh_n = modv[MOD_CLAMP_LO] ? ((b32 > 32'd32) ? 6'd32 : b32[5:0]) : {1'b0, b32[4:0]};
+            if (modv[MOD_SHFDIR_LO]) begin
+                fun = {c32, a32} >> sh_n;
+                d = {32'd0, fun[31:0]};
+            end else begin
+                fun = {c32, a32} << sh_n;
+                d = {32'd0, fun[63:32]};
+            end
+        end
+        OP_POPC: d = {32'd0, popc32(a32)};
+        OP_CLZ: d = {32'd0, clz32(a32)};
+        OP_BREV: d = {32'd0, brev32(a32)};
+        OP_BFIND: d = {32'd0, bfind32(a32, sgn, modv[MOD_SHIFTAMT_LO])};
+        OP_BFE: d = {32'd0, bfe32(a32, b32, sgn)};
+        OP_BFI: d = {32'd0, bfi32(a32, b32, c32)};
+        OP_PRMT: d = {32'd0, prmt32(a32, b32, c32, modv[MOD_PRMTMODE_LO +: 3])};
+        OP_ISETP: pout = cmp32(a32, b32, cmp);
+        OP_ISETP64: pout = cmp64(a, b, cmp);
+        OP_SEL: d = {32'd0, pin ? a32 : b32};
+        OP_SHL64: d = (b32 > 32'd63) ? 64'd0 : (a << b32[5:0]);
+        OP_SHR64: begin
+            if (sgn) d = $signed(a) >>> ((b32 > 32'd63) ? 6'd63 : b32[5:0]);
+            else d = (b32 > 32'd63) ? 64'd0 : (a >> b32[5:0]);
+        end
+        OP_MUL64: d = hi ? p64[127:64] : p64[63:0];
+        default: d = 64'd0;
+    endcase
+end
+/* verilator lint_on UNUSEDSIGNAL */
+"#;
