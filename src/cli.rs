@@ -72,9 +72,25 @@ enum Cmd {
         /// Override the configuration's reconvergence-stack depth.
         #[arg(long)]
         stack_depth: Option<u32>,
-        /// Engine: golden (assembled or compiled programs) or ptx (the PTX reference interpreter).
+        /// Engine: golden (assembled or compiled programs), ptx (the PTX reference
+        /// interpreter) or rtl (the rust-hdl SM, cycle by cycle).
         #[arg(long, default_value = "golden")]
         engine: String,
+        /// RTL: write a VCD trace here.
+        #[arg(long)]
+        vcd: Option<PathBuf>,
+        /// RTL: first cycle the VCD covers.
+        #[arg(long, default_value_t = 0)]
+        vcd_from: u64,
+        /// RTL: cycle the VCD stops at (exclusive).
+        #[arg(long, default_value_t = u64::MAX)]
+        vcd_to: u64,
+        /// RTL: trace only these scopes (sm.sched, sm.stack, sm.lane3.alu, ...); repeatable.
+        #[arg(long = "vcd-scope")]
+        vcd_scopes: Vec<String>,
+        /// RTL: compare every retired warp instruction with the golden model.
+        #[arg(long)]
+        lockstep: bool,
         /// Print every retire record.
         #[arg(long)]
         trace: bool,
@@ -196,14 +212,26 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             budget,
             stack_depth,
             engine,
+            vcd,
+            vcd_from,
+            vcd_to,
+            vcd_scopes,
+            lockstep,
             trace,
             stats,
         } => {
+            let rtl = heddle_sim::rtl::RtlOptions {
+                vcd: vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions { path, from: vcd_from, to: vcd_to, scopes: vcd_scopes }),
+                lockstep,
+            };
+            if engine != "rtl" && (rtl.vcd.is_some() || lockstep) {
+                return Err("--vcd and --lockstep need --engine rtl".into());
+            }
             let mut cfg = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
             cfg.instruction_budget = budget.unwrap_or(cfg.instruction_budget);
             cfg.stack_depth = stack_depth.unwrap_or(cfg.stack_depth);
             if let Some(m) = manifest {
-                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config: cfg };
+                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config: cfg, rtl };
                 let r = crate::manifest::run(&m, &opt)?;
                 print!("{}", r.text);
                 return Ok(r.code);
@@ -217,10 +245,10 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                     let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
                     run::Program::Ptx(heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", program.display()))?)
                 }
-                ("golden", false) => run::Program::Isa(load_program(&program)?),
-                ("golden", true) => run::Program::Isa(compile_ptx(&program)?),
+                ("golden" | "rtl", false) => run::Program::Isa(load_program(&program)?),
+                ("golden" | "rtl", true) => run::Program::Isa(compile_ptx(&program)?),
                 ("ptx", false) => return Err("--engine ptx runs .ptx files".into()),
-                (e, _) => return Err(format!("engine `{e}` is not available (golden, ptx)")),
+                (e, _) => return Err(format!("engine `{e}` is not available (golden, ptx, rtl)")),
             };
             let mut config = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
             config.instruction_budget = budget.unwrap_or(config.instruction_budget);
@@ -234,11 +262,13 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 dynamic_shared: shared,
                 config,
                 trace,
+                rtl: (engine == "rtl").then_some(rtl),
             };
             let r = run::run(prog, &spec)?;
             print!("{}", r.text);
             if stats {
                 print!("{}", r.outcome.stats);
+                print!("{}", r.rtl_stats.unwrap_or_default());
             }
             Ok(if r.outcome.trap.is_some() { 1 } else { 0 })
         }

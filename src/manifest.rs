@@ -8,7 +8,8 @@
 
 use crate::run::Dtype;
 use heddle_hw::SmConfig;
-use heddle_sim::device::{Device, Launch, Outcome};
+use heddle_sim::device::{Device, Launch, NoTrace, Outcome};
+use heddle_sim::rtl::RtlOptions;
 use serde_json::Value;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,8 @@ pub struct Options {
     pub dump: Option<PathBuf>,
     pub json: bool,
     pub config: SmConfig,
+    /// RTL options (engine `rtl`).
+    pub rtl: RtlOptions,
 }
 
 /// Result: text to print and the exit status (0 or 1); Err is bad input (2).
@@ -181,8 +184,13 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
         params[slot.offset as usize..(slot.offset + slot.size) as usize].copy_from_slice(&bytes);
     }
     let launch = Launch { kernel: kernel.clone(), grid, block, params, dynamic_shared };
-    let outcome = dev.launch(&launch).map_err(|e| e.to_string())?;
-    check(&m, dir, &name, &dev, &buffers, &outcome, opt)
+    let rtl = (opt.engine == "rtl").then_some(&opt.rtl);
+    let (outcome, rtl_stats) = crate::run::launch(&mut dev, &launch, rtl, &mut NoTrace)?;
+    let mut report = check(&m, dir, &name, &dev, &buffers, &outcome, opt)?;
+    if let Some(s) = rtl_stats.filter(|_| !opt.json) {
+        report.text.push_str(&s);
+    }
+    Ok(report)
 }
 
 fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
@@ -194,12 +202,12 @@ fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
             let prog = heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", ptx.display()))?;
             Device::from_ptx(opt.config.clone(), prog).map_err(|e| e.to_string())
         }
-        "golden" => {
+        "golden" | "rtl" => {
             let obj = heddle_compiler::lower::compile(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
             Device::new(opt.config.clone(), obj).map_err(|e| e.to_string())
         }
-        "rtl" | "verilator" => Err(format!("engine `{}` is not built yet (golden, ptx)", opt.engine)),
-        e => Err(format!("unknown engine `{e}` (golden, ptx, rtl, verilator)")),
+        "verilator" => Err("engine `verilator` is not built yet (golden, ptx, rtl)".to_string()),
+        e => Err(format!("unknown engine `{e}` (golden, ptx, rtl)")),
     }
 }
 

@@ -4,7 +4,8 @@
 
 use heddle_hw::SmConfig;
 use heddle_isa::object::{Kernel, Object};
-use heddle_sim::device::{Collect, Device, Launch, NoTrace, Outcome};
+use heddle_sim::device::{Collect, Device, Launch, NoTrace, Outcome, Tracer};
+use heddle_sim::rtl::RtlOptions;
 use std::fmt::Write;
 
 /// Element type of a buffer or scalar argument.
@@ -153,6 +154,35 @@ pub struct RunSpec {
     pub dynamic_shared: u32,
     pub config: SmConfig,
     pub trace: bool,
+    /// Run on the RTL with these options (None: the program's own engine).
+    pub rtl: Option<RtlOptions>,
+}
+
+/// Runs `launch` on the golden model (or the PTX interpreter, for a PTX
+/// device) or, with `rtl`, on the RTL; RTL statistics come back as text.
+pub fn launch<T: Tracer>(dev: &mut Device, launch: &Launch, rtl: Option<&RtlOptions>, tracer: &mut T) -> Result<(Outcome, Option<String>), String> {
+    match rtl {
+        None => Ok((dev.launch_traced(launch, tracer).map_err(|e| e.to_string())?, None)),
+        Some(o) => {
+            let r = dev.launch_rtl(launch, o, tracer).map_err(|e| e.to_string())?;
+            let s = &r.rtl;
+            let util = r.outcome.stats.thread_instructions as f64 / s.cycles.max(1) as f64 / s.lanes as f64;
+            let mut text = format!(
+                "rtl: {} cycles, IPC {:.3} warp instructions/cycle, lane utilisation {:.3}\nrtl cycles: exec {} memory {} control {} front end {}\n",
+                s.cycles,
+                r.outcome.stats.warp_instructions as f64 / s.cycles.max(1) as f64,
+                util,
+                s.exec_cycles,
+                s.mem_cycles,
+                s.ctl_cycles,
+                s.front_cycles
+            );
+            if o.lockstep {
+                text += &format!("lockstep: {} warp instructions identical to the golden model\n", r.compared);
+            }
+            Ok((r.outcome, Some(text)))
+        }
+    }
 }
 
 /// `X[,Y[,Z]]`.
@@ -172,6 +202,8 @@ pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
 pub struct RunResult {
     pub text: String,
     pub outcome: Outcome,
+    /// RTL cycle statistics (RTL runs).
+    pub rtl_stats: Option<String>,
 }
 
 /// Picks the kernel: the named one, or the only one.
@@ -243,15 +275,15 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
     }
     let launch = Launch { kernel: k.name.clone(), grid: spec.grid, block: spec.block, params, dynamic_shared: spec.dynamic_shared };
     let mut text = String::new();
-    let outcome = if spec.trace {
+    let (outcome, rtl_stats) = if spec.trace {
         let mut c = Collect::default();
-        let o = dev.launch_traced(&launch, &mut c).map_err(|e| e.to_string())?;
+        let o = self::launch(&mut dev, &launch, spec.rtl.as_ref(), &mut c)?;
         for r in &c.0 {
             let _ = writeln!(text, "{r}");
         }
         o
     } else {
-        dev.launch_traced(&launch, &mut NoTrace).map_err(|e| e.to_string())?
+        self::launch(&mut dev, &launch, spec.rtl.as_ref(), &mut NoTrace)?
     };
     text.push_str(&String::from_utf8_lossy(&outcome.stdout));
     for (name, dtype, count, ptr) in buffers {
@@ -265,7 +297,7 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
             let _ = writeln!(text, "  at {line}");
         }
     }
-    Ok(RunResult { text, outcome })
+    Ok(RunResult { text, outcome, rtl_stats })
 }
 
 /// `kernel+3 (file:line:col)` for a pc.

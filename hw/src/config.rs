@@ -40,6 +40,13 @@ pub struct SmConfig {
     pub bus_bits: u32,
     /// Warp instructions a launch may retire before it is stopped as runaway.
     pub instruction_budget: u64,
+    /// Instruction memory words (64-bit instructions) the RTL holds.
+    #[serde(default = "default_imem_words")]
+    pub imem_words: u32,
+}
+
+fn default_imem_words() -> u32 {
+    1 << 16
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -67,6 +74,7 @@ impl SmConfig {
             sfu_latency: 8,
             bus_bits: 32,
             instruction_budget: 100_000_000,
+            imem_words: 2048,
         }
     }
 
@@ -90,6 +98,7 @@ impl SmConfig {
             sfu_latency: 12,
             bus_bits: 64,
             instruction_budget: 1_000_000_000,
+            imem_words: default_imem_words(),
         }
     }
 
@@ -146,6 +155,12 @@ impl SmConfig {
         }
         if ![32, 64, 128, 256].contains(&self.bus_bits) {
             return err(format!("bus_bits {} must be 32, 64, 128 or 256", self.bus_bits));
+        }
+        if !pow2(self.imem_words) || self.imem_words > 1 << 16 {
+            return err(format!("imem_words {} must be a power of two up to 65536", self.imem_words));
+        }
+        if self.warps > 64 || self.stack_depth > 128 {
+            return err(format!("{} warps (at most 64) or stack depth {} (at most 128) beyond the RTL's fields", self.warps, self.stack_depth));
         }
         if self.alu_latency == 0 || self.fpu_latency == 0 || self.sfu_latency == 0 {
             return err("latencies must be at least one cycle".into());

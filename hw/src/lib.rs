@@ -8,9 +8,14 @@
 //! ([`verilog::lint`]).
 
 pub mod alu;
+pub mod bits;
+pub mod decode;
+pub mod sched;
+pub mod sm;
 pub mod config;
 pub mod cosim;
 pub mod ram;
+pub mod regfile;
 pub mod stack;
 pub mod verilog;
 

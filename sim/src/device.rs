@@ -47,6 +47,9 @@ pub enum LaunchError {
     Memory(#[from] MemError),
     #[error(transparent)]
     Config(#[from] heddle_hw::ConfigError),
+    /// The RTL engine failed: a lockstep difference or a simulation fault.
+    #[error("{0}")]
+    Rtl(String),
 }
 
 /// Receives retire records as an engine produces them.
@@ -155,6 +158,16 @@ impl Device {
             return Err(LaunchError::Params { kernel: k.name.clone(), want: k.param_bytes, got: l.params.len() as u32 });
         }
         Ok(k)
+    }
+
+    /// Runs a launch on the RTL streaming multiprocessor.
+    pub fn launch_rtl<T: Tracer>(&mut self, l: &Launch, opts: &crate::rtl::RtlOptions, tracer: &mut T) -> Result<crate::rtl::RtlOutcome, LaunchError> {
+        if self.ptx.is_some() {
+            return Err(LaunchError::Rtl("the RTL runs compiled programs, not PTX".into()));
+        }
+        let k = self.check_launch(l)?;
+        self.launches += 1;
+        crate::rtl::run(self, &k, l, opts, tracer)
     }
 
     /// Runs a launch on the golden model.

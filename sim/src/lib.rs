@@ -4,6 +4,7 @@
 //!   launch, read back) and the [`device::Tracer`] that receives retire records;
 //! - [`golden`]: the golden-model interpreter, the reference for every engine;
 //! - [`ptx`]: the PTX reference interpreter, the oracle for the compiler;
+//! - [`rtl`]: the RTL engine: the rust-hdl SM simulated cycle by cycle, VCD, lockstep;
 //! - [`retire`]: the one retire-record type engines are compared on;
 //! - [`trap`]: faults as data; [`stats`]: launch statistics;
 //! - [`memory`]: global memory, allocations and the device heap;
@@ -15,6 +16,7 @@ pub mod memory;
 pub mod printf;
 pub mod ptx;
 pub mod retire;
+pub mod rtl;
 pub mod stats;
 pub mod trap;
 

@@ -54,6 +54,10 @@ pub enum TrapKind {
         budget: u64,
     },
     DivergentUniformBranch,
+    /// The engine does not implement this yet (the RTL SM's unimplemented classes).
+    Unimplemented {
+        what: String,
+    },
     UserTrap,
     Breakpoint,
     AssertFail {
@@ -103,6 +107,7 @@ impl fmt::Display for TrapKind {
                 write!(f, "runaway kernel: more than {budget} warp instructions")
             }
             TrapKind::DivergentUniformBranch => write!(f, "divergent bra.uni"),
+            TrapKind::Unimplemented { what } => write!(f, "not implemented by this engine: {what}"),
             TrapKind::UserTrap => write!(f, "trap instruction"),
             TrapKind::Breakpoint => write!(f, "breakpoint"),
             TrapKind::AssertFail { message, file, line, function } => {

@@ -5,6 +5,7 @@
 
 use super::{Cta, Dec, Machine, Step, BARRIERS};
 use crate::device::Tracer;
+use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind, PredWrite, RegWrite, Retire};
 use crate::stats::MemCounts;
 use crate::trap::{Space, Trap, TrapKind};
@@ -184,6 +185,49 @@ impl MemFault {
     }
 }
 
+/// What an access is checked against: the sizes of every state space.
+pub(crate) struct Spaces<'m> {
+    pub global: &'m GlobalMemory,
+    pub shared_len: usize,
+    pub local_bytes: u32,
+    pub consts_len: usize,
+    pub params_len: usize,
+}
+
+impl Spaces<'_> {
+    /// Bounds- and alignment-checks an access by thread `thread` of the CTA;
+    /// returns where its bytes start in the backing store of `space`.
+    #[inline]
+    pub(crate) fn locate(&self, thread: usize, space: Space, off: u32, size: u32, write: bool) -> Result<usize, MemFault> {
+        if off & (size - 1) != 0 {
+            return Err(MemFault::Misaligned);
+        }
+        let end = off as u64 + size as u64;
+        match space {
+            Space::Global => {
+                if off < mem::NULL_LIMIT || !self.global.check(off, size) {
+                    return Err(MemFault::OutOfBounds);
+                }
+                Ok(off as usize)
+            }
+            Space::Shared => (end <= self.shared_len as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds),
+            Space::Local => {
+                if end > self.local_bytes as u64 {
+                    return Err(MemFault::StackOverflow);
+                }
+                Ok(thread * self.local_bytes as usize + off as usize)
+            }
+            Space::Const | Space::Param => {
+                if write {
+                    return Err(MemFault::ReadOnly);
+                }
+                let len = if space == Space::Const { self.consts_len } else { self.params_len };
+                (end <= len as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds)
+            }
+        }
+    }
+}
+
 /// The generic-address window an address falls in.
 #[inline]
 fn window(addr: u32) -> (Space, u32) {
@@ -233,32 +277,14 @@ impl Machine<'_> {
         size: u32,
         write: bool,
     ) -> Result<usize, MemFault> {
-        if off & (size - 1) != 0 {
-            return Err(MemFault::Misaligned);
-        }
-        let end = off as u64 + size as u64;
-        match space {
-            Space::Global => {
-                if off < mem::NULL_LIMIT || !self.global.check(off, size) {
-                    return Err(MemFault::OutOfBounds);
-                }
-                Ok(off as usize)
-            }
-            Space::Shared => (end <= cta.shared.len() as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds),
-            Space::Local => {
-                if end > self.local_bytes as u64 {
-                    return Err(MemFault::StackOverflow);
-                }
-                Ok((w * self.ws + lane) * self.local_bytes as usize + off as usize)
-            }
-            Space::Const | Space::Param => {
-                if write {
-                    return Err(MemFault::ReadOnly);
-                }
-                let len = if space == Space::Const { self.consts.len() } else { self.params.len() };
-                (end <= len as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds)
-            }
-        }
+        let spaces = Spaces {
+            global: self.global,
+            shared_len: cta.shared.len(),
+            local_bytes: self.local_bytes,
+            consts_len: self.consts.len(),
+            params_len: self.params.len(),
+        };
+        spaces.locate(w * self.ws + lane, space, off, size, write)
     }
 
     #[inline]
@@ -970,7 +996,7 @@ impl Machine<'_> {
 }
 
 /// The new memory value of an atomic (`AtomOp` code).
-fn atomic_op(op: u32, wide: bool, old: u64, b: u64, c: u64) -> u64 {
+pub(crate) fn atomic_op(op: u32, wide: bool, old: u64, b: u64, c: u64) -> u64 {
     let (so, sb) = if wide { (old as i64, b as i64) } else { (old as u32 as i32 as i64, b as u32 as i32 as i64) };
     let mask = if wide { u64::MAX } else { u32::MAX as u64 };
     let r = match op {

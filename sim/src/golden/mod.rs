@@ -16,13 +16,13 @@
 //! are lane bitmasks; nothing is allocated per instruction unless a tracer
 //! asks for retire records. The golden model has no cycles.
 
-mod exec;
+pub(crate) mod exec;
 mod syscall;
 pub mod warp;
 
 use crate::device::{Device, Launch, Outcome, Tracer};
 use crate::memory::GlobalMemory;
-use crate::retire::MemAccess;
+use crate::retire::{MemAccess, Retire};
 use crate::stats::Stats;
 use crate::trap::{Trap, TrapKind};
 use heddle_isa::fields::RZ;
@@ -153,13 +153,12 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
         .collect()
 }
 
-/// Runs a checked launch to completion or the first trap.
-pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &mut T) -> Outcome {
+/// The machine for a checked launch of `k` on `dev`.
+fn machine<'a>(dev: &'a mut Device, k: &Kernel, l: &'a Launch) -> Machine<'a> {
     let nregs = k.regs as u32;
-    let ws = dev.config.warp_size as usize;
-    let mut m = Machine {
+    Machine {
         prog: predecode(&dev.module.code, nregs).into(),
-        ws,
+        ws: dev.config.warp_size as usize,
         rows: nregs as usize + 8,
         nregs,
         global: &mut dev.global,
@@ -176,45 +175,79 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
         stdout: vec![],
         seq: 0,
         mem_log: vec![],
-    };
-    let shared_bytes = (k.shared_bytes + l.dynamic_shared) as usize;
+    }
+}
+
+/// CTA state for `k` launched as `l`, at linear CTA index `linear`.
+fn new_cta(m: &Machine, k: &Kernel, l: &Launch, linear: u32) -> Cta {
+    let ws = m.ws;
     let threads = (l.block[0] * l.block[1] * l.block[2]) as usize;
     let nwarps = threads.div_ceil(ws);
-    // One CTA's state, reset for each CTA in turn (memory starts zeroed).
-    let mut cta = Cta {
-        id: [0; 3],
-        linear: 0,
+    let (gx, gy) = (l.grid[0], l.grid[1]);
+    Cta {
+        id: [linear % gx, linear / gx % gy, linear / (gx * gy)],
+        linear,
         warps: (0..nwarps).map(|w| Warp::new(k.entry, lanes_present(threads, w, ws))).collect(),
         regs: vec![0; nwarps * m.rows * ws],
-        shared: vec![0; shared_bytes],
+        shared: vec![0; (k.shared_bytes + l.dynamic_shared) as usize],
         local: vec![0; threads * k.local_bytes as usize],
         bars: [Barrier::default(); BARRIERS],
         red_dst: vec![None; nwarps],
-    };
+    }
+}
+
+/// Runs a checked launch to completion or the first trap.
+pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &mut T) -> Outcome {
+    let mut m = machine(dev, k, l);
+    let ctas = l.grid[0] * l.grid[1] * l.grid[2];
     let mut trap = None;
-    'grid: for z in 0..l.grid[2] {
-        for y in 0..l.grid[1] {
-            for x in 0..l.grid[0] {
-                if x + y + z > 0 {
-                    for (w, warp) in cta.warps.iter_mut().enumerate() {
-                        warp.reset(k.entry, lanes_present(threads, w, ws));
-                    }
-                    cta.regs.fill(0);
-                    cta.shared.fill(0);
-                    cta.local.fill(0);
-                    cta.bars = [Barrier::default(); BARRIERS];
-                    cta.red_dst.fill(None);
-                }
-                cta.id = [x, y, z];
-                cta.linear = x + l.grid[0] * (y + l.grid[1] * z);
-                if let Err(t) = m.run_cta(&mut cta, tracer) {
-                    trap = Some(*t);
-                    break 'grid;
-                }
-            }
+    for linear in 0..ctas {
+        // Each CTA starts from fresh state (memory zeroed).
+        let mut cta = new_cta(&m, k, l, linear);
+        if let Err(t) = m.run_cta(&mut cta, tracer) {
+            trap = Some(*t);
+            break;
         }
     }
     Outcome { trap, stats: m.stats, stdout: m.stdout }
+}
+
+/// The golden model stepped one warp instruction at a time, in the order
+/// another engine retires them: the reference side of lockstep comparison.
+pub struct Stepper<'a> {
+    m: Machine<'a>,
+    k: &'a Kernel,
+    l: &'a Launch,
+    cta: Cta,
+}
+
+impl<'a> Stepper<'a> {
+    /// Runs `f` with a stepper over a checked launch on `dev` (a copy of the
+    /// device the other engine runs on).
+    pub fn with<R>(dev: &'a mut Device, k: &'a Kernel, l: &'a Launch, f: impl FnOnce(&mut Stepper<'a>) -> R) -> R {
+        let m = machine(dev, k, l);
+        let cta = new_cta(&m, k, l, 0);
+        f(&mut Stepper { m, k, l, cta })
+    }
+
+    /// Starts CTA `linear` from fresh state.
+    pub fn start_cta(&mut self, linear: u32) {
+        self.cta = new_cta(&self.m, self.k, self.l, linear);
+    }
+
+    /// Steps warp `w` once: its retire record, None if the warp had finished, or its trap.
+    pub fn step(&mut self, w: usize) -> Result<Option<Retire>, Box<Trap>> {
+        let mut got = None;
+        match self.m.step(&mut self.cta, w, &mut |r: Retire| got = Some(r))? {
+            Step::Finished if got.is_none() => Ok(None),
+            _ => Ok(got),
+        }
+    }
+
+    /// Bytes the golden side has in global memory (to compare final images).
+    pub fn global(&self) -> &GlobalMemory {
+        self.m.global
+    }
 }
 
 /// Mask of the lanes of warp `w` that hold threads.

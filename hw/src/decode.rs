@@ -1,0 +1,101 @@
+//! The hardware decoder's ROM: per opcode, the SM's execution class and
+//! operand shape, computed from the ISA table (`heddle_isa::table`) so that
+//! nothing is re-typed. The Verilog is a `case` generated from the same
+//! function.
+
+use crate::alu;
+use heddle_isa::table::{Format, Regs};
+use heddle_isa::Opcode;
+use rust_hdl::prelude::*;
+
+/// Execution classes of the SM's control FSM.
+pub mod class {
+    /// Not implemented by this SM: traps.
+    pub const UNIMPL: u64 = 0;
+    pub const ALU: u64 = 1;
+    pub const S2R: u64 = 2;
+    pub const LD: u64 = 3;
+    pub const ST: u64 = 4;
+    pub const ATOM: u64 = 5;
+    pub const BRA: u64 = 6;
+    pub const CALL: u64 = 7;
+    pub const RET: u64 = 8;
+    pub const EXIT: u64 = 9;
+    pub const BAR: u64 = 10;
+    pub const PLOP: u64 = 11;
+    pub const VOTE: u64 = 12;
+    pub const BALLOT: u64 = 13;
+    pub const NOP: u64 = 14;
+    pub const TRAP: u64 = 15;
+}
+
+/// Which field packs the auxiliary predicate operand.
+pub mod aux {
+    pub const NONE: u64 = 0;
+    /// `d[6:3]`: the `pc` operand of a compare.
+    pub const D: u64 = 1;
+    /// `mod[3:0]`: `sel`'s predicate.
+    pub const MOD: u64 = 2;
+    /// `a[3:0]`: plop's first operand, vote and ballot.
+    pub const A: u64 = 3;
+}
+
+/// One ROM word: class[3:0], wide_a[4], wide_b[5], d_words[7:6], setp[8], aux[10:9].
+pub fn rom_word(op: Opcode) -> u64 {
+    let info = op.info();
+    let class = match op {
+        o if alu::OPS.contains(&o) => class::ALU,
+        Opcode::S2r => class::S2R,
+        Opcode::Ld => class::LD,
+        Opcode::St => class::ST,
+        Opcode::Atom => class::ATOM,
+        Opcode::Bra => class::BRA,
+        Opcode::Call => class::CALL,
+        Opcode::Ret => class::RET,
+        Opcode::Exit => class::EXIT,
+        Opcode::Bar => class::BAR,
+        Opcode::Plop => class::PLOP,
+        Opcode::Vote => class::VOTE,
+        Opcode::Ballot => class::BALLOT,
+        Opcode::Nop | Opcode::Fence => class::NOP,
+        Opcode::Trap | Opcode::Brkpt => class::TRAP,
+        _ => class::UNIMPL,
+    };
+    let setp = info.format == Format::SetP;
+    let (wide_a, wide_b, d_words) = match info.regs {
+        Regs::AllPairs => (true, true, if setp { 0 } else { 2 }),
+        Regs::PairDA => (true, false, 2),
+        _ => (false, false, if setp { 0 } else { 1 }),
+    };
+    let auxsel = match info.format {
+        Format::SetP => aux::D,
+        Format::Sel => aux::MOD,
+        Format::Plop | Format::Vote | Format::Ballot => aux::A,
+        _ => aux::NONE,
+    };
+    class | (wide_a as u64) << 4 | (wide_b as u64) << 5 | (d_words as u64) << 6 | (setp as u64) << 8 | auxsel << 9
+}
+
+#[derive(LogicBlock, Default)]
+pub struct DecodeRom {
+    pub op: Signal<In, Bits<7>>,
+    pub word: Signal<Out, Bits<11>>,
+}
+
+impl Logic for DecodeRom {
+    fn update(&mut self) {
+        let w = Opcode::from_code(self.op.val().index() as u8).map_or(0, rom_word);
+        self.word.next = w.into();
+    }
+    fn connect(&mut self) {
+        self.word.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let mut s = String::from("always @(*) begin\n    case (op)\n");
+        for &op in Opcode::ALL {
+            s += &format!("        7'h{:02x}: word = 11'h{:03x}; // {}\n", op as u8, rom_word(op), op.mnemonic());
+        }
+        s += "        default: word = 11'h000;\n    endcase\nend";
+        Verilog::Custom(s)
+    }
+}

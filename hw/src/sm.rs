@@ -1,0 +1,1428 @@
+//! `Sm`: the streaming multiprocessor, one rust-hdl block driven by a
+//! control state machine.
+//!
+//! ```text
+//! host regs ──> CTA init (stacks, predicates, exited masks, tid registers)
+//!          ──> Sched (round-robin WarpPick over live, non-waiting warps)
+//!          ──> Top (reconvergence stack pops finished entries)
+//!          ──> fetch + guard (imem, predicate RAM) ──> Aux (predicate operands)
+//!          ──> Dispatch by decode class (DecodeRom, from the ISA table):
+//!                ALU/S2R/BALLOT: Exec, one beat of `lanes` threads per cycle
+//!                  (64-bit operations: four cycles per beat)
+//!                LD/ST/ATOM: one thread per request on the memory port
+//!                BRA/CALL/RET/EXIT: reconvergence-stack commands
+//!                BAR: arrival count, warp waits
+//!          ──> Commit (predicates, carry, pc, retire pulse) ──> Sched
+//! ```
+//!
+//! Register files: per lane, three copies of one RAM (three read ports, one
+//! write port), addressed `warp | beat | register`; each word carries the
+//! CTA epoch it was written in, so a new CTA reads zeros without clearing
+//! the RAM. The unused `rz` slot of each thread holds its packed `tid`.
+//!
+//! The memory port is a request/response interface serviced within the
+//! cycle (the memory model sits behind it); the RTL engine in `heddle-sim`
+//! implements it. Opcodes whose decode class is `UNIMPL` (FP32, f64, SFU,
+//! divide, shuffle, syscalls, indirect calls, `barred`) end the launch
+//! with trap code [`trap::UNIMPLEMENTED`].
+
+use crate::alu::IntAlu;
+use crate::bits::{Gather, Popc64};
+use crate::decode::DecodeRom;
+use crate::ram::{Ram, ADDR_BITS};
+use crate::regfile::RegFile;
+use crate::sched::WarpPick;
+use crate::stack::ReconvStack;
+use crate::SmConfig;
+use heddle_isa::fields::RPC_NONE;
+use heddle_isa::Opcode;
+use rust_hdl::prelude::*;
+
+/// Host control registers (`host_addr`).
+pub mod host {
+    pub const ENTRY: u64 = 0;
+    pub const GRID_X: u64 = 1;
+    pub const GRID_Y: u64 = 2;
+    pub const GRID_Z: u64 = 3;
+    pub const BLOCK_X: u64 = 4;
+    pub const BLOCK_Y: u64 = 5;
+    pub const BLOCK_Z: u64 = 6;
+    pub const NTHREADS: u64 = 7;
+    pub const NWARPS: u64 = 8;
+    pub const DYN_SMEM: u64 = 9;
+    pub const TOTAL_SMEM: u64 = 10;
+    pub const GRIDID: u64 = 11;
+    pub const CODE_LEN: u64 = 12;
+    /// Any write starts the launch.
+    pub const START: u64 = 15;
+}
+
+/// `trap_code` values.
+pub mod trap {
+    pub const NONE: u64 = 0;
+    pub const BAD_PC: u64 = 1;
+    pub const UNIMPLEMENTED: u64 = 2;
+    pub const STACK_OVERFLOW: u64 = 3;
+    pub const DEADLOCK: u64 = 4;
+    pub const RUNAWAY: u64 = 5;
+    pub const USER: u64 = 6;
+    pub const BREAKPOINT: u64 = 7;
+    pub const MEMORY: u64 = 8;
+    pub const DIVERGENT_UNIFORM: u64 = 9;
+    pub const EPOCH: u64 = 10;
+}
+
+/// `mem_kind` values.
+pub mod mem {
+    pub const LOAD: u64 = 0;
+    pub const STORE: u64 = 1;
+    pub const ATOMIC: u64 = 2;
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum SmState {
+    Idle,
+    InitWarp,
+    InitThread,
+    Sched,
+    Top,
+    Aux,
+    Aux2,
+    Dispatch,
+    Exec,
+    MemAddr,
+    MemData,
+    MemReq,
+    MemWb,
+    Ctl2,
+    CtlWait,
+    Commit,
+    NextCta,
+    Trapped,
+}
+
+#[derive(LogicBlock)]
+pub struct Sm {
+    pub clock: Signal<In, Clock>,
+    // Host control interface.
+    pub host_we: Signal<In, Bit>,
+    pub host_addr: Signal<In, Bits<5>>,
+    pub host_wdata: Signal<In, Bits<32>>,
+    pub imem_we: Signal<In, Bit>,
+    pub imem_addr: Signal<In, Bits<ADDR_BITS>>,
+    pub imem_data: Signal<In, Bits<64>>,
+    pub busy: Signal<Out, Bit>,
+    pub done: Signal<Out, Bit>,
+    pub trap_code: Signal<Out, Bits<4>>,
+    pub trap_warp: Signal<Out, Bits<6>>,
+    pub trap_pc: Signal<Out, Bits<32>>,
+    pub trap_lane: Signal<Out, Bits<8>>,
+    // Memory port.
+    pub mem_req: Signal<Out, Bit>,
+    pub mem_kind: Signal<Out, Bits<2>>,
+    pub mem_space: Signal<Out, Bits<3>>,
+    pub mem_width: Signal<Out, Bits<3>>,
+    pub mem_addr: Signal<Out, Bits<32>>,
+    pub mem_wdata: Signal<Out, Bits<64>>,
+    pub mem_wdata_hi: Signal<Out, Bits<64>>,
+    pub mem_cdata: Signal<Out, Bits<64>>,
+    pub mem_atom_op: Signal<Out, Bits<4>>,
+    pub mem_thread: Signal<Out, Bits<16>>,
+    pub mem_lane: Signal<Out, Bits<8>>,
+    pub mem_rdata: Signal<In, Bits<64>>,
+    pub mem_rdata_hi: Signal<In, Bits<64>>,
+    pub mem_fault: Signal<In, Bit>,
+    // Launch progress and the retire port (for monitors).
+    pub cta_start: Signal<Out, Bit>,
+    pub cta_linear: Signal<Out, Bits<32>>,
+    pub retire: Signal<Out, Bit>,
+    pub ret_warp: Signal<Out, Bits<6>>,
+    pub ret_pc: Signal<Out, Bits<32>>,
+    pub ret_active: Signal<Out, Bits<64>>,
+    pub ret_exec: Signal<Out, Bits<64>>,
+    pub ret_pred_we: Signal<Out, Bit>,
+    pub ret_pred: Signal<Out, Bits<3>>,
+    pub ret_pred_val: Signal<Out, Bits<64>>,
+    pub waiting: Signal<Out, Bits<64>>,
+    // Performance counters.
+    pub perf_cycles: Signal<Out, Bits<64>>,
+    pub perf_issued: Signal<Out, Bits<64>>,
+    pub perf_threads: Signal<Out, Bits<64>>,
+    pub perf_exec: Signal<Out, Bits<64>>,
+    pub perf_mem: Signal<Out, Bits<64>>,
+    pub perf_ctl: Signal<Out, Bits<64>>,
+    pub perf_front: Signal<Out, Bits<64>>,
+    pub perf_barrier: Signal<Out, Bits<64>>,
+
+    state: DFF<SmState>,
+    r_entry: DFF<Bits<32>>,
+    r_grid_x: DFF<Bits<32>>,
+    r_grid_y: DFF<Bits<32>>,
+    r_grid_z: DFF<Bits<32>>,
+    r_block_x: DFF<Bits<32>>,
+    r_block_y: DFF<Bits<32>>,
+    r_block_z: DFF<Bits<32>>,
+    r_nthreads: DFF<Bits<32>>,
+    r_nwarps: DFF<Bits<32>>,
+    r_dyn: DFF<Bits<32>>,
+    r_total: DFF<Bits<32>>,
+    r_gridid: DFF<Bits<32>>,
+    r_code_len: DFF<Bits<32>>,
+    cta_x: DFF<Bits<32>>,
+    cta_y: DFF<Bits<32>>,
+    cta_z: DFF<Bits<32>>,
+    cta_lin: DFF<Bits<32>>,
+    epoch: DFF<Bits<16>>,
+    init_w: DFF<Bits<8>>,
+    init_k: DFF<Bits<4>>,
+    rem: DFF<Bits<32>>,
+    init_t: DFF<Bits<16>>,
+    tid_x: DFF<Bits<11>>,
+    tid_y: DFF<Bits<11>>,
+    tid_z: DFF<Bits<7>>,
+    w_live: DFF<Bits<64>>,
+    w_wait: DFF<Bits<64>>,
+    last: DFF<Bits<6>>,
+    cur: DFF<Bits<6>>,
+    pc: DFF<Bits<32>>,
+    ir: DFF<Bits<64>>,
+    active: DFF<Bits<64>>,
+    exec: DFF<Bits<64>>,
+    paux: DFF<Bits<64>>,
+    pauxb: DFF<Bits<64>>,
+    carry_in: DFF<Bits<64>>,
+    exited_old: DFF<Bits<64>>,
+    beat: DFF<Bits<8>>,
+    phase: DFF<Bits<2>>,
+    res_pred: DFF<Bits<64>>,
+    res_carry: DFF<Bits<64>>,
+    cc_we: DFF<Bit>,
+    mt: DFF<Bits<8>>,
+    mk: DFF<Bits<3>>,
+    maddr: DFF<Bits<32>>,
+    wb0: DFF<Bits<32>>,
+    wb1: DFF<Bits<32>>,
+    wb2: DFF<Bits<32>>,
+    wb3: DFF<Bits<32>>,
+    cb0: DFF<Bits<32>>,
+    cb1: DFF<Bits<32>>,
+    rb_lo: DFF<Bits<64>>,
+    rb_hi: DFF<Bits<64>>,
+    live_threads: DFF<Bits<32>>,
+    bar_arrived: DFF<Bits<32>>,
+    icount: DFF<Bits<64>>,
+    cycles: DFF<Bits<64>>,
+    c_issued: DFF<Bits<64>>,
+    c_threads: DFF<Bits<64>>,
+    c_exec: DFF<Bits<64>>,
+    c_mem: DFF<Bits<64>>,
+    c_ctl: DFF<Bits<64>>,
+    c_front: DFF<Bits<64>>,
+    c_barrier: DFF<Bits<64>>,
+    t_code: DFF<Bits<4>>,
+    t_warp: DFF<Bits<6>>,
+    t_pc: DFF<Bits<32>>,
+    t_lane: DFF<Bits<8>>,
+    done_f: DFF<Bit>,
+    alo: Vec<DFF<Bits<64>>>,
+    ahi: Vec<DFF<Bits<64>>>,
+    blo: Vec<DFF<Bits<64>>>,
+    bhi: Vec<DFF<Bits<64>>>,
+    rhi: Vec<DFF<Bits<64>>>,
+
+    // Decoded fields of `ir` and other combinational values.
+    f_op: Signal<Local, Bits<7>>,
+    f_i: Signal<Local, Bit>,
+    f_d: Signal<Local, Bits<7>>,
+    f_a: Signal<Local, Bits<7>>,
+    f_b: Signal<Local, Bits<7>>,
+    f_c: Signal<Local, Bits<7>>,
+    f_mod: Signal<Local, Bits<6>>,
+    f_imm: Signal<Local, Bits<32>>,
+    f_rpc: Signal<Local, Bits<32>>,
+    cls: Signal<Local, Bits<4>>,
+    wide_a: Signal<Local, Bit>,
+    wide_b: Signal<Local, Bit>,
+    wide: Signal<Local, Bit>,
+    dwords: Signal<Local, Bits<2>>,
+    setp: Signal<Local, Bit>,
+    auxsel: Signal<Local, Bits<2>>,
+    aux_code: Signal<Local, Bits<4>>,
+    pred_val: Signal<Local, Bits<64>>,
+    guard_val: Signal<Local, Bits<64>>,
+    cur_beat: Signal<Local, Bits<8>>,
+    beat_base: Signal<Local, Bits<8>>,
+    rf_base: Signal<Local, Bits<ADDR_BITS>>,
+    port_a: Signal<Local, Bits<7>>,
+    port_b: Signal<Local, Bits<7>>,
+    port_c: Signal<Local, Bits<7>>,
+    beat_exec: Signal<Local, Bits<64>>,
+    beat_carry: Signal<Local, Bits<64>>,
+    beat_paux: Signal<Local, Bits<64>>,
+    va: Vec<Signal<Local, Bits<64>>>,
+    vb: Vec<Signal<Local, Bits<64>>>,
+    vc: Vec<Signal<Local, Bits<64>>>,
+    s2r: Vec<Signal<Local, Bits<64>>>,
+    epoch_hi: Signal<Local, Bits<64>>,
+    imm64: Signal<Local, Bits<64>>,
+    beat_base64: Signal<Local, Bits<64>>,
+    m_lane: Signal<Local, Bits<8>>,
+    sel_a: Signal<Local, Bits<64>>,
+    sel_b: Signal<Local, Bits<64>>,
+    sel_c: Signal<Local, Bits<64>>,
+    words: Signal<Local, Bits<3>>,
+    mwidth: Signal<Local, Bits<3>>,
+    ballot: Signal<Local, Bits<64>>,
+    live_cur: Signal<Local, Bits<64>>,
+    present: Signal<Local, Bits<64>>,
+    bool_v: Signal<Local, Bits<64>>,
+    new_pred: Signal<Local, Bits<64>>,
+    vote_r: Signal<Local, Bit>,
+    arrived_new: Signal<Local, Bits<32>>,
+    rd_word: Signal<Local, Bits<64>>,
+    ready: Signal<Local, Bits<64>>,
+    nc_x: Signal<Local, Bits<32>>,
+
+    imem: Ram<64>,
+    stack: ReconvStack,
+    preds: Ram<64>,
+    carry: Ram<64>,
+    exited: Ram<64>,
+    rf: Vec<RegFile>,
+    alus: Vec<IntAlu>,
+    sched: WarpPick,
+    rom: DecodeRom,
+    popc: Popc64,
+    gp: Gather,
+    gc: Gather,
+
+    lanes: Constant<Bits<8>>,
+    ws: Constant<Bits<8>>,
+    log_l: Constant<Bits<8>>,
+    log_ws: Constant<Bits<8>>,
+    last_beat: Constant<Bits<8>>,
+    rf_wshift: Constant<Bits<8>>,
+    full: Constant<Bits<64>>,
+    lane_ones: Constant<Bits<64>>,
+    budget: Constant<Bits<64>>,
+    rpc_none: Constant<Bits<32>>,
+    op_trap: Constant<Bits<7>>,
+    index: Vec<Constant<Bits<8>>>,
+    index64: Vec<Constant<Bits<64>>>,
+    lo32: Constant<Bits<64>>,
+    sx8: Constant<Bits<64>>,
+    sx16: Constant<Bits<64>>,
+    _lanes: usize,
+}
+
+impl Sm {
+    pub fn new(cfg: &SmConfig) -> Sm {
+        cfg.validate().expect("a validated SmConfig");
+        let lanes = cfg.lanes as usize;
+        let beats = cfg.beats() as usize;
+        let warps = cfg.warps as usize;
+        let rf_words = warps * beats * 128;
+        assert!(rf_words <= 1 << ADDR_BITS, "register file of {rf_words} words exceeds the address width");
+        let c8 = |v: u64| Constant::new(v.into());
+        let full = if cfg.warp_size == 64 { u64::MAX } else { (1u64 << cfg.warp_size) - 1 };
+        Sm {
+            clock: Default::default(),
+            host_we: Default::default(),
+            host_addr: Default::default(),
+            host_wdata: Default::default(),
+            imem_we: Default::default(),
+            imem_addr: Default::default(),
+            imem_data: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            trap_code: Default::default(),
+            trap_warp: Default::default(),
+            trap_pc: Default::default(),
+            trap_lane: Default::default(),
+            mem_req: Default::default(),
+            mem_kind: Default::default(),
+            mem_space: Default::default(),
+            mem_width: Default::default(),
+            mem_addr: Default::default(),
+            mem_wdata: Default::default(),
+            mem_wdata_hi: Default::default(),
+            mem_cdata: Default::default(),
+            mem_atom_op: Default::default(),
+            mem_thread: Default::default(),
+            mem_lane: Default::default(),
+            mem_rdata: Default::default(),
+            mem_rdata_hi: Default::default(),
+            mem_fault: Default::default(),
+            cta_start: Default::default(),
+            cta_linear: Default::default(),
+            retire: Default::default(),
+            ret_warp: Default::default(),
+            ret_pc: Default::default(),
+            ret_active: Default::default(),
+            ret_exec: Default::default(),
+            ret_pred_we: Default::default(),
+            ret_pred: Default::default(),
+            ret_pred_val: Default::default(),
+            waiting: Default::default(),
+            perf_cycles: Default::default(),
+            perf_issued: Default::default(),
+            perf_threads: Default::default(),
+            perf_exec: Default::default(),
+            perf_mem: Default::default(),
+            perf_ctl: Default::default(),
+            perf_front: Default::default(),
+            perf_barrier: Default::default(),
+            state: Default::default(),
+            r_entry: Default::default(),
+            r_grid_x: Default::default(),
+            r_grid_y: Default::default(),
+            r_grid_z: Default::default(),
+            r_block_x: Default::default(),
+            r_block_y: Default::default(),
+            r_block_z: Default::default(),
+            r_nthreads: Default::default(),
+            r_nwarps: Default::default(),
+            r_dyn: Default::default(),
+            r_total: Default::default(),
+            r_gridid: Default::default(),
+            r_code_len: Default::default(),
+            cta_x: Default::default(),
+            cta_y: Default::default(),
+            cta_z: Default::default(),
+            cta_lin: Default::default(),
+            epoch: Default::default(),
+            init_w: Default::default(),
+            init_k: Default::default(),
+            rem: Default::default(),
+            init_t: Default::default(),
+            tid_x: Default::default(),
+            tid_y: Default::default(),
+            tid_z: Default::default(),
+            w_live: Default::default(),
+            w_wait: Default::default(),
+            last: Default::default(),
+            cur: Default::default(),
+            pc: Default::default(),
+            ir: Default::default(),
+            active: Default::default(),
+            exec: Default::default(),
+            paux: Default::default(),
+            pauxb: Default::default(),
+            carry_in: Default::default(),
+            exited_old: Default::default(),
+            beat: Default::default(),
+            phase: Default::default(),
+            res_pred: Default::default(),
+            res_carry: Default::default(),
+            cc_we: Default::default(),
+            mt: Default::default(),
+            mk: Default::default(),
+            maddr: Default::default(),
+            wb0: Default::default(),
+            wb1: Default::default(),
+            wb2: Default::default(),
+            wb3: Default::default(),
+            cb0: Default::default(),
+            cb1: Default::default(),
+            rb_lo: Default::default(),
+            rb_hi: Default::default(),
+            live_threads: Default::default(),
+            bar_arrived: Default::default(),
+            icount: Default::default(),
+            cycles: Default::default(),
+            c_issued: Default::default(),
+            c_threads: Default::default(),
+            c_exec: Default::default(),
+            c_mem: Default::default(),
+            c_ctl: Default::default(),
+            c_front: Default::default(),
+            c_barrier: Default::default(),
+            t_code: Default::default(),
+            t_warp: Default::default(),
+            t_pc: Default::default(),
+            t_lane: Default::default(),
+            done_f: Default::default(),
+            alo: (0..lanes).map(|_| Default::default()).collect(),
+            ahi: (0..lanes).map(|_| Default::default()).collect(),
+            blo: (0..lanes).map(|_| Default::default()).collect(),
+            bhi: (0..lanes).map(|_| Default::default()).collect(),
+            rhi: (0..lanes).map(|_| Default::default()).collect(),
+            f_op: Default::default(),
+            f_i: Default::default(),
+            f_d: Default::default(),
+            f_a: Default::default(),
+            f_b: Default::default(),
+            f_c: Default::default(),
+            f_mod: Default::default(),
+            f_imm: Default::default(),
+            f_rpc: Default::default(),
+            cls: Default::default(),
+            wide_a: Default::default(),
+            wide_b: Default::default(),
+            wide: Default::default(),
+            dwords: Default::default(),
+            setp: Default::default(),
+            auxsel: Default::default(),
+            aux_code: Default::default(),
+            pred_val: Default::default(),
+            guard_val: Default::default(),
+            cur_beat: Default::default(),
+            beat_base: Default::default(),
+            rf_base: Default::default(),
+            port_a: Default::default(),
+            port_b: Default::default(),
+            port_c: Default::default(),
+            beat_exec: Default::default(),
+            beat_carry: Default::default(),
+            beat_paux: Default::default(),
+            va: (0..lanes).map(|_| Default::default()).collect(),
+            vb: (0..lanes).map(|_| Default::default()).collect(),
+            vc: (0..lanes).map(|_| Default::default()).collect(),
+            s2r: (0..lanes).map(|_| Default::default()).collect(),
+            epoch_hi: Default::default(),
+            imm64: Default::default(),
+            beat_base64: Default::default(),
+            m_lane: Default::default(),
+            sel_a: Default::default(),
+            sel_b: Default::default(),
+            sel_c: Default::default(),
+            words: Default::default(),
+            mwidth: Default::default(),
+            ballot: Default::default(),
+            live_cur: Default::default(),
+            present: Default::default(),
+            bool_v: Default::default(),
+            new_pred: Default::default(),
+            vote_r: Default::default(),
+            arrived_new: Default::default(),
+            rd_word: Default::default(),
+            ready: Default::default(),
+            nc_x: Default::default(),
+            imem: Ram::new(cfg.imem_words as usize),
+            stack: ReconvStack::new(warps, cfg.stack_depth as usize),
+            preds: Ram::new(warps * 8),
+            carry: Ram::new(warps),
+            exited: Ram::new(warps),
+            rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
+            alus: (0..lanes).map(|_| IntAlu::default()).collect(),
+            sched: WarpPick::default(),
+            rom: DecodeRom::default(),
+            popc: Popc64::default(),
+            gp: Gather::new(lanes),
+            gc: Gather::new(lanes),
+            lanes: c8(lanes as u64),
+            ws: c8(cfg.warp_size as u64),
+            log_l: c8(lanes.trailing_zeros() as u64),
+            log_ws: c8(cfg.warp_size.trailing_zeros() as u64),
+            last_beat: c8(beats as u64 - 1),
+            rf_wshift: c8(beats.trailing_zeros() as u64 + 7),
+            full: Constant::new(full.into()),
+            lane_ones: Constant::new(((1u64 << lanes) - 1).into()),
+            budget: Constant::new(cfg.instruction_budget.into()),
+            rpc_none: Constant::new((RPC_NONE as u64).into()),
+            op_trap: Constant::new((Opcode::Trap as u64).into()),
+            index: (0..64u64).map(|i| Constant::new(i.into())).collect(),
+            index64: (0..64u64).map(|i| Constant::new(i.into())).collect(),
+            lo32: Constant::new(0xffff_ffffu64.into()),
+            sx8: Constant::new(0xffff_ff00u64.into()),
+            sx16: Constant::new(0xffff_0000u64.into()),
+            _lanes: lanes,
+        }
+    }
+
+    /// The register-file word address of (warp, beat, register).
+    pub fn rf_addr(cfg: &SmConfig, warp: u32, beat: u32, reg: u32) -> usize {
+        let shift = cfg.beats().trailing_zeros() + 7;
+        ((warp << shift) | (beat << 7) | reg) as usize
+    }
+
+    /// Backdoor: a thread's register as the RTL holds it (test benches).
+    pub fn peek_reg(&self, cfg: &SmConfig, warp: u32, thread: u32, reg: u32) -> u32 {
+        let lane = thread % cfg.lanes;
+        let word = self.rf[lane as usize].peek(Sm::rf_addr(cfg, warp, thread / cfg.lanes, reg)).to_u64();
+        if (word >> 32) as u16 == self.epoch.q.val().to_u64() as u16 {
+            word as u32
+        } else {
+            0
+        }
+    }
+
+    /// Backdoor: loads the instruction memory (the host interface can too, a word per cycle).
+    pub fn load_code(&mut self, code: &[u64]) {
+        for (i, &w) in code.iter().enumerate() {
+            self.imem.poke(i, w.into());
+        }
+    }
+
+    pub fn lane_count(&self) -> usize {
+        self._lanes
+    }
+}
+
+impl Logic for Sm {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, r_entry, r_grid_x, r_grid_y, r_grid_z, r_block_x, r_block_y, r_block_z, r_nthreads, r_nwarps, r_dyn, r_total,
+            r_gridid, r_code_len, cta_x, cta_y, cta_z, cta_lin, epoch, init_w, init_k, rem, init_t, tid_x, tid_y, tid_z, w_live, w_wait, last,
+            cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, beat, phase, res_pred, res_carry, cc_we, mt, mk, maddr, wb0, wb1, wb2,
+            wb3, cb0, cb1, rb_lo, rb_hi, live_threads, bar_arrived, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_ctl, c_front,
+            c_barrier, t_code, t_warp, t_pc, t_lane, done_f
+        );
+        for l in 0..self._lanes {
+            self.alo[l].clock.next = self.clock.val();
+            self.alo[l].d.next = self.alo[l].q.val();
+            self.ahi[l].clock.next = self.clock.val();
+            self.ahi[l].d.next = self.ahi[l].q.val();
+            self.blo[l].clock.next = self.clock.val();
+            self.blo[l].d.next = self.blo[l].q.val();
+            self.bhi[l].clock.next = self.clock.val();
+            self.bhi[l].d.next = self.bhi[l].q.val();
+            self.rhi[l].clock.next = self.clock.val();
+            self.rhi[l].d.next = self.rhi[l].q.val();
+            self.rf[l].clock.next = self.clock.val();
+        }
+        self.imem.clock.next = self.clock.val();
+        self.stack.clock.next = self.clock.val();
+        self.preds.clock.next = self.clock.val();
+        self.carry.clock.next = self.clock.val();
+        self.exited.clock.next = self.clock.val();
+        self.cycles.d.next = self.cycles.q.val() + 1;
+
+        // ---- Decode of the latched instruction.
+        self.f_op.next = self.ir.q.val().get_bits::<7>(0);
+        self.f_i.next = self.ir.q.val().get_bit(7);
+        self.f_d.next = self.ir.q.val().get_bits::<7>(12);
+        self.f_a.next = self.ir.q.val().get_bits::<7>(19);
+        self.f_mod.next = self.ir.q.val().get_bits::<6>(26);
+        self.f_imm.next = self.ir.q.val().get_bits::<32>(32);
+        self.f_b.next = self.ir.q.val().get_bits::<7>(32);
+        self.f_c.next = self.ir.q.val().get_bits::<7>(39);
+        if self.f_i.val() {
+            self.f_c.next = 127.into();
+        }
+        self.f_rpc.next = bit_cast::<32, 20>(self.ir.q.val().get_bits::<20>(12));
+        self.rom.op.next = self.f_op.val();
+        self.cls.next = self.rom.word.val().get_bits::<4>(0);
+        self.wide_a.next = self.rom.word.val().get_bit(4);
+        self.wide_b.next = self.rom.word.val().get_bit(5);
+        self.dwords.next = self.rom.word.val().get_bits::<2>(6);
+        self.setp.next = self.rom.word.val().get_bit(8);
+        self.auxsel.next = self.rom.word.val().get_bits::<2>(9);
+        self.wide.next = self.wide_a.val() | self.wide_b.val() | (self.dwords.val() == 2);
+        // Packed predicate operand (3-bit number, negation bit 3).
+        self.aux_code.next = 7.into();
+        if self.auxsel.val() == 1 {
+            self.aux_code.next = self.f_d.val().get_bits::<4>(3);
+        }
+        if self.auxsel.val() == 2 {
+            self.aux_code.next = self.f_mod.val().get_bits::<4>(0);
+        }
+        if self.auxsel.val() == 3 {
+            self.aux_code.next = self.f_a.val().get_bits::<4>(0);
+        }
+        // Predicate RAM read (p7 reads as all ones).
+        self.preds.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3;
+        self.pred_val.next = self.preds.rdata.val();
+        // Memory width: words per thread.
+        self.mwidth.next = self.f_mod.val().get_bits::<3>(0);
+        if self.cls.val() == 5 {
+            self.mwidth.next = 4.into();
+            if self.ir.q.val().get_bit(46) & !self.f_i.val() {
+                self.mwidth.next = 5.into();
+            }
+        }
+        self.words.next = 1.into();
+        if self.mwidth.val() == 5 {
+            self.words.next = 2.into();
+        }
+        if self.mwidth.val() == 6 {
+            self.words.next = 4.into();
+        }
+        self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.lo32.val();
+        self.epoch_hi.next = bit_cast::<64, 16>(self.epoch.q.val()) << 32;
+        self.imm64.next = bit_cast::<64, 32>(self.f_imm.val());
+
+        // ---- Register-file addressing: warp | beat | register.
+        self.cur_beat.next = self.beat.q.val();
+        if (self.state.q.val() == SmState::MemAddr)
+            | (self.state.q.val() == SmState::MemData)
+            | (self.state.q.val() == SmState::MemReq)
+            | (self.state.q.val() == SmState::MemWb)
+        {
+            self.cur_beat.next = self.mt.q.val() >> self.log_l.val();
+        }
+        self.m_lane.next = self.mt.q.val() & (self.lanes.val() - 1);
+        self.beat_base.next = self.cur_beat.val() << self.log_l.val();
+        self.rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val()) | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << 7);
+        self.port_a.next = self.f_a.val();
+        self.port_b.next = self.f_b.val();
+        self.port_c.next = self.f_c.val();
+        if self.cls.val() == 2 {
+            // s2r reads the thread's packed tid from the rz slot.
+            self.port_a.next = 127.into();
+        }
+        if self.phase.q.val() == 1 {
+            self.port_a.next = self.f_a.val() + 1;
+            self.port_b.next = self.f_b.val() + 1;
+        }
+        if self.state.q.val() == SmState::MemData {
+            self.port_b.next = self.f_b.val() + bit_cast::<7, 3>(self.mk.q.val());
+            self.port_c.next = self.f_c.val() + bit_cast::<7, 3>(self.mk.q.val());
+            if self.cls.val() == 4 {
+                self.port_c.next = self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val());
+            }
+        }
+        self.beat_exec.next = self.exec.q.val() >> self.beat_base.val();
+        self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
+        self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();
+        self.gp.base.next = self.beat_base.val();
+        self.beat_base64.next = bit_cast::<64, 8>(self.beat_base.val());
+        self.gc.base.next = self.beat_base.val();
+
+        // ---- Lanes: register reads, ALU operands, default writes (none).
+        self.sel_a.next = 0.into();
+        self.sel_b.next = 0.into();
+        self.sel_c.next = 0.into();
+        for l in 0..self._lanes {
+            self.rf[l].ra.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_a.val());
+            self.rf[l].rb.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_b.val());
+            self.rf[l].rc.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_c.val());
+            self.va[l].next = 0.into();
+            self.vb[l].next = 0.into();
+            self.vc[l].next = 0.into();
+            if (self.rf[l].da.val().get_bits::<16>(32) == self.epoch.q.val()) & ((self.port_a.val() != 127) | (self.cls.val() == 2)) {
+                self.va[l].next = self.rf[l].da.val() & self.lo32.val();
+            }
+            if (self.rf[l].db.val().get_bits::<16>(32) == self.epoch.q.val()) & (self.port_b.val() != 127) {
+                self.vb[l].next = self.rf[l].db.val() & self.lo32.val();
+            }
+            if (self.rf[l].dc.val().get_bits::<16>(32) == self.epoch.q.val()) & (self.port_c.val() != 127) {
+                self.vc[l].next = self.rf[l].dc.val() & self.lo32.val();
+            }
+            if self.m_lane.val() == self.index[l].val() {
+                self.sel_a.next = self.va[l].val();
+                self.sel_b.next = self.vb[l].val();
+                self.sel_c.next = self.vc[l].val();
+            }
+            self.alus[l].op.next = self.f_op.val();
+            self.alus[l].modv.next = self.f_mod.val();
+            self.alus[l].a.next = self.va[l].val();
+            self.alus[l].b.next = self.vb[l].val();
+            if self.f_i.val() {
+                self.alus[l].b.next = self.imm64.val();
+            }
+            if self.wide.val() {
+                self.alus[l].a.next = self.alo[l].q.val();
+                if self.wide_a.val() {
+                    self.alus[l].a.next = (self.ahi[l].q.val() << 32) | self.alo[l].q.val();
+                }
+                self.alus[l].b.next = self.blo[l].q.val();
+                if self.wide_b.val() {
+                    self.alus[l].b.next = (self.bhi[l].q.val() << 32) | self.blo[l].q.val();
+                }
+            }
+            self.alus[l].c.next = self.vc[l].val().get_bits::<32>(0);
+            self.alus[l].cin.next = self.beat_carry.val().get_bit(l);
+            self.alus[l].pin.next = self.beat_paux.val().get_bit(l);
+            self.gp.bits[l].next = self.alus[l].pout.val();
+            self.gc.bits[l].next = self.alus[l].cout.val();
+            // Special registers.
+            self.s2r[l].next = 0.into();
+            match self.f_a.val().index() {
+                0 => self.s2r[l].next = self.va[l].val() & 0x7ff,
+                1 => self.s2r[l].next = (self.va[l].val() >> 11) & 0x7ff,
+                2 => self.s2r[l].next = (self.va[l].val() >> 22) & 0x7f,
+                3 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_x.q.val()),
+                4 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_y.q.val()),
+                5 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_z.q.val()),
+                6 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_x.q.val()),
+                7 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_y.q.val()),
+                8 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_z.q.val()),
+                9 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_x.q.val()),
+                10 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_y.q.val()),
+                11 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_z.q.val()),
+                12 => self.s2r[l].next = self.beat_base64.val() | self.index64[l].val(),
+                13 => self.s2r[l].next = bit_cast::<64, 6>(self.cur.q.val()),
+                14 => self.s2r[l].next = bit_cast::<64, 32>(self.r_nwarps.q.val()),
+                15 => self.s2r[l].next = 0.into(),
+                16 => self.s2r[l].next = 1.into(),
+                17 => self.s2r[l].next = bit_cast::<64, 32>(self.r_gridid.q.val()),
+                18 => self.s2r[l].next = self.cycles.q.val() & self.lo32.val(),
+                19 => self.s2r[l].next = self.cycles.q.val() >> 32,
+                20 => self.s2r[l].next = (bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) & self.full.val() & self.lo32.val(),
+                21 => {
+                    self.s2r[l].next = ((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
+                }
+                22 => {
+                    self.s2r[l].next = ((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
+                }
+                23 => {
+                    self.s2r[l].next = (!((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
+                }
+                24 => {
+                    self.s2r[l].next = (!((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
+                }
+                25 => self.s2r[l].next = self.active.q.val() & self.lo32.val(),
+                26 => self.s2r[l].next = bit_cast::<64, 8>(self.ws.val()),
+                27 => self.s2r[l].next = bit_cast::<64, 32>(self.r_dyn.q.val()),
+                28 => self.s2r[l].next = bit_cast::<64, 32>(self.r_total.q.val()),
+                _ => self.s2r[l].next = 0.into(),
+            }
+            // Default: no register write.
+            self.rf[l].we.next = false;
+            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val());
+            self.rf[l].wdata.next = self.epoch_hi.val() | (self.alus[l].d.val() & self.lo32.val());
+        }
+
+        // ---- Defaults for every other driven signal.
+        self.stack.start.next = false;
+        self.stack.cmd.next = 0.into();
+        self.stack.warp.next = self.cur.q.val();
+        self.stack.pc.next = self.pc.q.val() + 1;
+        self.stack.target.next = self.f_imm.val();
+        self.stack.rejoin.next = self.f_rpc.val();
+        self.stack.mask.next = self.exec.q.val();
+        self.imem.raddr.next = self.stack.top_pc.val().get_bits::<ADDR_BITS>(0);
+        self.imem.we.next = self.imem_we.val() & (self.state.q.val() == SmState::Idle);
+        self.imem.waddr.next = self.imem_addr.val();
+        self.imem.wdata.next = self.imem_data.val();
+        self.preds.we.next = false;
+        self.preds.waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_d.val().get_bits::<3>(0));
+        self.preds.wdata.next = 0.into();
+        self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
+        self.carry.we.next = false;
+        self.carry.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
+        self.carry.wdata.next = (self.carry_in.q.val() & !self.exec.q.val()) | (self.res_carry.q.val() & self.exec.q.val());
+        self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
+        self.exited.we.next = false;
+        self.exited.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
+        self.exited.wdata.next = self.exited_old.q.val() | self.exec.q.val();
+        self.live_cur.next = !self.exited_old.q.val() & self.full.val();
+        self.popc.x.next = self.live_cur.val();
+        self.arrived_new.next = self.bar_arrived.q.val() + bit_cast::<32, 8>(self.popc.n.val());
+        self.ready.next = self.w_live.q.val() & !self.w_wait.q.val();
+        self.sched.ready.next = self.ready.val();
+        self.sched.last.next = self.last.q.val();
+        self.mem_req.next = false;
+        self.mem_kind.next = 0.into();
+        if self.cls.val() == 4 {
+            self.mem_kind.next = 1.into();
+        }
+        if self.cls.val() == 5 {
+            self.mem_kind.next = 2.into();
+        }
+        self.mem_space.next = self.f_mod.val().get_bits::<3>(3);
+        self.mem_atom_op.next = 0.into();
+        if self.cls.val() == 5 {
+            self.mem_space.next = bit_cast::<3, 2>(self.f_mod.val().get_bits::<2>(4));
+            self.mem_atom_op.next = self.f_mod.val().get_bits::<4>(0);
+        }
+        self.mem_width.next = self.mwidth.val();
+        self.mem_addr.next = self.maddr.q.val();
+        self.mem_wdata.next = (bit_cast::<64, 32>(self.wb1.q.val()) << 32) | bit_cast::<64, 32>(self.wb0.q.val());
+        self.mem_wdata_hi.next = (bit_cast::<64, 32>(self.wb3.q.val()) << 32) | bit_cast::<64, 32>(self.wb2.q.val());
+        self.mem_cdata.next = (bit_cast::<64, 32>(self.cb1.q.val()) << 32) | bit_cast::<64, 32>(self.cb0.q.val());
+        self.mem_thread.next = (bit_cast::<16, 6>(self.cur.q.val()) << self.log_ws.val()) | bit_cast::<16, 8>(self.mt.q.val());
+        self.mem_lane.next = self.mt.q.val();
+        self.cta_start.next = false;
+        self.cta_linear.next = self.cta_lin.q.val();
+        self.retire.next = false;
+        self.ret_warp.next = self.cur.q.val();
+        self.ret_pc.next = self.pc.q.val();
+        self.ret_active.next = self.active.q.val();
+        self.ret_exec.next = self.exec.q.val();
+        self.ret_pred_we.next = false;
+        self.ret_pred.next = self.f_d.val().get_bits::<3>(0);
+        self.ret_pred_val.next = 0.into();
+        self.waiting.next = self.w_wait.q.val();
+        self.busy.next = self.state.q.val() != SmState::Idle;
+        self.done.next = self.done_f.q.val();
+        self.trap_code.next = self.t_code.q.val();
+        self.trap_warp.next = self.t_warp.q.val();
+        self.trap_pc.next = self.t_pc.q.val();
+        self.trap_lane.next = self.t_lane.q.val();
+        self.perf_cycles.next = self.cycles.q.val();
+        self.perf_issued.next = self.c_issued.q.val();
+        self.perf_threads.next = self.c_threads.q.val();
+        self.perf_exec.next = self.c_exec.q.val();
+        self.perf_mem.next = self.c_mem.q.val();
+        self.perf_ctl.next = self.c_ctl.q.val();
+        self.perf_front.next = self.c_front.q.val();
+        self.perf_barrier.next = self.c_barrier.q.val();
+        // Predicate combine for compares and plop: bits op pc (and, or, xor in mod[5:4]).
+        self.bool_v.next = self.res_pred.q.val() & self.paux.q.val();
+        if self.cls.val() == 11 {
+            self.bool_v.next = self.paux.q.val() & self.pauxb.q.val();
+        }
+        if self.f_mod.val().get_bits::<2>(4) == 1 {
+            self.bool_v.next = self.res_pred.q.val() | self.paux.q.val();
+            if self.cls.val() == 11 {
+                self.bool_v.next = self.paux.q.val() | self.pauxb.q.val();
+            }
+        }
+        if self.f_mod.val().get_bits::<2>(4) == 2 {
+            self.bool_v.next = self.res_pred.q.val() ^ self.paux.q.val();
+            if self.cls.val() == 11 {
+                self.bool_v.next = self.paux.q.val() ^ self.pauxb.q.val();
+            }
+        }
+        // vote.all / .any / .uni (mod[1:0]) over the executing threads.
+        self.vote_r.next = (self.paux.q.val() & self.exec.q.val()) == self.exec.q.val();
+        if self.f_mod.val().get_bits::<2>(0) == 1 {
+            self.vote_r.next = (self.paux.q.val() & self.exec.q.val()) != 0;
+        }
+        if self.f_mod.val().get_bits::<2>(0) == 2 {
+            self.vote_r.next = ((self.paux.q.val() & self.exec.q.val()) == 0) | ((self.paux.q.val() & self.exec.q.val()) == self.exec.q.val());
+        }
+        if self.cls.val() == 12 {
+            self.bool_v.next = 0.into();
+            if self.vote_r.val() {
+                self.bool_v.next = !bits::<64>(0);
+            }
+        }
+        self.new_pred.next = (self.pred_val.val() & !self.exec.q.val()) | (self.bool_v.val() & self.exec.q.val());
+        // Present lanes of the warp being initialised.
+        self.present.next = self.full.val();
+        if self.rem.q.val() < bit_cast::<32, 8>(self.ws.val()) {
+            self.present.next = (bits::<64>(1) << self.rem.q.val()) - 1;
+        }
+        self.guard_val.next = self.pred_val.val();
+        self.rd_word.next = self.mem_rdata.val() & self.lo32.val();
+        self.nc_x.next = self.cta_x.q.val() + 1;
+
+        match self.state.q.val() {
+            SmState::Idle => {
+                if self.host_we.val() {
+                    match self.host_addr.val().index() {
+                        0 => self.r_entry.d.next = self.host_wdata.val(),
+                        1 => self.r_grid_x.d.next = self.host_wdata.val(),
+                        2 => self.r_grid_y.d.next = self.host_wdata.val(),
+                        3 => self.r_grid_z.d.next = self.host_wdata.val(),
+                        4 => self.r_block_x.d.next = self.host_wdata.val(),
+                        5 => self.r_block_y.d.next = self.host_wdata.val(),
+                        6 => self.r_block_z.d.next = self.host_wdata.val(),
+                        7 => self.r_nthreads.d.next = self.host_wdata.val(),
+                        8 => self.r_nwarps.d.next = self.host_wdata.val(),
+                        9 => self.r_dyn.d.next = self.host_wdata.val(),
+                        10 => self.r_total.d.next = self.host_wdata.val(),
+                        11 => self.r_gridid.d.next = self.host_wdata.val(),
+                        12 => self.r_code_len.d.next = self.host_wdata.val(),
+                        15 => {
+                            self.cta_x.d.next = 0.into();
+                            self.cta_y.d.next = 0.into();
+                            self.cta_z.d.next = 0.into();
+                            self.cta_lin.d.next = 0.into();
+                            self.icount.d.next = 0.into();
+                            self.t_code.d.next = 0.into();
+                            self.done_f.d.next = false;
+                            self.state.d.next = SmState::NextCta;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            SmState::NextCta => {
+                // Starts the CTA at (cta_x, cta_y, cta_z).
+                self.epoch.d.next = self.epoch.q.val() + 1;
+                if self.epoch.q.val() == 0xffff {
+                    self.t_code.d.next = 10.into();
+                    self.state.d.next = SmState::Trapped;
+                } else {
+                    self.cta_start.next = true;
+                    self.init_w.d.next = 0.into();
+                    self.init_k.d.next = 0.into();
+                    self.rem.d.next = self.r_nthreads.q.val();
+                    self.w_live.d.next = 0.into();
+                    self.w_wait.d.next = 0.into();
+                    self.live_threads.d.next = self.r_nthreads.q.val();
+                    self.bar_arrived.d.next = 0.into();
+                    self.state.d.next = SmState::InitWarp;
+                }
+            }
+            SmState::InitWarp => {
+                self.cur.d.next = self.init_w.q.val().get_bits::<6>(0);
+                self.preds.waddr.next = (bit_cast::<ADDR_BITS, 8>(self.init_w.q.val()) << 3) | bit_cast::<ADDR_BITS, 4>(self.init_k.q.val());
+                self.init_k.d.next = self.init_k.q.val() + 1;
+                if self.init_k.q.val() < 7 {
+                    self.preds.we.next = true;
+                    self.preds.wdata.next = 0.into();
+                } else {
+                    self.stack.warp.next = self.init_w.q.val().get_bits::<6>(0);
+                    self.stack.cmd.next = 1.into();
+                    self.stack.pc.next = self.r_entry.q.val();
+                    self.stack.mask.next = self.present.val();
+                    self.stack.start.next = true;
+                    self.exited.waddr.next = bit_cast::<ADDR_BITS, 8>(self.init_w.q.val());
+                    self.exited.we.next = true;
+                    self.exited.wdata.next = !self.present.val() & self.full.val();
+                    self.carry.waddr.next = bit_cast::<ADDR_BITS, 8>(self.init_w.q.val());
+                    self.carry.we.next = true;
+                    self.carry.wdata.next = 0.into();
+                    self.w_live.d.next = self.w_live.q.val() | (bits::<64>(1) << self.init_w.q.val());
+                    self.rem.d.next = 0.into();
+                    if self.rem.q.val() > bit_cast::<32, 8>(self.ws.val()) {
+                        self.rem.d.next = self.rem.q.val() - bit_cast::<32, 8>(self.ws.val());
+                    }
+                    self.init_k.d.next = 0.into();
+                    self.init_w.d.next = self.init_w.q.val() + 1;
+                    if bit_cast::<32, 8>(self.init_w.q.val() + 1) == self.r_nwarps.q.val() {
+                        self.init_t.d.next = 0.into();
+                        self.tid_x.d.next = 0.into();
+                        self.tid_y.d.next = 0.into();
+                        self.tid_z.d.next = 0.into();
+                        self.state.d.next = SmState::InitThread;
+                    }
+                }
+            }
+            SmState::InitThread => {
+                // Thread init_t: warp init_t / ws, thread in warp mt, packed tid into its rz slot.
+                self.cur.d.next = (self.init_t.q.val() >> self.log_ws.val()).get_bits::<6>(0);
+                self.mt.d.next = (self.init_t.q.val() + 1).get_bits::<8>(0) & (self.ws.val() - 1);
+                for l in 0..self._lanes {
+                    if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
+                        self.rf[l].we.next = true;
+                    }
+                    self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val()) << self.rf_wshift.val())
+                        | (bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val()) << 7)
+                        | 127;
+                    self.rf[l].wdata.next = self.epoch_hi.val()
+                        | (bit_cast::<64, 7>(self.tid_z.q.val()) << 22)
+                        | (bit_cast::<64, 11>(self.tid_y.q.val()) << 11)
+                        | bit_cast::<64, 11>(self.tid_x.q.val());
+                }
+                self.init_t.d.next = self.init_t.q.val() + 1;
+                self.tid_x.d.next = self.tid_x.q.val() + 1;
+                if bit_cast::<32, 11>(self.tid_x.q.val() + 1) == self.r_block_x.q.val() {
+                    self.tid_x.d.next = 0.into();
+                    self.tid_y.d.next = self.tid_y.q.val() + 1;
+                    if bit_cast::<32, 11>(self.tid_y.q.val() + 1) == self.r_block_y.q.val() {
+                        self.tid_y.d.next = 0.into();
+                        self.tid_z.d.next = self.tid_z.q.val() + 1;
+                    }
+                }
+                if bit_cast::<32, 16>(self.init_t.q.val() + 1) == self.r_nthreads.q.val() {
+                    self.state.d.next = SmState::Sched;
+                }
+            }
+            SmState::Sched => {
+                if self.w_live.q.val() == 0 {
+                    self.state.d.next = SmState::NextCta;
+                    self.cta_lin.d.next = self.cta_lin.q.val() + 1;
+                    self.cta_x.d.next = self.nc_x.val();
+                    if self.nc_x.val() == self.r_grid_x.q.val() {
+                        self.cta_x.d.next = 0.into();
+                        self.cta_y.d.next = self.cta_y.q.val() + 1;
+                        if self.cta_y.q.val() + 1 == self.r_grid_y.q.val() {
+                            self.cta_y.d.next = 0.into();
+                            self.cta_z.d.next = self.cta_z.q.val() + 1;
+                            if self.cta_z.q.val() + 1 == self.r_grid_z.q.val() {
+                                self.done_f.d.next = true;
+                                self.state.d.next = SmState::Idle;
+                            }
+                        }
+                    }
+                } else if !self.sched.any.val() {
+                    self.c_barrier.d.next = self.c_barrier.q.val() + 1;
+                    self.t_code.d.next = 4.into();
+                    self.state.d.next = SmState::Trapped;
+                } else {
+                    self.c_front.d.next = self.c_front.q.val() + 1;
+                    self.cur.d.next = self.sched.pick.val();
+                    self.last.d.next = self.sched.pick.val();
+                    self.stack.warp.next = self.sched.pick.val();
+                    self.stack.cmd.next = 2.into();
+                    self.stack.start.next = true;
+                    self.state.d.next = SmState::Top;
+                }
+            }
+            SmState::Top => {
+                self.c_front.d.next = self.c_front.q.val() + 1;
+                if !self.stack.busy.val() {
+                    if self.stack.empty.val() {
+                        self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.cur.q.val());
+                        self.state.d.next = SmState::Sched;
+                    } else if self.stack.top_pc.val() >= self.r_code_len.q.val() {
+                        self.t_code.d.next = 1.into();
+                        self.t_pc.d.next = self.stack.top_pc.val();
+                        self.state.d.next = SmState::Trapped;
+                    } else if self.icount.q.val() >= self.budget.val() {
+                        self.t_code.d.next = 5.into();
+                        self.t_pc.d.next = self.stack.top_pc.val();
+                        self.state.d.next = SmState::Trapped;
+                    } else {
+                        self.icount.d.next = self.icount.q.val() + 1;
+                        self.ir.d.next = self.imem.rdata.val();
+                        self.pc.d.next = self.stack.top_pc.val();
+                        self.active.d.next = self.stack.top_mask.val();
+                        // Guard predicate straight from the fetched word.
+                        self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
+                        if self.imem.rdata.val().get_bits::<3>(8) == 7 {
+                            self.guard_val.next = !bits::<64>(0);
+                        }
+                        if self.imem.rdata.val().get_bit(11) {
+                            self.exec.d.next = self.stack.top_mask.val() & !self.guard_val.val();
+                        } else {
+                            self.exec.d.next = self.stack.top_mask.val() & self.guard_val.val();
+                        }
+                        self.state.d.next = SmState::Aux;
+                    }
+                }
+            }
+            SmState::Aux => {
+                self.c_front.d.next = self.c_front.q.val() + 1;
+                self.c_issued.d.next = self.c_issued.q.val() + 1;
+                self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
+                self.popc.x.next = self.exec.q.val();
+                self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.aux_code.val().get_bits::<3>(0));
+                self.paux.d.next = self.pred_val.val();
+                if self.aux_code.val().get_bits::<3>(0) == 7 {
+                    self.paux.d.next = !bits::<64>(0);
+                    if self.aux_code.val().get_bit(3) {
+                        self.paux.d.next = 0.into();
+                    }
+                } else if self.aux_code.val().get_bit(3) {
+                    self.paux.d.next = !self.pred_val.val();
+                }
+                self.carry_in.d.next = self.carry.rdata.val();
+                self.exited_old.d.next = self.exited.rdata.val();
+                self.state.d.next = SmState::Dispatch;
+                if self.cls.val() == 11 {
+                    self.state.d.next = SmState::Aux2;
+                }
+            }
+            SmState::Aux2 => {
+                self.c_front.d.next = self.c_front.q.val() + 1;
+                self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_b.val().get_bits::<3>(0));
+                self.pauxb.d.next = self.pred_val.val();
+                if self.f_b.val().get_bits::<3>(0) == 7 {
+                    self.pauxb.d.next = !bits::<64>(0);
+                    if self.f_b.val().get_bit(3) {
+                        self.pauxb.d.next = 0.into();
+                    }
+                } else if self.f_b.val().get_bit(3) {
+                    self.pauxb.d.next = !self.pred_val.val();
+                }
+                self.state.d.next = SmState::Dispatch;
+            }
+            SmState::Dispatch => {
+                self.beat.d.next = 0.into();
+                self.phase.d.next = 0.into();
+                self.mt.d.next = 0.into();
+                self.mk.d.next = 0.into();
+                self.res_pred.d.next = 0.into();
+                self.res_carry.d.next = 0.into();
+                self.cc_we.d.next = false;
+                self.state.d.next = SmState::Commit;
+                if self.cls.val() == 0 {
+                    self.t_code.d.next = 2.into();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.state.d.next = SmState::Trapped;
+                }
+                if (self.cls.val() == 1) | (self.cls.val() == 2) | (self.cls.val() == 13) {
+                    self.state.d.next = SmState::Exec;
+                }
+                if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) {
+                    self.state.d.next = SmState::MemAddr;
+                }
+                if self.cls.val() == 6 {
+                    if (self.f_rpc.val() == self.rpc_none.val()) & (self.exec.q.val() != 0) & (self.exec.q.val() != self.active.q.val()) {
+                        self.t_code.d.next = 9.into();
+                        self.t_pc.d.next = self.pc.q.val();
+                        self.state.d.next = SmState::Trapped;
+                    } else {
+                        self.stack.cmd.next = 3.into();
+                        self.stack.pc.next = self.pc.q.val();
+                        self.stack.start.next = true;
+                        self.state.d.next = SmState::CtlWait;
+                    }
+                }
+                if (self.cls.val() == 7) | (self.cls.val() == 8) | (self.cls.val() == 9) {
+                    self.stack.cmd.next = 0.into();
+                    self.stack.start.next = true;
+                    self.state.d.next = SmState::Ctl2;
+                }
+                // bar: barrier 0 with the whole CTA only (immediate id 0, count rz).
+                if (self.cls.val() == 10) & (!self.f_i.val() | (self.f_imm.val() != 0) | (self.f_a.val() != 127)) {
+                    self.t_code.d.next = 2.into();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.state.d.next = SmState::Trapped;
+                }
+                if (self.cls.val() == 15) & (self.exec.q.val() != 0) {
+                    self.t_code.d.next = 7.into();
+                    if self.f_op.val() == self.op_trap.val() {
+                        self.t_code.d.next = 6.into();
+                    }
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.state.d.next = SmState::Trapped;
+                }
+            }
+            SmState::Exec => {
+                self.c_exec.d.next = self.c_exec.q.val() + 1;
+                if self.wide.val() {
+                    self.phase.d.next = self.phase.q.val() + 1;
+                }
+                for l in 0..self._lanes {
+                    if !self.wide.val() {
+                        self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
+                        if self.cls.val() == 2 {
+                            self.rf[l].wdata.next = self.epoch_hi.val() | (self.s2r[l].val() & self.lo32.val());
+                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
+                        }
+                        if self.cls.val() == 13 {
+                            self.rf[l].wdata.next = self.epoch_hi.val() | self.ballot.val();
+                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
+                        }
+                    } else {
+                        if self.phase.q.val() == 0 {
+                            self.alo[l].d.next = self.va[l].val();
+                            self.blo[l].d.next = self.vb[l].val();
+                            if self.f_i.val() {
+                                self.blo[l].d.next = self.imm64.val();
+                            }
+                        }
+                        if self.phase.q.val() == 1 {
+                            self.ahi[l].d.next = self.va[l].val();
+                            self.bhi[l].d.next = self.vb[l].val();
+                        }
+                        if self.phase.q.val() == 2 {
+                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
+                            self.rhi[l].d.next = self.alus[l].d.val() >> 32;
+                        }
+                        if self.phase.q.val() == 3 {
+                            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + 1);
+                            self.rf[l].wdata.next = self.epoch_hi.val() | self.rhi[l].q.val();
+                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
+                        }
+                    }
+                }
+                if !self.wide.val() | (self.phase.q.val() == 2) {
+                    self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
+                    self.res_carry.d.next = self.res_carry.q.val() | self.gc.placed.val();
+                    self.cc_we.d.next = self.alus[0].cc_we.val();
+                }
+                if !self.wide.val() | (self.phase.q.val() == 3) {
+                    self.beat.d.next = self.beat.q.val() + 1;
+                    if self.beat.q.val() == self.last_beat.val() {
+                        self.state.d.next = SmState::Commit;
+                    }
+                }
+            }
+            SmState::MemAddr => {
+                // Thread mt: skip it unless it executes; else latch its address and first operands.
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                self.maddr.d.next = (self.sel_a.val() + self.sel_b.val()).get_bits::<32>(0);
+                if self.f_i.val() {
+                    self.maddr.d.next = (self.sel_a.val() + self.imm64.val()).get_bits::<32>(0);
+                }
+                if self.cls.val() == 5 {
+                    self.maddr.d.next = self.sel_a.val().get_bits::<32>(0);
+                }
+                self.mk.d.next = 0.into();
+                if (self.exec.q.val() >> self.mt.q.val()).get_bit(0) {
+                    self.state.d.next = SmState::MemData;
+                    if self.cls.val() == 3 {
+                        self.state.d.next = SmState::MemReq;
+                    }
+                } else {
+                    self.mt.d.next = self.mt.q.val() + 1;
+                    if self.mt.q.val() == self.ws.val() - 1 {
+                        self.state.d.next = SmState::Commit;
+                    }
+                }
+            }
+            SmState::MemData => {
+                // Store data words d+k, or atomic operands b+k and c+k.
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                self.mk.d.next = self.mk.q.val() + 1;
+                if self.cls.val() == 4 {
+                    match self.mk.q.val().index() {
+                        0 => self.wb0.d.next = self.sel_c.val().get_bits::<32>(0),
+                        1 => self.wb1.d.next = self.sel_c.val().get_bits::<32>(0),
+                        2 => self.wb2.d.next = self.sel_c.val().get_bits::<32>(0),
+                        _ => self.wb3.d.next = self.sel_c.val().get_bits::<32>(0),
+                    }
+                } else {
+                    if self.mk.q.val() == 0 {
+                        self.wb0.d.next = self.sel_b.val().get_bits::<32>(0);
+                        if self.f_i.val() {
+                            self.wb0.d.next = self.f_imm.val();
+                        }
+                        self.cb0.d.next = self.sel_c.val().get_bits::<32>(0);
+                    } else {
+                        self.wb1.d.next = self.sel_b.val().get_bits::<32>(0);
+                        self.cb1.d.next = self.sel_c.val().get_bits::<32>(0);
+                    }
+                }
+                if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
+                    self.state.d.next = SmState::MemReq;
+                }
+            }
+            SmState::MemReq => {
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                self.mem_req.next = true;
+                self.mk.d.next = 0.into();
+                self.rb_lo.d.next = self.mem_rdata.val();
+                self.rb_hi.d.next = self.mem_rdata_hi.val();
+                if self.mem_fault.val() {
+                    self.t_code.d.next = 8.into();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.t_lane.d.next = self.mt.q.val();
+                    self.state.d.next = SmState::Trapped;
+                } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
+                    self.state.d.next = SmState::MemAddr;
+                    self.mt.d.next = self.mt.q.val() + 1;
+                    if self.mt.q.val() == self.ws.val() - 1 {
+                        self.state.d.next = SmState::Commit;
+                    }
+                } else {
+                    self.state.d.next = SmState::MemWb;
+                }
+            }
+            SmState::MemWb => {
+                // Loaded words (sign-extended s8/s16) into d+k of thread mt.
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                self.mk.d.next = self.mk.q.val() + 1;
+                match self.mk.q.val().index() {
+                    0 => self.rd_word.next = self.rb_lo.q.val() & self.lo32.val(),
+                    1 => self.rd_word.next = self.rb_lo.q.val() >> 32,
+                    2 => self.rd_word.next = self.rb_hi.q.val() & self.lo32.val(),
+                    _ => self.rd_word.next = self.rb_hi.q.val() >> 32,
+                }
+                if (self.mwidth.val() == 1) & self.rb_lo.q.val().get_bit(7) {
+                    self.rd_word.next = (self.rb_lo.q.val() & self.lo32.val()) | self.sx8.val();
+                }
+                if (self.mwidth.val() == 3) & self.rb_lo.q.val().get_bit(15) {
+                    self.rd_word.next = (self.rb_lo.q.val() & self.lo32.val()) | self.sx16.val();
+                }
+                for l in 0..self._lanes {
+                    if self.m_lane.val() == self.index[l].val() {
+                        self.rf[l].we.next = true;
+                    }
+                    self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()));
+                    self.rf[l].wdata.next = self.epoch_hi.val() | self.rd_word.val();
+                }
+                if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
+                    self.state.d.next = SmState::MemAddr;
+                    self.mt.d.next = self.mt.q.val() + 1;
+                    if self.mt.q.val() == self.ws.val() - 1 {
+                        self.state.d.next = SmState::Commit;
+                    }
+                }
+            }
+            SmState::Ctl2 => {
+                // After SETPC(pc + 1): call pushes a frame, ret and exit walk the stack.
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                self.state.d.next = SmState::CtlWait;
+                if self.cls.val() == 7 {
+                    self.stack.cmd.next = 4.into();
+                    self.stack.start.next = self.exec.q.val() != 0;
+                }
+                if self.cls.val() == 8 {
+                    self.stack.cmd.next = 5.into();
+                    self.stack.start.next = true;
+                }
+                if self.cls.val() == 9 {
+                    self.stack.cmd.next = 6.into();
+                    self.stack.start.next = true;
+                }
+            }
+            SmState::CtlWait => {
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                self.popc.x.next = self.exec.q.val() & !self.exited_old.q.val();
+                if !self.stack.busy.val() {
+                    self.state.d.next = SmState::Commit;
+                    if self.stack.overflow.val() {
+                        self.t_code.d.next = 3.into();
+                        self.t_pc.d.next = self.pc.q.val();
+                        self.state.d.next = SmState::Trapped;
+                    } else if (self.cls.val() == 9) | ((self.cls.val() == 8) & self.stack.no_frame.val()) {
+                        self.exited.we.next = true;
+                        self.live_threads.d.next = self.live_threads.q.val() - bit_cast::<32, 8>(self.popc.n.val());
+                    }
+                }
+            }
+            SmState::Commit => {
+                self.retire.next = true;
+                self.state.d.next = SmState::Sched;
+                if (self.cls.val() < 6) | (self.cls.val() > 9) {
+                    self.stack.cmd.next = 0.into();
+                    self.stack.start.next = true;
+                }
+                self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_d.val().get_bits::<3>(0));
+                if (self.setp.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.f_d.val().get_bits::<3>(0) != 7) {
+                    self.preds.we.next = true;
+                    self.preds.wdata.next = self.new_pred.val();
+                    self.ret_pred_we.next = true;
+                    self.ret_pred_val.next = self.new_pred.val() & self.exec.q.val();
+                }
+                if self.cc_we.q.val() & (self.cls.val() == 1) {
+                    self.carry.we.next = true;
+                }
+                if (self.cls.val() == 10) & (self.exec.q.val() != 0) {
+                    if !self.f_mod.val().get_bit(0) {
+                        self.w_wait.d.next = self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val());
+                    }
+                    self.bar_arrived.d.next = self.arrived_new.val();
+                    if self.arrived_new.val() >= self.live_threads.q.val() {
+                        self.bar_arrived.d.next = 0.into();
+                        self.w_wait.d.next = 0.into();
+                    }
+                }
+                if ((self.cls.val() == 8) | (self.cls.val() == 9)) & (self.bar_arrived.q.val() != 0) & (self.bar_arrived.q.val() >= self.live_threads.q.val()) {
+                    self.bar_arrived.d.next = 0.into();
+                    self.w_wait.d.next = 0.into();
+                }
+            }
+            SmState::Trapped => {
+                self.t_warp.d.next = self.cur.q.val();
+                self.done_f.d.next = true;
+                self.state.d.next = SmState::Idle;
+            }
+            _ => {
+                self.state.d.next = SmState::Idle;
+            }
+        }
+    }
+}
+
+/// One lane's register-file write in the current cycle (monitors).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneWrite {
+    /// Thread index within the warp.
+    pub thread: u32,
+    pub warp: u32,
+    pub reg: u32,
+    pub value: u32,
+}
+
+impl Sm {
+    pub fn state(&self) -> SmState {
+        self.state.q.val()
+    }
+
+    /// The executing-lane mask of the instruction in flight.
+    pub fn exec_mask(&self) -> u64 {
+        self.exec.q.val().to_u64()
+    }
+
+    /// Register writes the lanes make at the coming clock edge (architectural
+    /// registers only: the tid slot is left out).
+    pub fn lane_writes(&self, cfg: &SmConfig) -> Vec<LaneWrite> {
+        let shift = cfg.beats().trailing_zeros() + 7;
+        let mut out = vec![];
+        for (l, rf) in self.rf.iter().enumerate() {
+            if !rf.we.val() {
+                continue;
+            }
+            let addr = rf.waddr.val().index() as u32;
+            let reg = addr & 127;
+            if reg == 127 {
+                continue;
+            }
+            let beat = (addr >> 7) & (cfg.beats() - 1);
+            out.push(LaneWrite { thread: beat * cfg.lanes + l as u32, warp: addr >> shift, reg, value: rf.wdata.val().to_u64() as u32 });
+        }
+        out
+    }
+}

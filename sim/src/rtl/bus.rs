@@ -1,0 +1,131 @@
+//! The memory behind the SM's memory port: global memory, the CTA's shared
+//! memory, per-thread local memory, the constant bank and the parameter
+//! space, with the golden model's address map, checks and atomics.
+
+use crate::golden::exec::{atomic_op, resolve, Spaces};
+use crate::memory::GlobalMemory;
+use crate::retire::{MemAccess, MemKind};
+use crate::stats::{MemCounts, Stats};
+use crate::trap::{Space, TrapKind};
+use heddle_hw::sm::mem;
+
+/// One request as the SM drives the port.
+#[derive(Debug, Clone, Copy)]
+pub struct Request {
+    pub kind: u64,
+    /// `Space` (ld/st) or `AtomSpace` (atom) modifier value.
+    pub space: u32,
+    /// `Width` code (atomics: b32 or b64).
+    pub width: u32,
+    pub addr: u32,
+    pub wdata: u128,
+    pub cdata: u64,
+    pub atom_op: u32,
+    /// Thread index in the CTA, and lane in the warp.
+    pub thread: u32,
+    pub lane: u32,
+}
+
+/// A fault: its kind and the faulting generic address.
+pub type Fault = (TrapKind, u64);
+
+pub struct Bus<'a> {
+    pub global: &'a mut GlobalMemory,
+    pub consts: &'a [u8],
+    pub params: &'a [u8],
+    pub shared: Vec<u8>,
+    pub local: Vec<u8>,
+    pub local_bytes: u32,
+}
+
+const SIZES: [u32; 7] = [1, 1, 2, 2, 4, 8, 16];
+
+impl Bus<'_> {
+    /// A new CTA starts: its shared and local memory read as zeros.
+    pub fn start_cta(&mut self) {
+        self.shared.fill(0);
+        self.local.fill(0);
+    }
+
+    fn backing(&mut self, space: Space) -> &mut [u8] {
+        match space {
+            Space::Global => self.global.bytes_mut(),
+            Space::Shared => &mut self.shared,
+            Space::Local => &mut self.local,
+            // Only reads reach these (the check refuses writes).
+            Space::Const => unreachable!("const is read through `read`"),
+            Space::Param => unreachable!("param is read through `read`"),
+        }
+    }
+
+    fn read(&self, space: Space, at: usize, size: usize) -> u128 {
+        let src = match space {
+            Space::Global => &self.global.bytes()[at..at + size],
+            Space::Shared => &self.shared[at..at + size],
+            Space::Local => &self.local[at..at + size],
+            Space::Const => &self.consts[at..at + size],
+            Space::Param => &self.params[at..at + size],
+        };
+        let mut buf = [0u8; 16];
+        buf[..size].copy_from_slice(src);
+        u128::from_le_bytes(buf)
+    }
+
+    /// Services one request: the data returned on the port and the access
+    /// as a retire record lists it, or the fault.
+    pub fn service(&mut self, r: &Request, stats: &mut Stats) -> Result<(u128, MemAccess), Fault> {
+        let atomic = r.kind == mem::ATOMIC;
+        let store = r.kind == mem::STORE;
+        let size = if atomic { if r.width == 5 { 8 } else { 4 } } else { SIZES[r.width.min(6) as usize] };
+        let (space, off) = resolve(r.space, r.addr);
+        let fault = |k: TrapKind| (k, r.addr as u64);
+        if atomic && !matches!(space, Space::Global | Space::Shared) {
+            return Err(fault(TrapKind::InvalidInstruction { reason: format!("atomic on {space} memory") }));
+        }
+        let spaces = Spaces {
+            global: self.global,
+            shared_len: self.shared.len(),
+            local_bytes: self.local_bytes,
+            consts_len: self.consts.len(),
+            params_len: self.params.len(),
+        };
+        let at = spaces.locate(r.thread as usize, space, off, size, store || atomic).map_err(|f| fault(f.kind(space, size)))?;
+        let kind = if atomic {
+            MemKind::Atomic
+        } else if store {
+            MemKind::Store
+        } else {
+            MemKind::Load
+        };
+        count(stats, space, kind);
+        let n = size as usize;
+        let access = |data: u128| MemAccess { lane: r.lane as u8, kind, space, addr: off, size: size as u8, data };
+        if store {
+            let v = r.wdata & (u128::MAX >> (128 - 8 * size));
+            self.backing(space)[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+            return Ok((0, access(v)));
+        }
+        let old = self.read(space, at, n);
+        if atomic {
+            let new = atomic_op(r.atom_op, size == 8, old as u64, r.wdata as u64, r.cdata);
+            self.backing(space)[at..at + n].copy_from_slice(&new.to_le_bytes()[..n]);
+            return Ok((old, access(new as u128)));
+        }
+        Ok((old, access(old)))
+    }
+}
+
+fn count(stats: &mut Stats, space: Space, kind: MemKind) {
+    let c: &mut MemCounts = match space {
+        Space::Global => &mut stats.global,
+        Space::Shared => &mut stats.shared,
+        Space::Local => &mut stats.local,
+        Space::Const => &mut stats.constant,
+        Space::Param => &mut stats.param,
+    };
+    match kind {
+        MemKind::Load => c.loads += 1,
+        MemKind::Store => c.stores += 1,
+        MemKind::Atomic => c.atomics += 1,
+    }
+}

@@ -1,0 +1,382 @@
+//! The RTL engine: compiled kernels on the rust-hdl streaming
+//! multiprocessor (`heddle_hw::sm::Sm`), simulated cycle by cycle.
+//!
+//! The engine is the SM's test bench: it loads the code and launch
+//! registers through the host interface, services the memory port from
+//! [`bus::Bus`], watches the register-file write ports and the retire port
+//! to build [`Retire`] records, optionally writes a VCD ([`vcd`]), and in
+//! lockstep mode steps the golden model ([`crate::golden::Stepper`]) on
+//! every retired warp instruction, in the RTL's order, and stops at the
+//! first difference.
+
+pub mod bus;
+pub mod vcd;
+
+use crate::device::{Device, Launch, LaunchError, Outcome, Tracer};
+use crate::golden::Stepper;
+use crate::retire::{MemAccess, PredWrite, RegWrite, Retire};
+use crate::stats::Stats;
+use crate::trap::{Trap, TrapKind};
+use bus::{Bus, Request};
+use heddle_hw::sm::{host, trap, LaneWrite, Sm};
+use heddle_hw::SmConfig;
+use heddle_isa::object::Kernel;
+use heddle_isa::{Inst, Opcode};
+use rust_hdl::prelude::*;
+use std::io::BufWriter;
+
+/// How to run the RTL.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RtlOptions {
+    pub vcd: Option<vcd::VcdOptions>,
+    /// Compare every retired instruction with the golden model.
+    pub lockstep: bool,
+}
+
+/// RTL statistics beyond [`Stats`]: where the cycles went.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RtlStats {
+    pub cycles: u64,
+    /// Cycles spent in the lanes' execute beats.
+    pub exec_cycles: u64,
+    /// Cycles spent issuing memory requests (one thread per request).
+    pub mem_cycles: u64,
+    /// Cycles spent on branch, call, return and exit stack commands.
+    pub ctl_cycles: u64,
+    /// Cycles spent picking a warp, popping its stack and reading predicates.
+    pub front_cycles: u64,
+    pub lanes: u32,
+}
+
+/// A launch's outcome on the RTL.
+pub struct RtlOutcome {
+    pub outcome: Outcome,
+    pub rtl: RtlStats,
+    /// Retired warp instructions compared with the golden model (lockstep).
+    pub compared: u64,
+}
+
+fn settle(sm: &mut Sm) -> Result<(), String> {
+    if simulate(sm, 400) {
+        Ok(())
+    } else {
+        Err("the RTL did not settle (combinational loop)".into())
+    }
+}
+
+fn tick(sm: &mut Sm) -> Result<(), String> {
+    sm.clock.next = true.into();
+    settle(sm)?;
+    sm.clock.next = false.into();
+    settle(sm)
+}
+
+fn host_write(sm: &mut Sm, reg: u64, value: u32) -> Result<(), String> {
+    sm.host_we.next = true;
+    sm.host_addr.next = reg.into();
+    sm.host_wdata.next = (value as u64).into();
+    settle(sm)?;
+    tick(sm)?;
+    sm.host_we.next = false;
+    settle(sm)
+}
+
+/// Runs a checked launch of `k` on the RTL.
+pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOptions, tracer: &mut T) -> Result<RtlOutcome, LaunchError> {
+    let cfg = dev.config.clone();
+    let code = dev.module.code.clone();
+    let threads = l.block.iter().product::<u32>();
+    let nwarps = threads.div_ceil(cfg.warp_size);
+    let res = |what: &'static str, need: u64, have: u64| {
+        if need > have {
+            Err(LaunchError::Resources { kernel: k.name.clone(), what, need, have })
+        } else {
+            Ok(())
+        }
+    };
+    res("instruction words", code.len() as u64, cfg.imem_words as u64)?;
+    res("threads in x (tid fields)", l.block[0] as u64, 1024)?;
+    res("threads in y (tid fields)", l.block[1] as u64, 1024)?;
+    res("threads in z (tid fields)", l.block[2] as u64, 64)?;
+    if opts.lockstep {
+        let mut reference = Device { global: dev.global.clone(), module: dev.module.clone(), ptx: None, config: cfg.clone(), launches: dev.launches };
+        let (kk, ll) = (k.clone(), l.clone());
+        return Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(dev, k, l, &cfg, opts, tracer, Some(s)))
+            .map_err(LaunchError::Rtl);
+    }
+    simulate_launch(dev, k, l, &cfg, opts, tracer, None).map_err(LaunchError::Rtl).map(|o| {
+        let _ = nwarps;
+        o
+    })
+}
+
+/// The retire record being assembled for the instruction in flight.
+#[derive(Default)]
+struct Pending {
+    regs: Vec<RegWrite>,
+    mem: Vec<MemAccess>,
+}
+
+fn simulate_launch<T: Tracer>(
+    dev: &mut Device,
+    k: &Kernel,
+    l: &Launch,
+    cfg: &SmConfig,
+    opts: &RtlOptions,
+    tracer: &mut T,
+    mut gold: Option<&mut Stepper<'_>>,
+) -> Result<RtlOutcome, String> {
+    let threads = l.block.iter().product::<u32>();
+    let nwarps = threads.div_ceil(cfg.warp_size);
+    let mut sm = Sm::new(cfg);
+    sm.connect_all();
+    settle(&mut sm)?;
+    let mut vcd = match &opts.vcd {
+        Some(o) => {
+            let f = std::fs::File::create(&o.path).map_err(|e| format!("cannot write {}: {e}", o.path.display()))?;
+            Some(vcd::VcdWriter::new(BufWriter::new(f), &sm, o.clone()).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
+    // Code through the host interface, one word per cycle.
+    for (i, &w) in dev.module.code.iter().enumerate() {
+        sm.imem_we.next = true;
+        sm.imem_addr.next = (i as u64).into();
+        sm.imem_data.next = w.into();
+        settle(&mut sm)?;
+        tick(&mut sm)?;
+    }
+    sm.imem_we.next = false;
+    let regs = [
+        (host::ENTRY, k.entry),
+        (host::GRID_X, l.grid[0]),
+        (host::GRID_Y, l.grid[1]),
+        (host::GRID_Z, l.grid[2]),
+        (host::BLOCK_X, l.block[0]),
+        (host::BLOCK_Y, l.block[1]),
+        (host::BLOCK_Z, l.block[2]),
+        (host::NTHREADS, threads),
+        (host::NWARPS, nwarps),
+        (host::DYN_SMEM, l.dynamic_shared),
+        (host::TOTAL_SMEM, k.shared_bytes + l.dynamic_shared),
+        (host::GRIDID, dev.launches),
+        (host::CODE_LEN, dev.module.code.len() as u32),
+        (host::START, 1),
+    ];
+    for (r, v) in regs {
+        host_write(&mut sm, r, v)?;
+    }
+    let start_cycle = sm.perf_cycles.val().to_u64();
+    let mut bus = Bus {
+        global: &mut dev.global,
+        consts: &dev.module.const_data,
+        params: &l.params,
+        shared: vec![0; (k.shared_bytes + l.dynamic_shared) as usize],
+        local: vec![0; (threads * k.local_bytes) as usize],
+        local_bytes: k.local_bytes,
+    };
+    let mut stats = Stats::default();
+    let mut pending = Pending::default();
+    let mut fault: Option<(TrapKind, u64, u32)> = None;
+    let mut last_pc = vec![0u32; nwarps as usize];
+    let mut compared = 0u64;
+    let mut cta = 0u32;
+    let max_cycles = cfg.instruction_budget.saturating_mul(64).max(1 << 20);
+    let trap = loop {
+        let cycle = sm.perf_cycles.val().to_u64();
+        if cycle - start_cycle > max_cycles {
+            return Err(format!("the RTL made no progress for {max_cycles} cycles"));
+        }
+        if sm.cta_start.val() {
+            cta = sm.cta_linear.val().to_u32();
+            bus.start_cta();
+            if let Some(g) = gold.as_deref_mut() {
+                g.start_cta(cta);
+            }
+        }
+        if sm.mem_req.val() {
+            let req = Request {
+                kind: sm.mem_kind.val().to_u64(),
+                space: sm.mem_space.val().to_u32(),
+                width: sm.mem_width.val().to_u32(),
+                addr: sm.mem_addr.val().to_u32(),
+                wdata: sm.mem_wdata.val().to_u64() as u128 | (sm.mem_wdata_hi.val().to_u64() as u128) << 64,
+                cdata: sm.mem_cdata.val().to_u64(),
+                atom_op: sm.mem_atom_op.val().to_u32(),
+                thread: sm.mem_thread.val().to_u32(),
+                lane: sm.mem_lane.val().to_u32(),
+            };
+            match bus.service(&req, &mut stats) {
+                Ok((data, access)) => {
+                    sm.mem_rdata.next = (data as u64).into();
+                    sm.mem_rdata_hi.next = ((data >> 64) as u64).into();
+                    sm.mem_fault.next = false;
+                    pending.mem.push(access);
+                }
+                Err((kind, addr)) => {
+                    sm.mem_fault.next = true;
+                    fault = Some((kind, addr, req.lane));
+                }
+            }
+            settle(&mut sm)?;
+        } else if sm.mem_fault.val() {
+            sm.mem_fault.next = false;
+            settle(&mut sm)?;
+        }
+        for LaneWrite { thread, reg, value, .. } in sm.lane_writes(cfg) {
+            pending.regs.push(RegWrite { lane: thread as u8, reg: reg as u8, value });
+        }
+        if let Some(v) = vcd.as_mut() {
+            v.sample(&sm, cycle - start_cycle).map_err(|e| e.to_string())?;
+        }
+        if sm.retire.val() {
+            let mut regs = std::mem::take(&mut pending.regs);
+            regs.sort_by_key(|w| (w.lane, w.reg));
+            let warp = sm.ret_warp.val().to_u32();
+            let r = Retire {
+                seq: cycle - start_cycle,
+                sm: 0,
+                cta,
+                warp,
+                pc: sm.ret_pc.val().to_u32(),
+                active: sm.ret_active.val().to_u64(),
+                exec: sm.ret_exec.val().to_u64(),
+                regs,
+                preds: if sm.ret_pred_we.val() {
+                    vec![PredWrite { pred: sm.ret_pred.val().to_u32() as u8, mask: sm.ret_pred_val.val().to_u64() }]
+                } else {
+                    vec![]
+                },
+                mem: std::mem::take(&mut pending.mem),
+            };
+            last_pc[warp as usize] = r.pc;
+            if let Some(g) = gold.as_deref_mut() {
+                compare(g, &r, opts)?;
+                compared += 1;
+            }
+            if T::ON {
+                tracer.retire(r);
+            }
+        }
+        if sm.done.val() {
+            break sm.trap_code.val().to_u64();
+        }
+        tick(&mut sm)?;
+    };
+    let cycles = sm.perf_cycles.val().to_u64() - start_cycle;
+    stats.warp_instructions = sm.perf_issued.val().to_u64();
+    stats.thread_instructions = sm.perf_threads.val().to_u64();
+    stats.cycles = Some(cycles);
+    let rtl = RtlStats {
+        cycles,
+        exec_cycles: sm.perf_exec.val().to_u64(),
+        mem_cycles: sm.perf_mem.val().to_u64(),
+        ctl_cycles: sm.perf_ctl.val().to_u64(),
+        front_cycles: sm.perf_front.val().to_u64(),
+        lanes: cfg.lanes,
+    };
+    let trap = if trap == trap::NONE {
+        None
+    } else {
+        let warp = sm.trap_warp.val().to_u32();
+        let pc = sm.trap_pc.val().to_u32();
+        let exec = sm.exec_mask();
+        let (gx, gy) = (l.grid[0], l.grid[1]);
+        let mut t = Trap { kind: TrapKind::UserTrap, cta: [cta % gx, cta / gx % gy, cta / (gx * gy)], warp, lane: None, pc, addr: None };
+        t.kind = match trap {
+            trap::BAD_PC => TrapKind::InvalidInstruction { reason: format!("pc {pc} is outside the program ({} instructions)", dev.module.code.len()) },
+            trap::UNIMPLEMENTED => {
+                let what = dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()).map_or("?".to_string(), |i| describe(&i));
+                TrapKind::Unimplemented { what: format!("`{what}` in the RTL SM") }
+            }
+            trap::STACK_OVERFLOW => TrapKind::ReconvergenceStackOverflow { depth: cfg.stack_depth },
+            trap::DEADLOCK => {
+                let waiting = sm.waiting.val().to_u64();
+                t.warp = waiting.trailing_zeros().min(nwarps - 1);
+                t.pc = last_pc[t.warp as usize];
+                TrapKind::BarrierDeadlock
+            }
+            trap::RUNAWAY => TrapKind::Runaway { budget: cfg.instruction_budget },
+            trap::USER | trap::BREAKPOINT => {
+                t.lane = Some(exec.trailing_zeros());
+                if trap == trap::USER {
+                    TrapKind::UserTrap
+                } else {
+                    TrapKind::Breakpoint
+                }
+            }
+            trap::MEMORY => {
+                let (kind, addr, lane) = fault.clone().ok_or("memory trap without a fault")?;
+                t.lane = Some(lane);
+                t.addr = Some(addr);
+                kind
+            }
+            trap::DIVERGENT_UNIFORM => TrapKind::DivergentUniformBranch,
+            trap::EPOCH => TrapKind::Unimplemented { what: "more than 65534 CTAs in one launch on the RTL SM".into() },
+            other => return Err(format!("the RTL reported unknown trap code {other}")),
+        };
+        if let Some(g) = gold.as_deref_mut() {
+            compare_trap(g, &t)?;
+        }
+        Some(t)
+    };
+    Ok(RtlOutcome { outcome: Outcome { trap, stats, stdout: vec![] }, rtl, compared })
+}
+
+fn describe(i: &Inst) -> String {
+    let s = i.to_string();
+    let mnemonic = s.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("?");
+    if i.op == Opcode::Nop {
+        return "nop".into();
+    }
+    mnemonic.to_string()
+}
+
+/// Steps the golden model on the warp the RTL retired and compares.
+fn compare(g: &mut Stepper<'_>, r: &Retire, opts: &RtlOptions) -> Result<(), String> {
+    let here = |what: String| {
+        let window = match &opts.vcd {
+            Some(v) => format!("; the VCD {} covers cycles {}..{}", v.path.display(), v.from, v.to),
+            None => format!("; rerun with --vcd out.vcd --vcd-from {} --vcd-to {} to see it", r.seq.saturating_sub(200), r.seq + 20),
+        };
+        format!("lockstep: cycle {} CTA {} warp {} pc {}: {what}{window}", r.seq, r.cta, r.warp, r.pc)
+    };
+    let gold = match g.step(r.warp as usize) {
+        Ok(Some(gr)) => gr,
+        Ok(None) => return Err(here("the golden model has finished this warp".into())),
+        Err(t) => return Err(here(format!("the golden model traps here ({t})"))),
+    };
+    if gold.same_effect(r) {
+        return Ok(());
+    }
+    let diff = if gold.pc != r.pc {
+        format!("golden is at pc {}", gold.pc)
+    } else if (gold.active, gold.exec) != (r.active, r.exec) {
+        format!("active/exec {:#x}/{:#x}, golden {:#x}/{:#x}", r.active, r.exec, gold.active, gold.exec)
+    } else if gold.regs != r.regs {
+        match gold.regs.iter().zip(&r.regs).find(|(a, b)| a != b) {
+            Some((a, b)) => format!("lane {} r{} = {:#x}, golden lane {} r{} = {:#x}", b.lane, b.reg, b.value, a.lane, a.reg, a.value),
+            None => format!("{} register writes, golden {}", r.regs.len(), gold.regs.len()),
+        }
+    } else if gold.preds != r.preds {
+        format!("predicates {:?}, golden {:?}", r.preds, gold.preds)
+    } else {
+        match gold.mem.iter().zip(&r.mem).find(|(a, b)| a != b) {
+            Some((a, b)) => format!("memory {b:?}, golden {a:?}"),
+            None => format!("{} memory accesses, golden {}", r.mem.len(), gold.mem.len()),
+        }
+    };
+    Err(here(diff))
+}
+
+/// The RTL trapped: the golden model must trap the same way on that warp.
+fn compare_trap(g: &mut Stepper<'_>, t: &Trap) -> Result<(), String> {
+    if matches!(t.kind, TrapKind::Unimplemented { .. } | TrapKind::BarrierDeadlock | TrapKind::Runaway { .. }) {
+        return Ok(());
+    }
+    match g.step(t.warp as usize) {
+        Err(gt) if gt.kind == t.kind && gt.pc == t.pc => Ok(()),
+        Err(gt) => Err(format!("lockstep: the RTL traps with `{t}`, the golden model with `{gt}`")),
+        Ok(_) => Err(format!("lockstep: the RTL traps with `{t}`, the golden model runs on")),
+    }
+}
