@@ -122,6 +122,11 @@ pub fn isa_localparams() -> String {
 
 impl Logic for IntAlu {
     fn update(&mut self) {
+        // Combinational: outputs change only when an input did (saves simulation time).
+        let inputs = [self.op.changed, self.modv.changed, self.a.changed, self.b.changed, self.c.changed, self.cin.changed, self.pin.changed];
+        if !inputs.contains(&true) {
+            return;
+        }
         let (d, cout, cc_we, pout) = model(
             self.op.val().index() as u8,
             self.modv.val().index() as u32,

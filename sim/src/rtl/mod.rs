@@ -85,8 +85,6 @@ fn host_write(sm: &mut Sm, reg: u64, value: u32) -> Result<(), String> {
 pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOptions, tracer: &mut T) -> Result<RtlOutcome, LaunchError> {
     let cfg = dev.config.clone();
     let code = dev.module.code.clone();
-    let threads = l.block.iter().product::<u32>();
-    let nwarps = threads.div_ceil(cfg.warp_size);
     let res = |what: &'static str, need: u64, have: u64| {
         if need > have {
             Err(LaunchError::Resources { kernel: k.name.clone(), what, need, have })
@@ -104,10 +102,7 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
         return Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(dev, k, l, &cfg, opts, tracer, Some(s)))
             .map_err(LaunchError::Rtl);
     }
-    simulate_launch(dev, k, l, &cfg, opts, tracer, None).map_err(LaunchError::Rtl).map(|o| {
-        let _ = nwarps;
-        o
-    })
+    simulate_launch(dev, k, l, &cfg, opts, tracer, None).map_err(LaunchError::Rtl)
 }
 
 /// The retire record being assembled for the instruction in flight.
