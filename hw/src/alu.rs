@@ -293,13 +293,13 @@ endfunction
 
 function [31:0] clz32(input [31:0] x);
     integer i;
-    reg done;
+    reg seen;
     begin
         clz32 = 0;
-        done = 0;
+        seen = 0;
         for (i = 31; i >= 0; i = i - 1) begin
-            if (x[i]) done = 1;
-            if (!done) clz32 = clz32 + 1;
+            if (x[i]) seen = 1;
+            if (!seen) clz32 = clz32 + 1;
         end
     end
 endfunction

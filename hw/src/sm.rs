@@ -977,9 +977,8 @@ impl Logic for Sm {
             }
             SmState::InitThread => {
                 // Thread init_t: warp init_t / ws, thread in warp mt, packed tid into its rz slot.
-                self.cur.d.next = (self.init_t.q.val() >> self.log_ws.val()).get_bits::<6>(0);
-                self.mt.d.next = (self.init_t.q.val() + 1).get_bits::<8>(0) & (self.ws.val() - 1);
-                for l in 0..self._lanes {
+                self.cur.d.next = bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
+                                for l in 0..self._lanes {
                     if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
                         self.rf[l].we.next = true;
                     }
@@ -1211,15 +1210,15 @@ impl Logic for Sm {
             SmState::MemAddr => {
                 // Thread mt: skip it unless it executes; else latch its address and first operands.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.maddr.d.next = (self.sel_a.val() + self.sel_b.val()).get_bits::<32>(0);
+                self.maddr.d.next = bit_cast::<32, 64>(self.sel_a.val() + self.sel_b.val());
                 if self.f_i.val() {
-                    self.maddr.d.next = (self.sel_a.val() + self.imm64.val()).get_bits::<32>(0);
+                    self.maddr.d.next = bit_cast::<32, 64>(self.sel_a.val() + self.imm64.val());
                 }
                 if self.cls.val() == 5 {
                     self.maddr.d.next = self.sel_a.val().get_bits::<32>(0);
                 }
                 self.mk.d.next = 0.into();
-                if (self.exec.q.val() >> self.mt.q.val()).get_bit(0) {
+                if ((self.exec.q.val() >> self.mt.q.val()) & 1) != 0 {
                     self.state.d.next = SmState::MemData;
                     if self.cls.val() == 3 {
                         self.state.d.next = SmState::MemReq;

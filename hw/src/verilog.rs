@@ -6,13 +6,15 @@
 //! UNUSEDPARAM (every enum state becomes a localparam), DECLFILENAME (one
 //! file holds every module) and UNOPTFLAT (a parent's single combinational
 //! block both drives a child's inputs and reads its outputs, which Verilator
-//! reports as a possible loop even where there is none).
+//! reports as a possible loop even where there is none) and UNUSEDSIGNAL
+//! (blocks are reused where not every output or bit is needed, such as the
+//! stack's depth output or the upper bits of a shifted lane mask).
 
 use rust_hdl::prelude::{generate_verilog, Block};
 use std::path::PathBuf;
 use std::process::Command;
 
-pub const LINT_FLAGS: &[&str] = &["--lint-only", "-Wall", "-Wno-WIDTH", "-Wno-UNUSEDPARAM", "-Wno-DECLFILENAME", "-Wno-UNOPTFLAT"];
+pub const LINT_FLAGS: &[&str] = &["--lint-only", "-Wall", "-Wno-WIDTH", "-Wno-UNUSEDPARAM", "-Wno-DECLFILENAME", "-Wno-UNOPTFLAT", "-Wno-UNUSEDSIGNAL"];
 
 /// The Verilog of a connected block, its top module named `top`.
 pub fn verilog_of<B: Block>(block: &B) -> String {
