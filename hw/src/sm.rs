@@ -70,6 +70,7 @@ pub mod trap {
     pub const MEMORY: u64 = 8;
     pub const DIVERGENT_UNIFORM: u64 = 9;
     pub const EPOCH: u64 = 10;
+    pub const BAD_REGISTER: u64 = 11;
 }
 
 /// `mem_kind` values.
@@ -111,6 +112,8 @@ pub struct Sm {
     pub imem_we: Signal<In, Bit>,
     pub imem_addr: Signal<In, Bits<ADDR_BITS>>,
     pub imem_data: Signal<In, Bits<64>>,
+    /// The loader's predecode bit: this word names a register beyond the kernel's count.
+    pub imem_bad: Signal<In, Bit>,
     pub busy: Signal<Out, Bit>,
     pub done: Signal<Out, Bit>,
     pub trap_code: Signal<Out, Bits<4>>,
@@ -284,6 +287,7 @@ pub struct Sm {
     nc_x: Signal<Local, Bits<32>>,
 
     imem: Ram<64>,
+    ibad: Ram<1>,
     stack: ReconvStack,
     preds: Ram<64>,
     carry: Ram<64>,
@@ -333,6 +337,7 @@ impl Sm {
             imem_we: Default::default(),
             imem_addr: Default::default(),
             imem_data: Default::default(),
+            imem_bad: Default::default(),
             busy: Default::default(),
             done: Default::default(),
             trap_code: Default::default(),
@@ -499,6 +504,7 @@ impl Sm {
             ready: Default::default(),
             nc_x: Default::default(),
             imem: Ram::new(cfg.imem_words as usize),
+            ibad: Ram::new(cfg.imem_words as usize),
             stack: ReconvStack::new(warps, cfg.stack_depth as usize),
             preds: Ram::new(warps * 8),
             carry: Ram::new(warps),
@@ -583,6 +589,7 @@ impl Logic for Sm {
             self.rf[l].clock.next = self.clock.val();
         }
         self.imem.clock.next = self.clock.val();
+        self.ibad.clock.next = self.clock.val();
         self.stack.clock.next = self.clock.val();
         self.preds.clock.next = self.clock.val();
         self.carry.clock.next = self.clock.val();
@@ -787,6 +794,13 @@ impl Logic for Sm {
         self.imem.we.next = self.imem_we.val() & (self.state.q.val() == SmState::Idle);
         self.imem.waddr.next = self.imem_addr.val();
         self.imem.wdata.next = self.imem_data.val();
+        self.ibad.raddr.next = self.stack.top_pc.val().get_bits::<ADDR_BITS>(0);
+        self.ibad.we.next = self.imem_we.val() & (self.state.q.val() == SmState::Idle);
+        self.ibad.waddr.next = self.imem_addr.val();
+        self.ibad.wdata.next = 0.into();
+        if self.imem_bad.val() {
+            self.ibad.wdata.next = 1.into();
+        }
         self.preds.we.next = false;
         self.preds.waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_d.val().get_bits::<3>(0));
         self.preds.wdata.next = 0.into();
@@ -1043,6 +1057,10 @@ impl Logic for Sm {
                         self.state.d.next = SmState::Sched;
                     } else if self.stack.top_pc.val() >= self.r_code_len.q.val() {
                         self.t_code.d.next = 1.into();
+                        self.t_pc.d.next = self.stack.top_pc.val();
+                        self.state.d.next = SmState::Trapped;
+                    } else if self.ibad.rdata.val().any() {
+                        self.t_code.d.next = 11.into();
                         self.t_pc.d.next = self.stack.top_pc.val();
                         self.state.d.next = SmState::Trapped;
                     } else if self.icount.q.val() >= self.budget.val() {

@@ -101,6 +101,27 @@ pub(crate) struct Machine<'a> {
     pub mem_log: Vec<MemAccess>,
 }
 
+/// The highest register an instruction names beyond a kernel's `nregs`
+/// registers (register groups included), if any: executing it traps.
+pub fn bad_register(inst: &Inst, nregs: u32) -> Option<u8> {
+    let mut bad = None;
+    for (field, count) in inst.reg_fields().iter().zip(inst.reg_counts()) {
+        if let Some(r) = field.filter(|&r| r != RZ && r as u32 + count as u32 > nregs) {
+            bad = Some(r + count - 1);
+        }
+    }
+    if inst.op == heddle_isa::Opcode::Syscall {
+        let sys = inst.modifier(heddle_isa::ModKind::SysNo);
+        let groups = [(inst.a, syscall::arg_regs(sys)), (inst.d, syscall::result_regs(sys).unwrap_or(0))];
+        for (r, n) in groups {
+            if r != RZ && r as u32 + n as u32 > nregs {
+                bad = Some(r + n - 1);
+            }
+        }
+    }
+    bad
+}
+
 /// Predecodes the program for a kernel with `nregs` registers.
 fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
     let zero = nregs;
@@ -109,7 +130,6 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
         .map(|&w| {
             // The object loader validated every word; a failure here is a bug.
             let inst = Inst::decode(w).expect("object code was validated at load");
-            let mut bad = None;
             let row = |r: u8, write: bool| -> u32 {
                 match (r == RZ, write) {
                     (true, true) => sink,
@@ -119,22 +139,7 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
                 }
             };
             let f = inst.reg_fields();
-            let counts = inst.reg_counts();
-            // Register groups must fit below the kernel's register count too.
-            for (field, count) in f.iter().zip(counts) {
-                if let Some(r) = field.filter(|&r| r != RZ && r as u32 + count as u32 > nregs) {
-                    bad = Some(r + count - 1);
-                }
-            }
-            if inst.op == heddle_isa::Opcode::Syscall {
-                let sys = inst.modifier(heddle_isa::ModKind::SysNo);
-                let groups = [(inst.a, syscall::arg_regs(sys)), (inst.d, syscall::result_regs(sys).unwrap_or(0))];
-                for (r, n) in groups {
-                    if r != RZ && r as u32 + n as u32 > nregs {
-                        bad = Some(r + n - 1);
-                    }
-                }
-            }
+            let bad = bad_register(&inst, nregs);
             let dw = f[0].map_or(sink, |r| row(r, true));
             let dr = f[0].map_or(zero, |r| row(r, false));
             let a = f[1].map_or(zero, |r| row(r, false));

@@ -107,7 +107,9 @@ impl Bus<'_> {
         }
         let old = self.read(space, at, n);
         if atomic {
-            let new = atomic_op(r.atom_op, size == 8, old as u64, r.wdata as u64, r.cdata);
+            // Only the low `size` bytes of the operands are driven meaningfully.
+            let mask = if size == 8 { u64::MAX } else { u32::MAX as u64 };
+            let new = atomic_op(r.atom_op, size == 8, old as u64, r.wdata as u64 & mask, r.cdata & mask);
             self.backing(space)[at..at + n].copy_from_slice(&new.to_le_bytes()[..n]);
             return Ok((old, access(new as u128)));
         }

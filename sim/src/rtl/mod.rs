@@ -13,7 +13,7 @@ pub mod bus;
 pub mod vcd;
 
 use crate::device::{Device, Launch, LaunchError, Outcome, Tracer};
-use crate::golden::Stepper;
+use crate::golden::{bad_register, Stepper};
 use crate::retire::{MemAccess, PredWrite, RegWrite, Retire};
 use crate::stats::Stats;
 use crate::trap::{Trap, TrapKind};
@@ -138,6 +138,7 @@ fn simulate_launch<T: Tracer>(
         sm.imem_we.next = true;
         sm.imem_addr.next = (i as u64).into();
         sm.imem_data.next = w.into();
+        sm.imem_bad.next = Inst::decode(w).ok().and_then(|inst| bad_register(&inst, k.regs as u32)).is_some();
         settle(&mut sm)?;
         tick(&mut sm)?;
     }
@@ -307,6 +308,10 @@ fn simulate_launch<T: Tracer>(
                 kind
             }
             trap::DIVERGENT_UNIFORM => TrapKind::DivergentUniformBranch,
+            trap::BAD_REGISTER => {
+                let r = dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()).and_then(|i| bad_register(&i, k.regs as u32));
+                TrapKind::InvalidInstruction { reason: format!("r{} is beyond the kernel's {} registers", r.unwrap_or(0), k.regs) }
+            }
             trap::EPOCH => TrapKind::Unimplemented { what: "more than 65534 CTAs in one launch on the RTL SM".into() },
             other => return Err(format!("the RTL reported unknown trap code {other}")),
         };

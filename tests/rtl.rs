@@ -1,0 +1,192 @@
+//! The RTL engine (`heddle run --engine rtl`): corpus kernels and assembly
+//! programs in lockstep with the golden model, faults, and the VCD trace read
+//! back with the `vcd` crate.
+//!
+//! CI runs the fast cases here; `cargo test --release --test rtl -- --ignored`
+//! runs every corpus case on the RTL and prints which pass (see README).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn heddle(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_heddle")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Corpus cases the RTL runs in CI (the rest need units it does not have
+/// yet, or take minutes; the ignored test below runs them all).
+const CI_CASES: &[&str] = &[
+    "assert_passes",
+    "templated_kernels",
+    "warp_vote_partial",
+    "int_intrinsics",
+    "bit_manipulation",
+    "switch_statements",
+    "small_int_types",
+    "grid_stride_loop",
+    "int64_math",
+    "scan_blelloch",
+];
+
+fn run_case(case: &str) -> Output {
+    let manifest = format!("tests/corpus/{case}/case.json");
+    heddle(&["run", "--manifest", &manifest, "--engine", "rtl", "--lockstep"])
+}
+
+#[test]
+fn corpus_cases_pass_on_the_rtl_in_lockstep() {
+    for case in CI_CASES {
+        let o = run_case(case);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{case} on the RTL:\n{t}");
+        assert!(t.contains(&format!("{case}: ok")), "{case}: {t}");
+        let n: u64 = t
+            .lines()
+            .find_map(|l| l.strip_prefix("lockstep: ")?.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{case}: no lockstep summary in\n{t}"));
+        assert!(n > 100, "{case}: only {n} instructions compared");
+    }
+}
+
+/// Program runs too slow for CI on the RTL (tens of seconds: long CAS
+/// contention, deep recursion, a 10k-instruction budget); the ignored test
+/// runs them.
+const SLOW_RUNS: &[&str] = &["--kernel contend --block 256", "--kernel fib --block 64", "--budget 10000", "--kernel global_atoms"];
+
+/// Runs every `// run:` line of every assembly program on the RTL in
+/// lockstep: the output must equal the golden model's, unless the RTL
+/// reports the instruction it does not implement yet. Returns (same, missing).
+fn check_programs(include_slow: bool) -> (u32, u32) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "hasm")).collect();
+    files.sort();
+    let (mut same, mut missing) = (0, 0);
+    for f in files {
+        let src = std::fs::read_to_string(&f).unwrap();
+        for line in src.lines().filter_map(|l| l.trim().strip_prefix("// run:")) {
+            if !include_slow && SLOW_RUNS.iter().any(|s| line.contains(s)) {
+                continue;
+            }
+            let mut args: Vec<&str> = vec!["run", f.to_str().unwrap()];
+            args.extend(line.split_whitespace());
+            let gold = heddle(&args);
+            args.extend(["--engine", "rtl", "--lockstep"]);
+            let rtl = heddle(&args);
+            let t = text(&rtl);
+            if t.contains("not implemented by this engine") {
+                missing += 1;
+                continue;
+            }
+            assert_eq!(t, text(&gold), "{} {line}", f.display());
+            assert_eq!(rtl.status.code(), gold.status.code(), "{} {line}", f.display());
+            same += 1;
+        }
+    }
+    (same, missing)
+}
+
+#[test]
+fn programs_match_the_golden_model_or_name_what_is_missing() {
+    let (same, missing) = check_programs(false);
+    // A drop below today's count means a regression.
+    assert!(same >= 40, "only {same} program runs matched ({missing} need missing units)");
+}
+
+#[test]
+#[ignore]
+fn every_program_run_on_the_rtl() {
+    let (same, missing) = check_programs(true);
+    println!("{same} program runs identical to the golden model, {missing} need units the RTL lacks");
+}
+
+/// The README's main command, with the VCD bounded: the trace parses, has
+/// the hardware's scopes, and shows the control FSM moving.
+#[test]
+fn main_command_writes_a_vcd_that_parses() {
+    let vcd_path = std::env::temp_dir().join(format!("heddle-main-{}.vcd", std::process::id()));
+    let o = heddle(&[
+        "run",
+        "--manifest",
+        "tests/corpus/scan_blelloch/case.json",
+        "--engine",
+        "rtl",
+        "--vcd",
+        vcd_path.to_str().unwrap(),
+        "--vcd-to",
+        "3000",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let file = std::fs::File::open(&vcd_path).unwrap();
+    let mut parser = vcd::Parser::new(std::io::BufReader::new(file));
+    let header = parser.parse_header().unwrap();
+    for path in [&["sm", "sched"][..], &["sm", "stack"], &["sm", "lane0", "alu"], &["sm", "lane7", "rf"], &["sm", "state"]] {
+        assert!(header.find_scope(path).is_some(), "no scope {path:?} in the VCD");
+    }
+    let state = header.find_var(&["sm", "state", "q"]).expect("the FSM state register").code;
+    let clk = header.find_var(&["sm", "clk"]).expect("clk").code;
+    let (mut stamps, mut states, mut clock_edges) = (0u64, std::collections::BTreeSet::new(), 0);
+    let mut last = 0;
+    for cmd in parser {
+        match cmd.unwrap() {
+            vcd::Command::Timestamp(t) => {
+                assert!(t >= last, "time goes backwards");
+                last = t;
+                stamps += 1;
+            }
+            vcd::Command::ChangeString(id, s) if id == state => {
+                states.insert(s);
+            }
+            vcd::Command::ChangeScalar(id, vcd::Value::V1) if id == clk => clock_edges += 1,
+            _ => {}
+        }
+    }
+    let _ = std::fs::remove_file(&vcd_path);
+    assert_eq!(clock_edges, 3000, "one rising edge per cycle of the window");
+    assert_eq!(stamps, 6000);
+    for s in ["Sched", "Top", "Exec", "MemReq", "Commit"] {
+        assert!(states.iter().any(|x| x.contains(s)), "state {s} never seen: {states:?}");
+    }
+}
+
+#[test]
+fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
+    let o = heddle(&["run", "--manifest", "tests/corpus/vec_add_f32/case.json", "--engine", "rtl"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("not implemented by this engine: `fadd` in the RTL SM"), "{t}");
+}
+
+#[test]
+fn vcd_needs_the_rtl_engine() {
+    let o = heddle(&["run", "--manifest", "tests/corpus/vec_add_f32/case.json", "--vcd", "x.vcd"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("need --engine rtl"));
+}
+
+/// Every corpus case on the RTL in lockstep (minutes): prints a table.
+#[test]
+#[ignore]
+fn every_corpus_case_on_the_rtl() {
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let mut failed = vec![];
+    for d in dirs {
+        let case = d.file_name().unwrap().to_str().unwrap().to_string();
+        let o = run_case(&case);
+        let t = text(&o);
+        let verdict = if o.status.code() == Some(0) {
+            "pass".to_string()
+        } else if let Some(i) = t.find("not implemented by this engine: ") {
+            t[i + 31..].split(" in the RTL").next().unwrap_or("?").to_string()
+        } else {
+            failed.push(case.clone());
+            format!("FAIL {}", t.lines().last().unwrap_or(""))
+        };
+        println!("{case:<28} {verdict}");
+    }
+    assert!(failed.is_empty(), "lockstep or output failures: {failed:?}");
+}
