@@ -74,3 +74,51 @@ pub fn run(seconds: f64) -> Result<String, String> {
     let _ = writeln!(out, "geometric mean {:.3e} thread instructions/s", (log_sum / CASES.len() as f64).exp());
     Ok(out)
 }
+
+/// RTL workloads: (kernel, grid, block, iters) per configuration; `fma` is
+/// left out until the RTL has an FPU.
+const RTL_CASES: &[(&str, u32, u32, u32)] = &[("alu", 1, 256, 20), ("istream", 2, 256, 0), ("diverge", 1, 256, 8), ("reduce", 2, 256, 0)];
+
+/// `heddle bench --rtl`: RTL simulation speed (cycles per second through
+/// rust-hdl) and the SM's IPC and lane utilisation, per kernel, for the
+/// `tiny` and `default` configurations.
+pub fn run_rtl() -> Result<String, String> {
+    let obj = assemble("bench_kernels.hasm", KERNELS).map_err(|d| d.to_string())?;
+    let mut out = String::new();
+    let _ = writeln!(out, "RTL (rust-hdl, simulate() driven by hand), one core");
+    let _ = writeln!(out, "{:<8} {:<8} {:>6} {:>9} {:>8} {:>11} {:>7} {:>8}", "config", "kernel", "block", "cycles", "seconds", "cycles/s", "IPC", "lane use");
+    for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
+        for &(kernel, grid, block, iters) in RTL_CASES {
+            let block = block.min(cfg.max_cta_threads());
+            let mut dev = Device::new(cfg.clone(), obj.clone()).map_err(|e| e.to_string())?;
+            let threads = grid * block;
+            let k = obj.kernel(kernel).ok_or(format!("no kernel {kernel}"))?;
+            let mut params = vec![];
+            for b in 0..k.params.len().saturating_sub(1).max(1) {
+                let p = dev.alloc(threads * 4).map_err(|e| e.to_string())?;
+                let init: Vec<u8> = (0..threads).flat_map(|i| (i.wrapping_mul(2654435761).wrapping_add(b as u32)).to_le_bytes()).collect();
+                dev.write(p, &init).map_err(|e| e.to_string())?;
+                params.extend_from_slice(&p.to_le_bytes());
+            }
+            params.extend_from_slice(&iters.to_le_bytes());
+            params.resize(k.param_bytes as usize, 0);
+            let launch = Launch { kernel: kernel.into(), grid: [grid, 1, 1], block: [block, 1, 1], params, dynamic_shared: 0 };
+            let start = Instant::now();
+            let r = dev.launch_rtl(&launch, &Default::default(), &mut heddle_sim::device::NoTrace).map_err(|e| e.to_string())?;
+            let t = start.elapsed().as_secs_f64();
+            if let Some(trap) = r.outcome.trap {
+                return Err(format!("RTL benchmark {kernel} on {name} trapped: {trap}"));
+            }
+            let c = r.rtl.cycles as f64;
+            let _ = writeln!(
+                out,
+                "{name:<8} {kernel:<8} {block:>6} {:>9} {t:>8.2} {:>11.0} {:>7.3} {:>8.3}",
+                r.rtl.cycles,
+                c / t,
+                r.outcome.stats.warp_instructions as f64 / c,
+                r.outcome.stats.thread_instructions as f64 / c / cfg.lanes as f64
+            );
+        }
+    }
+    Ok(out)
+}

@@ -115,11 +115,14 @@ enum Cmd {
     Fmt { input: PathBuf },
     /// Print the ISA reference (docs/isa.md).
     IsaDoc,
-    /// Measure golden-model throughput (thread instructions per second).
+    /// Measure golden-model throughput (thread instructions per second), or with --rtl the RTL's.
     Bench {
         /// Seconds to spend per kernel.
         #[arg(long, default_value_t = 1.0)]
         seconds: f64,
+        /// Benchmark the RTL instead: cycles per second, IPC and lane utilisation.
+        #[arg(long)]
+        rtl: bool,
     },
 }
 
@@ -311,8 +314,8 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             print!("{}", heddle_isa::doc::reference());
             Ok(0)
         }
-        Cmd::Bench { seconds } => {
-            print!("{}", crate::bench::run(seconds)?);
+        Cmd::Bench { seconds, rtl } => {
+            print!("{}", if rtl { crate::bench::run_rtl()? } else { crate::bench::run(seconds)? });
             Ok(0)
         }
     }
