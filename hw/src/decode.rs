@@ -3,7 +3,7 @@
 //! nothing is re-typed. The Verilog is a `case` generated from the same
 //! function.
 
-use crate::alu;
+use crate::{alu, fpu};
 use heddle_isa::table::{Format, Regs};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
@@ -40,11 +40,12 @@ pub mod aux {
     pub const A: u64 = 3;
 }
 
-/// One ROM word: class[3:0], wide_a[4], wide_b[5], d_words[7:6], setp[8], aux[10:9].
+/// One ROM word: class[3:0], wide_a[4], wide_b[5], d_words[7:6], setp[8], aux[10:9],
+/// fp[11] (the lane's FP32 unit, not its integer ALU, computes the result).
 pub fn rom_word(op: Opcode) -> u64 {
     let info = op.info();
     let class = match op {
-        o if alu::OPS.contains(&o) => class::ALU,
+        o if alu::OPS.contains(&o) || fpu::OPS.contains(&o) => class::ALU,
         Opcode::S2r => class::S2R,
         Opcode::Ld => class::LD,
         Opcode::St => class::ST,
@@ -73,13 +74,14 @@ pub fn rom_word(op: Opcode) -> u64 {
         Format::Plop | Format::Vote | Format::Ballot => aux::A,
         _ => aux::NONE,
     };
-    class | (wide_a as u64) << 4 | (wide_b as u64) << 5 | (d_words as u64) << 6 | (setp as u64) << 8 | auxsel << 9
+    let fp = fpu::OPS.contains(&op);
+    class | (wide_a as u64) << 4 | (wide_b as u64) << 5 | (d_words as u64) << 6 | (setp as u64) << 8 | auxsel << 9 | (fp as u64) << 11
 }
 
 #[derive(LogicBlock, Default)]
 pub struct DecodeRom {
     pub op: Signal<In, Bits<7>>,
-    pub word: Signal<Out, Bits<11>>,
+    pub word: Signal<Out, Bits<12>>,
 }
 
 impl Logic for DecodeRom {
@@ -93,9 +95,9 @@ impl Logic for DecodeRom {
     fn hdl(&self) -> Verilog {
         let mut s = String::from("always @(*) begin\n    case (op)\n");
         for &op in Opcode::ALL {
-            s += &format!("        7'h{:02x}: word = 11'h{:03x}; // {}\n", op as u8, rom_word(op), op.mnemonic());
+            s += &format!("        7'h{:02x}: word = 12'h{:03x}; // {}\n", op as u8, rom_word(op), op.mnemonic());
         }
-        s += "        default: word = 11'h000;\n    endcase\nend";
+        s += "        default: word = 12'h000;\n    endcase\nend";
         Verilog::Custom(s)
     }
 }

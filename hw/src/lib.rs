@@ -10,6 +10,7 @@
 pub mod alu;
 pub mod bits;
 pub mod decode;
+pub mod fpu;
 pub mod sched;
 pub mod sm;
 pub mod config;

@@ -29,6 +29,7 @@
 use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
 use crate::decode::DecodeRom;
+use crate::fpu::Fpu;
 use crate::ram::{Ram, ADDR_BITS};
 use crate::regfile::RegFile;
 use crate::sched::WarpPick;
@@ -249,6 +250,8 @@ pub struct Sm {
     wide: Signal<Local, Bit>,
     dwords: Signal<Local, Bits<2>>,
     setp: Signal<Local, Bit>,
+    is_fp: Signal<Local, Bit>,
+    lane_d: Vec<Signal<Local, Bits<64>>>,
     auxsel: Signal<Local, Bits<2>>,
     aux_code: Signal<Local, Bits<4>>,
     pred_val: Signal<Local, Bits<64>>,
@@ -294,6 +297,7 @@ pub struct Sm {
     exited: Ram<64>,
     rf: Vec<RegFile>,
     alus: Vec<IntAlu>,
+    fpus: Vec<Fpu>,
     sched: WarpPick,
     rom: DecodeRom,
     popc: Popc64,
@@ -467,6 +471,8 @@ impl Sm {
             wide: Default::default(),
             dwords: Default::default(),
             setp: Default::default(),
+            is_fp: Default::default(),
+            lane_d: (0..lanes).map(|_| Default::default()).collect(),
             auxsel: Default::default(),
             aux_code: Default::default(),
             pred_val: Default::default(),
@@ -511,6 +517,7 @@ impl Sm {
             exited: Ram::new(warps),
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
             alus: (0..lanes).map(|_| IntAlu::default()).collect(),
+            fpus: (0..lanes).map(|_| Fpu::default()).collect(),
             sched: WarpPick::default(),
             rom: DecodeRom::default(),
             popc: Popc64::default(),
@@ -616,6 +623,7 @@ impl Logic for Sm {
         self.dwords.next = self.rom.word.val().get_bits::<2>(6);
         self.setp.next = self.rom.word.val().get_bit(8);
         self.auxsel.next = self.rom.word.val().get_bits::<2>(9);
+        self.is_fp.next = self.rom.word.val().get_bit(11);
         self.wide.next = self.wide_a.val() | self.wide_b.val() | (self.dwords.val() == 2);
         // Packed predicate operand (3-bit number, negation bit 3).
         self.aux_code.next = 7.into();
@@ -732,7 +740,21 @@ impl Logic for Sm {
             self.alus[l].c.next = self.vc[l].val().get_bits::<32>(0);
             self.alus[l].cin.next = self.beat_carry.val().get_bit(l);
             self.alus[l].pin.next = self.beat_paux.val().get_bit(l);
+            self.fpus[l].op.next = self.f_op.val();
+            self.fpus[l].modv.next = self.f_mod.val();
+            self.fpus[l].ext0.next = self.ir.q.val().get_bit(46) & !self.f_i.val();
+            self.fpus[l].a.next = self.va[l].val().get_bits::<32>(0);
+            self.fpus[l].b.next = self.vb[l].val().get_bits::<32>(0);
+            if self.f_i.val() {
+                self.fpus[l].b.next = self.f_imm.val();
+            }
+            self.fpus[l].c.next = self.vc[l].val().get_bits::<32>(0);
+            self.lane_d[l].next = self.alus[l].d.val();
             self.gp.bits[l].next = self.alus[l].pout.val();
+            if self.is_fp.val() {
+                self.lane_d[l].next = self.fpus[l].d.val();
+                self.gp.bits[l].next = self.fpus[l].pout.val();
+            }
             self.gc.bits[l].next = self.alus[l].cout.val();
             // Special registers.
             self.s2r[l].next = 0.into();
@@ -779,7 +801,7 @@ impl Logic for Sm {
             // Default: no register write.
             self.rf[l].we.next = false;
             self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val());
-            self.rf[l].wdata.next = self.epoch_hi.val() | (self.alus[l].d.val() & self.lo32.val());
+            self.rf[l].wdata.next = self.epoch_hi.val() | (self.lane_d[l].val() & self.lo32.val());
         }
 
         // ---- Defaults for every other driven signal.
