@@ -29,6 +29,8 @@ const CI_CASES: &[&str] = &[
     "grid_stride_loop",
     "int64_math",
     "scan_blelloch",
+    "vec_add_f32",
+    "saxpy_restrict_fma",
 ];
 
 fn run_case(case: &str) -> Output {
@@ -153,10 +155,10 @@ fn main_command_writes_a_vcd_that_parses() {
 
 #[test]
 fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
-    let o = heddle(&["run", "--manifest", "tests/corpus/vec_add_f32/case.json", "--engine", "rtl"]);
+    let o = heddle(&["run", "--manifest", "tests/corpus/directed_rounding_f32/case.json", "--engine", "rtl"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("not implemented by this engine: `fadd` in the RTL SM"), "{t}");
+    assert!(t.contains("not implemented by this engine: `fdiv` in the RTL SM"), "{t}");
 }
 
 #[test]

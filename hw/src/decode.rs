@@ -42,10 +42,12 @@ pub mod aux {
 
 /// One ROM word: class[3:0], wide_a[4], wide_b[5], d_words[7:6], setp[8], aux[10:9],
 /// fp[11] (the lane's FP32 unit, not its integer ALU, computes the result).
-pub fn rom_word(op: Opcode) -> u64 {
+/// `fp32`: the SM has FP32 units (`SmConfig::fp32`); without them FP32
+/// opcodes decode as not implemented.
+pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
     let info = op.info();
     let class = match op {
-        o if alu::OPS.contains(&o) || fpu::OPS.contains(&o) => class::ALU,
+        o if alu::OPS.contains(&o) || (fp32 && fpu::OPS.contains(&o)) => class::ALU,
         Opcode::S2r => class::S2R,
         Opcode::Ld => class::LD,
         Opcode::St => class::ST,
@@ -74,7 +76,7 @@ pub fn rom_word(op: Opcode) -> u64 {
         Format::Plop | Format::Vote | Format::Ballot => aux::A,
         _ => aux::NONE,
     };
-    let fp = fpu::OPS.contains(&op);
+    let fp = fp32 && fpu::OPS.contains(&op);
     class | (wide_a as u64) << 4 | (wide_b as u64) << 5 | (d_words as u64) << 6 | (setp as u64) << 8 | auxsel << 9 | (fp as u64) << 11
 }
 
@@ -82,11 +84,18 @@ pub fn rom_word(op: Opcode) -> u64 {
 pub struct DecodeRom {
     pub op: Signal<In, Bits<7>>,
     pub word: Signal<Out, Bits<12>>,
+    _fp32: bool,
+}
+
+impl DecodeRom {
+    pub fn new(fp32: bool) -> DecodeRom {
+        DecodeRom { _fp32: fp32, ..Default::default() }
+    }
 }
 
 impl Logic for DecodeRom {
     fn update(&mut self) {
-        let w = Opcode::from_code(self.op.val().index() as u8).map_or(0, rom_word);
+        let w = Opcode::from_code(self.op.val().index() as u8).map_or(0, |op| rom_word(op, self._fp32));
         self.word.next = w.into();
     }
     fn connect(&mut self) {
@@ -95,7 +104,7 @@ impl Logic for DecodeRom {
     fn hdl(&self) -> Verilog {
         let mut s = String::from("always @(*) begin\n    case (op)\n");
         for &op in Opcode::ALL {
-            s += &format!("        7'h{:02x}: word = 12'h{:03x}; // {}\n", op as u8, rom_word(op), op.mnemonic());
+            s += &format!("        7'h{:02x}: word = 12'h{:03x}; // {}\n", op as u8, rom_word(op, self._fp32), op.mnemonic());
         }
         s += "        default: word = 12'h000;\n    endcase\nend";
         Verilog::Custom(s)

@@ -519,7 +519,7 @@ impl Sm {
             alus: (0..lanes).map(|_| IntAlu::default()).collect(),
             fpus: (0..lanes).map(|_| Fpu::default()).collect(),
             sched: WarpPick::default(),
-            rom: DecodeRom::default(),
+            rom: DecodeRom::new(cfg.fp32),
             popc: Popc64::default(),
             gp: Gather::new(lanes),
             gc: Gather::new(lanes),

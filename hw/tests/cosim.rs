@@ -95,7 +95,7 @@ fn ram_verilog_matches_its_model() {
 
 #[test]
 fn decode_rom_verilog_matches_its_model() {
-    let mut rom = DecodeRom::default();
+    let mut rom = DecodeRom::new(true);
     rom.connect_all();
     let verilog = verilog_of(&rom);
     heddle_hw::verilog::lint("decode_rom", &verilog).unwrap();
