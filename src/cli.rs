@@ -226,6 +226,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             let rtl = heddle_sim::rtl::RtlOptions {
                 vcd: vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions { path, from: vcd_from, to: vcd_to, scopes: vcd_scopes }),
                 lockstep,
+                corrupt_retire: None,
             };
             if engine != "rtl" && (rtl.vcd.is_some() || lockstep) {
                 return Err("--vcd and --lockstep need --engine rtl".into());

@@ -153,6 +153,34 @@ fn main_command_writes_a_vcd_that_parses() {
     }
 }
 
+/// A difference (injected through the test hook) is reported with its
+/// cycle, warp, pc and the differing register, and a VCD of the cycles
+/// around it, written by a deterministic replay.
+#[test]
+fn a_lockstep_difference_is_reported_with_a_vcd_window() {
+    use heddle_sim::device::{Device, Launch, LaunchError, NoTrace};
+    use heddle_sim::rtl::RtlOptions;
+    let src = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/nested_divergence.hasm")).unwrap();
+    let obj = heddle_isa::asm::assemble("nested_divergence.hasm", &src).unwrap();
+    let mut dev = Device::new(heddle_hw::SmConfig::default_config(), obj.clone()).unwrap();
+    let k = &obj.kernels[0];
+    let out = dev.alloc(64 * 4).unwrap();
+    let mut params = out.to_le_bytes().to_vec();
+    params.resize(k.param_bytes as usize, 0);
+    let launch = Launch { kernel: k.name.clone(), grid: [1, 1, 1], block: [64, 1, 1], params, dynamic_shared: 0 };
+    let opts = RtlOptions { lockstep: true, corrupt_retire: Some(20), ..Default::default() };
+    let Err(LaunchError::Rtl(msg)) = dev.launch_rtl(&launch, &opts, &mut NoTrace) else { panic!("the injected difference went unnoticed") };
+    assert!(msg.starts_with("lockstep: cycle "), "{msg}");
+    assert!(msg.contains(" warp ") && msg.contains(" pc ") && msg.contains(", golden lane "), "{msg}");
+    let path = msg.split("the VCD ").nth(1).and_then(|t| t.split(" covers").next()).unwrap_or_else(|| panic!("no VCD in: {msg}"));
+    let file = std::fs::File::open(path).unwrap();
+    let mut parser = vcd::Parser::new(std::io::BufReader::new(file));
+    assert!(parser.parse_header().unwrap().find_scope(&["sm", "sched"]).is_some());
+    let stamps = parser.filter(|c| matches!(c, Ok(vcd::Command::Timestamp(_)))).count();
+    assert!(stamps > 2 * 20, "window of {} timestamps", stamps);
+    let _ = std::fs::remove_file(path);
+}
+
 #[test]
 fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
     let o = heddle(&["run", "--manifest", "tests/corpus/directed_rounding_f32/case.json", "--engine", "rtl"]);

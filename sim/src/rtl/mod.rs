@@ -31,7 +31,15 @@ pub struct RtlOptions {
     pub vcd: Option<vcd::VcdOptions>,
     /// Compare every retired instruction with the golden model.
     pub lockstep: bool,
+    /// Test hook: flip bit 0 of the first register write of this retired
+    /// instruction (counted from 0) before the comparison, to exercise the
+    /// mismatch report.
+    #[doc(hidden)]
+    pub corrupt_retire: Option<u64>,
 }
+
+/// Cycles of VCD kept before and after a lockstep difference.
+pub const MISMATCH_WINDOW: (u64, u64) = (200, 20);
 
 /// RTL statistics beyond [`Stats`]: where the cycles went.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -97,12 +105,48 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
     res("threads in y (tid fields)", l.block[1] as u64, 1024)?;
     res("threads in z (tid fields)", l.block[2] as u64, 64)?;
     if opts.lockstep {
-        let mut reference = Device { global: dev.global.clone(), module: dev.module.clone(), ptx: None, config: cfg.clone(), launches: dev.launches };
+        let before = dev.global.clone();
+        let mut reference = Device { global: before.clone(), module: dev.module.clone(), ptx: None, config: cfg.clone(), launches: dev.launches };
         let (kk, ll) = (k.clone(), l.clone());
-        return Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(dev, k, l, &cfg, opts, tracer, Some(s)))
-            .map_err(LaunchError::Rtl);
+        let result = Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(dev, k, l, &cfg, opts, tracer, Some(s)));
+        return match result {
+            // The simulation is deterministic: replay it to write the VCD window around the difference.
+            Err(Failure::Mismatch { cycle, report }) if opts.vcd.is_none() => {
+                dev.global = before;
+                let path = std::env::temp_dir().join(format!("heddle-lockstep-{}-{}.vcd", k.name, std::process::id()));
+                let (from, to) = (cycle.saturating_sub(MISMATCH_WINDOW.0), cycle + MISMATCH_WINDOW.1);
+                let replay = RtlOptions { vcd: Some(vcd::VcdOptions { path: path.clone(), from, to, scopes: vec![] }), lockstep: false, corrupt_retire: None };
+                let written = match simulate_launch(dev, k, l, &cfg, &replay, &mut crate::device::NoTrace, None) {
+                    Ok(_) => format!("; the VCD {} covers cycles {from}..{to}", path.display()),
+                    Err(e) => format!("; replaying it for a VCD failed: {}", e.text()),
+                };
+                Err(LaunchError::Rtl(format!("{report}{written}")))
+            }
+            other => other.map_err(|e| LaunchError::Rtl(e.text())),
+        };
     }
-    simulate_launch(dev, k, l, &cfg, opts, tracer, None).map_err(LaunchError::Rtl)
+    simulate_launch(dev, k, l, &cfg, opts, tracer, None).map_err(|e| LaunchError::Rtl(e.text()))
+}
+
+/// Why a simulation stopped short.
+enum Failure {
+    /// Lockstep found a difference at this cycle.
+    Mismatch { cycle: u64, report: String },
+    Other(String),
+}
+
+impl Failure {
+    fn text(self) -> String {
+        match self {
+            Failure::Mismatch { report, .. } | Failure::Other(report) => report,
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Failure {
+        Failure::Other(s)
+    }
 }
 
 /// The retire record being assembled for the instruction in flight.
@@ -120,7 +164,7 @@ fn simulate_launch<T: Tracer>(
     opts: &RtlOptions,
     tracer: &mut T,
     mut gold: Option<&mut Stepper<'_>>,
-) -> Result<RtlOutcome, String> {
+) -> Result<RtlOutcome, Failure> {
     let threads = l.block.iter().product::<u32>();
     let nwarps = threads.div_ceil(cfg.warp_size);
     let mut sm = Sm::new(cfg);
@@ -181,7 +225,7 @@ fn simulate_launch<T: Tracer>(
     let trap = loop {
         let cycle = sm.perf_cycles.val().to_u64();
         if cycle - start_cycle > max_cycles {
-            return Err(format!("the RTL made no progress for {max_cycles} cycles"));
+            return Err(format!("the RTL made no progress for {max_cycles} cycles").into());
         }
         if sm.cta_start.val() {
             cta = sm.cta_linear.val().to_u32();
@@ -247,7 +291,13 @@ fn simulate_launch<T: Tracer>(
             };
             last_pc[warp as usize] = r.pc;
             if let Some(g) = gold.as_deref_mut() {
-                compare(g, &r, opts)?;
+                let mut r = r.clone();
+                if opts.corrupt_retire == Some(compared) {
+                    if let Some(w) = r.regs.first_mut() {
+                        w.value ^= 1;
+                    }
+                }
+                compare(g, &r, opts).map_err(|report| Failure::Mismatch { cycle: r.seq, report })?;
                 compared += 1;
             }
             if T::ON {
@@ -302,7 +352,7 @@ fn simulate_launch<T: Tracer>(
                 }
             }
             trap::MEMORY => {
-                let (kind, addr, lane) = fault.clone().ok_or("memory trap without a fault")?;
+                let (kind, addr, lane) = fault.clone().ok_or_else(|| "memory trap without a fault".to_string())?;
                 t.lane = Some(lane);
                 t.addr = Some(addr);
                 kind
@@ -313,7 +363,7 @@ fn simulate_launch<T: Tracer>(
                 TrapKind::InvalidInstruction { reason: format!("r{} is beyond the kernel's {} registers", r.unwrap_or(0), k.regs) }
             }
             trap::EPOCH => TrapKind::Unimplemented { what: "more than 65534 CTAs in one launch on the RTL SM".into() },
-            other => return Err(format!("the RTL reported unknown trap code {other}")),
+            other => return Err(format!("the RTL reported unknown trap code {other}").into()),
         };
         if let Some(g) = gold.as_deref_mut() {
             compare_trap(g, &t)?;
@@ -337,7 +387,7 @@ fn compare(g: &mut Stepper<'_>, r: &Retire, opts: &RtlOptions) -> Result<(), Str
     let here = |what: String| {
         let window = match &opts.vcd {
             Some(v) => format!("; the VCD {} covers cycles {}..{}", v.path.display(), v.from, v.to),
-            None => format!("; rerun with --vcd out.vcd --vcd-from {} --vcd-to {} to see it", r.seq.saturating_sub(200), r.seq + 20),
+            None => String::new(),
         };
         format!("lockstep: cycle {} CTA {} warp {} pc {}: {what}{window}", r.seq, r.cta, r.warp, r.pc)
     };
