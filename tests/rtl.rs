@@ -31,6 +31,7 @@ const CI_CASES: &[&str] = &[
     "scan_blelloch",
     "vec_add_f32",
     "saxpy_restrict_fma",
+    "dynamic_shared_mem",
 ];
 
 fn run_case(case: &str) -> Output {

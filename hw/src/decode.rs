@@ -41,7 +41,9 @@ pub mod aux {
 }
 
 /// One ROM word: class[3:0], wide_a[4], wide_b[5], d_words[7:6], setp[8], aux[10:9],
-/// fp[11] (the lane's FP32 unit, not its integer ALU, computes the result).
+/// fp[11] (the lane's FP32 unit, not its integer ALU, computes the result),
+/// int64_unimpl[12] (the 64-bit integer types of this conversion are not
+/// implemented: `IntTy` u64/s64 traps).
 /// `fp32`: the SM has FP32 units (`SmConfig::fp32`); without them FP32
 /// opcodes decode as not implemented.
 pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
@@ -77,13 +79,14 @@ pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
         _ => aux::NONE,
     };
     let fp = fp32 && fpu::OPS.contains(&op);
-    class | (wide_a as u64) << 4 | (wide_b as u64) << 5 | (d_words as u64) << 6 | (setp as u64) << 8 | auxsel << 9 | (fp as u64) << 11
+    let int64_unimpl = fp && matches!(op, Opcode::F2i | Opcode::I2f);
+    class | (wide_a as u64) << 4 | (wide_b as u64) << 5 | (d_words as u64) << 6 | (setp as u64) << 8 | auxsel << 9 | (fp as u64) << 11 | (int64_unimpl as u64) << 12
 }
 
 #[derive(LogicBlock, Default)]
 pub struct DecodeRom {
     pub op: Signal<In, Bits<7>>,
-    pub word: Signal<Out, Bits<12>>,
+    pub word: Signal<Out, Bits<13>>,
     _fp32: bool,
 }
 
@@ -104,9 +107,9 @@ impl Logic for DecodeRom {
     fn hdl(&self) -> Verilog {
         let mut s = String::from("always @(*) begin\n    case (op)\n");
         for &op in Opcode::ALL {
-            s += &format!("        7'h{:02x}: word = 12'h{:03x}; // {}\n", op as u8, rom_word(op, self._fp32), op.mnemonic());
+            s += &format!("        7'h{:02x}: word = 13'h{:04x}; // {}\n", op as u8, rom_word(op, self._fp32), op.mnemonic());
         }
-        s += "        default: word = 12'h000;\n    endcase\nend";
+        s += "        default: word = 13'h0000;\n    endcase\nend";
         Verilog::Custom(s)
     }
 }

@@ -1,5 +1,6 @@
 //! `Fpu`: one lane's binary32 unit: `fadd`, `fsub`, `fmul`, `ffma` in the
-//! four rounding modes with `.ftz` and `.sat`, `fmin`, `fmax` and `fsetp`.
+//! four rounding modes with `.ftz` and `.sat`, `fmin`, `fmax`, `fsetp`,
+//! `frnd`, and `f2i`/`i2f` with 32-bit integers.
 //!
 //! A custom block: its simulation model is the ISA's scalar semantics
 //! (`heddle_isa::scalar::fp`, what the golden model runs); its Verilog is
@@ -27,7 +28,7 @@
 //! 5. `.ftz` flushes a subnormal result, `.sat` clamps to [+0, 1] (NaN to +0).
 
 use crate::alu::isa_localparams;
-use heddle_isa::scalar::fp::{self, Rnd};
+use heddle_isa::scalar::fp::{self, IntTy, Rnd};
 use heddle_isa::table::mod_info;
 use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
@@ -48,7 +49,8 @@ pub struct Fpu {
 }
 
 /// Opcodes this unit executes.
-pub const OPS: &[Opcode] = &[Opcode::Fadd, Opcode::Fsub, Opcode::Fmul, Opcode::Ffma, Opcode::Fmin, Opcode::Fmax, Opcode::Fsetp];
+pub const OPS: &[Opcode] =
+    &[Opcode::Fadd, Opcode::Fsub, Opcode::Fmul, Opcode::Ffma, Opcode::Fmin, Opcode::Fmax, Opcode::Fsetp, Opcode::Frnd, Opcode::F2i, Opcode::I2f];
 
 /// The reference semantics: (d, pout).
 pub fn model(op: u8, modv: u32, ext0: bool, a: u32, b: u32, c: u32) -> (u32, bool) {
@@ -63,6 +65,10 @@ pub fn model(op: u8, modv: u32, ext0: bool, a: u32, b: u32, c: u32) -> (u32, boo
         Some(Opcode::Fmin) => (fp::minmax32(a, b, false, ftz), false),
         Some(Opcode::Fmax) => (fp::minmax32(a, b, true, ftz), false),
         Some(Opcode::Fsetp) => (0, fp::setp32(a, b, m(ModKind::FCmp), ext0)),
+        Some(Opcode::Frnd) => (fp::rnd32(a, rnd, ftz), false),
+        // 32-bit integer types only (the SM traps on 64-bit ones).
+        Some(Opcode::F2i) => (fp::f2i(a, rnd, ftz, IntTy::from_bits(m(ModKind::IntTy) & 1)) as u32, false),
+        Some(Opcode::I2f) => (fp::i2f(a as u64, rnd, IntTy::from_bits(m(ModKind::IntTy) & 1)), false),
         _ => (0, false),
     }
 }
@@ -285,6 +291,111 @@ function setp(input [31:0] a_in, input [31:0] b_in, input [3:0] k, input fz);
     end
 endfunction
 
+// Float to integer magnitude, rounded in mode rm, and whether it exceeds 2^40.
+function [64:0] to_int(input [31:0] xa, input [1:0] rm);
+    reg [23:0] m;
+    reg [63:0] q;
+    reg rbit, sticky, inc, huge;
+    integer e, sh;
+    begin
+        m = {xa[30:23] != 0, xa[22:0]};
+        e = (xa[30:23] == 0) ? 1 : xa[30:23];
+        huge = 0;
+        rbit = 0;
+        sticky = 0;
+        if (e >= 150) begin
+            if (e - 150 > 39) begin
+                huge = 1;
+                q = 0;
+            end else begin
+                q = {40'd0, m} << (e - 150);
+            end
+        end else begin
+            sh = 150 - e;
+            if (sh > 25) begin
+                q = 0;
+                sticky = m != 0;
+            end else begin
+                q = {40'd0, m >> sh};
+                rbit = m[sh - 1];
+                sticky = (m & ((24'd1 << (sh - 1)) - 1)) != 0;
+            end
+        end
+        case (rm)
+            2'd0: inc = rbit && (sticky || q[0]);
+            2'd1: inc = 0;
+            2'd2: inc = (rbit || sticky) && xa[31];
+            default: inc = (rbit || sticky) && !xa[31];
+        endcase
+        to_int = {huge, q + {63'd0, inc}};
+    end
+endfunction
+
+// f2i with a 32-bit type: NaN gives 0, out-of-range values saturate.
+function [31:0] f2i32(input [31:0] a_in, input [1:0] rm, input fz, input sgn);
+    reg [31:0] xa;
+    reg [64:0] r;
+    begin
+        xa = flush(a_in, fz);
+        r = to_int(xa, rm);
+        if (is_nan(xa)) f2i32 = 0;
+        else if (!sgn) f2i32 = xa[31] ? 32'd0 : (r[64] || r[63:32] != 0 || xa[30:23] == 8'hff) ? 32'hffffffff : r[31:0];
+        else if (xa[31]) f2i32 = (r[64] || r[63:0] > 64'h80000000 || xa[30:23] == 8'hff) ? 32'h80000000 : 32'd0 - r[31:0];
+        else f2i32 = (r[64] || r[63:0] > 64'h7fffffff || xa[30:23] == 8'hff) ? 32'h7fffffff : r[31:0];
+    end
+endfunction
+
+// i2f from a 32-bit integer, rounded in mode rm.
+function [31:0] i2f32(input [31:0] x, input sgn, input [1:0] rm);
+    reg neg, rbit, sticky, inc;
+    reg [31:0] mag;
+    reg [32:0] q;
+    integer p, i, sh;
+    begin
+        neg = sgn && x[31];
+        mag = neg ? 32'd0 - x : x;
+        if (mag == 0) begin
+            i2f32 = 32'd0;
+        end else begin
+            p = 0;
+            for (i = 0; i < 32; i = i + 1) if (mag[i]) p = i;
+            rbit = 0;
+            sticky = 0;
+            if (p <= 23) begin
+                q = {1'b0, mag} << (23 - p);
+            end else begin
+                sh = p - 23;
+                q = {1'b0, mag >> sh};
+                rbit = mag[sh - 1];
+                sticky = (mag & ((32'd1 << (sh - 1)) - 1)) != 0;
+            end
+            case (rm)
+                2'd0: inc = rbit && (sticky || q[0]);
+                2'd1: inc = 0;
+                2'd2: inc = (rbit || sticky) && neg;
+                default: inc = (rbit || sticky) && !neg;
+            endcase
+            q = q + {32'd0, inc};
+            // q in [2^23, 2^24]: exponent field p + 126 plus q's hidden bit.
+            i2f32 = {neg, 31'd0} + ((p + 126) << 23) + q[31:0];
+        end
+    end
+endfunction
+
+// frnd: round to an integral value in mode rm (NaN canonical, ftz on the input).
+function [31:0] rnd32(input [31:0] a_in, input [1:0] rm, input fz);
+    reg [31:0] xa;
+    reg [64:0] r;
+    begin
+        xa = flush(a_in, fz);
+        r = to_int(xa, rm);
+        if (is_nan(xa)) rnd32 = 32'h7fffffff;
+        else if (xa[30:23] >= 8'd150) rnd32 = xa;
+        else if (r[63:0] == 0) rnd32 = {xa[31], 31'd0};
+        else rnd32 = {xa[31], 31'd0} | i2f32(r[31:0], 1'b0, 2'd1);
+    end
+endfunction
+
 always @(*) begin
     d = 64'd0;
     pout = 1'b0;
@@ -296,6 +407,9 @@ always @(*) begin
         OP_FMIN: d = {32'd0, minmax(a, b, 1'b0, ftz)};
         OP_FMAX: d = {32'd0, minmax(a, b, 1'b1, ftz)};
         OP_FSETP: pout = setp(a, b, fcmp, ext0);
+        OP_FRND: d = {32'd0, rnd32(a, rnd, ftz)};
+        OP_F2I: d = {32'd0, f2i32(a, rnd, ftz, modv[MOD_INTTY_LO])};
+        OP_I2F: d = {32'd0, i2f32(a, modv[MOD_INTTY_LO], rnd)};
         default: d = 64'd0;
     endcase
 end

@@ -1195,6 +1195,12 @@ impl Logic for Sm {
                     self.t_pc.d.next = self.pc.q.val();
                     self.state.d.next = SmState::Trapped;
                 }
+                // Conversions with 64-bit integer types are not built yet (last: overrides Exec).
+                if self.rom.word.val().get_bit(12) & self.f_mod.val().get_bit(5) {
+                    self.t_code.d.next = 2.into();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.state.d.next = SmState::Trapped;
+                }
             }
             SmState::Exec => {
                 self.c_exec.d.next = self.c_exec.q.val() + 1;

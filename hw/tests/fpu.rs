@@ -1,7 +1,7 @@
 //! The FP32 unit's Verilog against the golden model's semantics
 //! (`heddle_isa::scalar::fp`), under Verilator: 1e5 operand sets per
-//! operation and rounding mode for add, subtract, multiply and fused
-//! multiply-add (with `.ftz` and `.sat` on a quarter of them each), and 1e5
+//! operation and rounding mode for add, subtract, multiply, fused
+//! multiply-add, round-to-integral and the 32-bit conversions (with `.ftz` and `.sat` on a quarter of them each), and 1e5
 //! each for min, max and compare; special values (signed zeros, infinities,
 //! NaNs with payloads, subnormals, the largest finite value, values near 1)
 //! and cancelling operands are mixed in.
@@ -64,6 +64,26 @@ fn fpu_verilog_is_bit_exact_with_the_golden_semantics() {
                 let ftz = (rng.u8(0..4) == 0) as u32;
                 let sat = (rng.u8(0..4) == 0) as u32;
                 vectors.push(vec![op as u128, (rnd | ftz << 2 | sat << 3) as u128, 0, a as u128, b as u128, c as u128]);
+            }
+        }
+    }
+    for op in [Opcode::Frnd, Opcode::F2i, Opcode::I2f] {
+        for rnd in 0..4u32 {
+            for _ in 0..100_000 {
+                let (a, _, _) = operands(&mut rng, op);
+                // Integers of every magnitude for i2f; floats near integers and the s32/u32 limits for f2i.
+                let a = match (op, rng.u8(0..4)) {
+                    (Opcode::I2f, 0) => {
+                        let bits = rng.u32(1..32);
+                        rng.u32(..1 << bits)
+                    }
+                    (_, 1) => (f32::from_bits(a).trunc() + [0.5, -0.5, 0.25, 0.75][rng.usize(..4)]).to_bits(),
+                    (Opcode::F2i, 2) => [0x4f00_0000u32, 0xcf00_0000, 0x4f80_0000, 0x4effffff, 0xcf000001, 0x4f7fffff][rng.usize(..6)],
+                    _ => a,
+                };
+                let ftz = if op == Opcode::I2f { 0 } else { (rng.u8(0..4) == 0) as u32 };
+                let ty = rng.u32(0..2); // u32, s32
+                vectors.push(vec![op as u128, (rnd | ftz << 2 | ty << 4) as u128, 0, a as u128, 0, 0]);
             }
         }
     }
