@@ -7,8 +7,12 @@
 //! constants in the Verilog are generated from the ISA table
 //! ([`isa_localparams`]), never re-typed.
 //!
+//! Division and remainder (32 and 64 bits, PTX's total rules) are
+//! combinational here: correct, and large in gates; an iterative divider is
+//! future work.
+//!
 //! Operands arrive already selected (immediate or register); 64-bit
-//! operations (`isetp64`, `shl64`, `shr64`, `mul64`) take register pairs in
+//! operations (`isetp64`, `shl64`, `shr64`, `mul64`, `div64`, `rem64`) take register pairs in
 //! `a`/`b` as 64-bit values. `pin` is the lane's predicate operand (`sel`);
 //! `pout` the lane's compare result (`isetp`, before the combine with the
 //! `pc` predicate, which the SM does on whole lane masks); `cin` the lane's
@@ -64,6 +68,10 @@ pub const OPS: &[Opcode] = &[
     Opcode::Shl64,
     Opcode::Shr64,
     Opcode::Mul64,
+    Opcode::Div,
+    Opcode::Rem,
+    Opcode::Div64,
+    Opcode::Rem64,
 ];
 
 /// The reference semantics: (d, cout, cc_we, pout).
@@ -102,6 +110,8 @@ pub fn model(op: u8, modv: u32, a: u64, b: u64, c: u64, cin: bool, pin: bool) ->
         Opcode::Shl64 => (int::shl64(a, b32), false, false, false),
         Opcode::Shr64 => (int::shr64(a, b32, signed), false, false, false),
         Opcode::Mul64 => (int::mul64(a, b, m(ModKind::Hi) == 1, signed), false, false, false),
+        Opcode::Div | Opcode::Rem => w(int::div_rem(a32 as u64, b32 as u64, 32, signed, op == Opcode::Rem) as u32),
+        Opcode::Div64 | Opcode::Rem64 => (int::div_rem(a, b, 64, signed, op == Opcode::Rem64), false, false, false),
         _ => (0, false, false, false),
     }
 }
@@ -309,6 +319,47 @@ function [31:0] brev32(input [31:0] x);
     for (i = 0; i < 32; i = i + 1) brev32[i] = x[31 - i];
 endfunction
 
+// PTX's total division: x / 0 is all ones, x rem 0 is x, MIN / -1 is MIN (rem 0).
+function [31:0] div32(input [31:0] x, input [31:0] y, input s, input want_rem);
+    reg [31:0] ux, uy, q, r;
+    reg nq, nr;
+    begin
+        if (y == 0) begin
+            div32 = want_rem ? x : 32'hffffffff;
+        end else if (!s) begin
+            div32 = want_rem ? x % y : x / y;
+        end else begin
+            ux = x[31] ? 32'd0 - x : x;
+            uy = y[31] ? 32'd0 - y : y;
+            q = ux / uy;
+            r = ux % uy;
+            nq = x[31] ^ y[31];
+            nr = x[31];
+            div32 = want_rem ? (nr ? 32'd0 - r : r) : (nq ? 32'd0 - q : q);
+        end
+    end
+endfunction
+
+function [63:0] div64(input [63:0] x, input [63:0] y, input s, input want_rem);
+    reg [63:0] ux, uy, q, r;
+    reg nq, nr;
+    begin
+        if (y == 0) begin
+            div64 = want_rem ? x : 64'hffffffffffffffff;
+        end else if (!s) begin
+            div64 = want_rem ? x % y : x / y;
+        end else begin
+            ux = x[63] ? 64'd0 - x : x;
+            uy = y[63] ? 64'd0 - y : y;
+            q = ux / uy;
+            r = ux % uy;
+            nq = x[63] ^ y[63];
+            nr = x[63];
+            div64 = want_rem ? (nr ? 64'd0 - r : r) : (nq ? 64'd0 - q : q);
+        end
+    end
+endfunction
+
 reg [32:0] wide;
 reg [5:0] sh_n;
 reg [63:0] fun;
@@ -389,6 +440,10 @@ always @(*) begin
             else d = (b32 > 32'd63) ? 64'd0 : (a >> b32[5:0]);
         end
         OP_MUL64: d = hi ? p64[127:64] : p64[63:0];
+        OP_DIV: d = {32'd0, div32(a32, b32, sgn, 1'b0)};
+        OP_REM: d = {32'd0, div32(a32, b32, sgn, 1'b1)};
+        OP_DIV64: d = div64(a, b, sgn, 1'b0);
+        OP_REM64: d = div64(a, b, sgn, 1'b1);
         default: d = 64'd0;
     endcase
 end

@@ -9,7 +9,9 @@ use heddle_hw::ram::Ram;
 use heddle_hw::verilog::verilog_of;
 use rust_hdl::prelude::*;
 
-const CORNERS: &[u64] = &[0, 1, 2, 31, 32, 33, 63, 64, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0xffff_fffe, 0x1f08, 0x0820, 0x2010, 0xff00];
+const CORNERS: &[u64] = &[
+    0, 1, 2, 31, 32, 33, 63, 64, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0xffff_fffe, 0x1f08, 0x0820, 0x2010, 0xff00, 0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff,
+];
 
 fn operand(rng: &mut fastrand::Rng, wide: bool) -> u64 {
     let v = match rng.u8(0..4) {
@@ -30,7 +32,10 @@ fn int_alu_verilog_matches_its_model() {
     let mut rng = fastrand::Rng::with_seed(5);
     let mut vectors = vec![];
     for &op in OPS {
-        let wide = matches!(op, heddle_isa::Opcode::Isetp64 | heddle_isa::Opcode::Shl64 | heddle_isa::Opcode::Shr64 | heddle_isa::Opcode::Mul64);
+        let wide = matches!(
+            op,
+            heddle_isa::Opcode::Isetp64 | heddle_isa::Opcode::Shl64 | heddle_isa::Opcode::Shr64 | heddle_isa::Opcode::Mul64 | heddle_isa::Opcode::Div64 | heddle_isa::Opcode::Rem64
+        );
         for _ in 0..3000 {
             let modv = rng.u64(0..64);
             vectors.push(vec![op as u64, modv, operand(&mut rng, wide), operand(&mut rng, wide), operand(&mut rng, false), rng.u64(0..2), rng.u64(0..2)]);
