@@ -249,6 +249,15 @@ impl<'a> Stepper<'a> {
         }
     }
 
+    /// Sets a thread's register: lockstep copies values the engines may
+    /// legitimately disagree on (the `clock` special registers) from the other engine.
+    pub fn write_reg(&mut self, w: usize, lane: usize, reg: u8, value: u32) {
+        if (reg as u32) < self.m.nregs {
+            let i = self.m.ri(w, reg as u32) + lane;
+            self.cta.regs[i] = value;
+        }
+    }
+
     /// Bytes the golden side has in global memory (to compare final images).
     pub fn global(&self) -> &GlobalMemory {
         self.m.global
