@@ -43,7 +43,7 @@ pub mod aux {
 /// One ROM word: class[3:0], wide_a[4], wide_b[5], d_words[7:6], setp[8], aux[10:9],
 /// fp[11] (the lane's FP32 unit, not its integer ALU, computes the result),
 /// int64_unimpl[12] (the 64-bit integer types of this conversion are not
-/// implemented: `IntTy` u64/s64 traps).
+/// implemented: `IntTy` u64/s64 traps), shfl[13] (the warp shuffle: gather then select).
 /// `fp32`: the SM has FP32 units (`SmConfig::fp32`); without them FP32
 /// opcodes decode as not implemented.
 pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
@@ -51,6 +51,7 @@ pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
     let class = match op {
         o if alu::OPS.contains(&o) || (fp32 && fpu::OPS.contains(&o)) => class::ALU,
         Opcode::S2r => class::S2R,
+        Opcode::Shfl => class::ALU,
         Opcode::Ld => class::LD,
         Opcode::St => class::ST,
         Opcode::Atom => class::ATOM,
@@ -80,13 +81,22 @@ pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
     };
     let fp = fp32 && fpu::OPS.contains(&op);
     let int64_unimpl = fp && matches!(op, Opcode::F2i | Opcode::I2f);
-    class | (wide_a as u64) << 4 | (wide_b as u64) << 5 | (d_words as u64) << 6 | (setp as u64) << 8 | auxsel << 9 | (fp as u64) << 11 | (int64_unimpl as u64) << 12
+    let shfl = op == Opcode::Shfl;
+    class
+        | (wide_a as u64) << 4
+        | (wide_b as u64) << 5
+        | (d_words as u64) << 6
+        | (setp as u64) << 8
+        | auxsel << 9
+        | (fp as u64) << 11
+        | (int64_unimpl as u64) << 12
+        | (shfl as u64) << 13
 }
 
 #[derive(LogicBlock, Default)]
 pub struct DecodeRom {
     pub op: Signal<In, Bits<7>>,
-    pub word: Signal<Out, Bits<13>>,
+    pub word: Signal<Out, Bits<14>>,
     _fp32: bool,
 }
 
@@ -107,9 +117,9 @@ impl Logic for DecodeRom {
     fn hdl(&self) -> Verilog {
         let mut s = String::from("always @(*) begin\n    case (op)\n");
         for &op in Opcode::ALL {
-            s += &format!("        7'h{:02x}: word = 13'h{:04x}; // {}\n", op as u8, rom_word(op, self._fp32), op.mnemonic());
+            s += &format!("        7'h{:02x}: word = 14'h{:04x}; // {}\n", op as u8, rom_word(op, self._fp32), op.mnemonic());
         }
-        s += "        default: word = 13'h0000;\n    endcase\nend";
+        s += "        default: word = 14'h0000;\n    endcase\nend";
         Verilog::Custom(s)
     }
 }

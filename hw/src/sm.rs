@@ -96,6 +96,8 @@ pub enum SmState {
     MemData,
     MemReq,
     MemWb,
+    ShflGather,
+    ShflSelect,
     Ctl2,
     CtlWait,
     Commit,
@@ -233,6 +235,8 @@ pub struct Sm {
     blo: Vec<DFF<Bits<64>>>,
     bhi: Vec<DFF<Bits<64>>>,
     rhi: Vec<DFF<Bits<64>>>,
+    /// The warp's shuffle source values, one per thread.
+    sbuf: Vec<DFF<Bits<64>>>,
 
     // Decoded fields of `ir` and other combinational values.
     f_op: Signal<Local, Bits<7>>,
@@ -251,6 +255,17 @@ pub struct Sm {
     dwords: Signal<Local, Bits<2>>,
     setp: Signal<Local, Bit>,
     is_fp: Signal<Local, Bit>,
+    is_shfl: Signal<Local, Bit>,
+    pd: Signal<Local, Bits<3>>,
+    sh_b: Vec<Signal<Local, Bits<64>>>,
+    sh_seg: Vec<Signal<Local, Bits<64>>>,
+    sh_lane: Vec<Signal<Local, Bits<64>>>,
+    sh_max: Vec<Signal<Local, Bits<64>>>,
+    sh_j: Vec<Signal<Local, Bits<64>>>,
+    sh_in: Vec<Signal<Local, Bit>>,
+    sh_ok: Vec<Signal<Local, Bit>>,
+    sh_src: Vec<Signal<Local, Bits<64>>>,
+    sh_val: Vec<Signal<Local, Bits<64>>>,
     lane_d: Vec<Signal<Local, Bits<64>>>,
     auxsel: Signal<Local, Bits<2>>,
     aux_code: Signal<Local, Bits<4>>,
@@ -318,9 +333,13 @@ pub struct Sm {
     index: Vec<Constant<Bits<8>>>,
     index64: Vec<Constant<Bits<64>>>,
     lo32: Constant<Bits<64>>,
+    sx31: Constant<Bits<64>>,
+    lm64: Constant<Bits<64>>,
+    ws64: Constant<Bits<64>>,
     sx8: Constant<Bits<64>>,
     sx16: Constant<Bits<64>>,
     _lanes: usize,
+    _ws: usize,
 }
 
 impl Sm {
@@ -456,6 +475,7 @@ impl Sm {
             blo: (0..lanes).map(|_| Default::default()).collect(),
             bhi: (0..lanes).map(|_| Default::default()).collect(),
             rhi: (0..lanes).map(|_| Default::default()).collect(),
+            sbuf: (0..cfg.warp_size).map(|_| Default::default()).collect(),
             f_op: Default::default(),
             f_i: Default::default(),
             f_d: Default::default(),
@@ -472,6 +492,17 @@ impl Sm {
             dwords: Default::default(),
             setp: Default::default(),
             is_fp: Default::default(),
+            is_shfl: Default::default(),
+            pd: Default::default(),
+            sh_b: (0..lanes).map(|_| Default::default()).collect(),
+            sh_seg: (0..lanes).map(|_| Default::default()).collect(),
+            sh_lane: (0..lanes).map(|_| Default::default()).collect(),
+            sh_max: (0..lanes).map(|_| Default::default()).collect(),
+            sh_j: (0..lanes).map(|_| Default::default()).collect(),
+            sh_in: (0..lanes).map(|_| Default::default()).collect(),
+            sh_ok: (0..lanes).map(|_| Default::default()).collect(),
+            sh_src: (0..lanes).map(|_| Default::default()).collect(),
+            sh_val: (0..lanes).map(|_| Default::default()).collect(),
             lane_d: (0..lanes).map(|_| Default::default()).collect(),
             auxsel: Default::default(),
             aux_code: Default::default(),
@@ -537,9 +568,13 @@ impl Sm {
             index: (0..64u64).map(|i| Constant::new(i.into())).collect(),
             index64: (0..64u64).map(|i| Constant::new(i.into())).collect(),
             lo32: Constant::new(0xffff_ffffu64.into()),
+            sx31: Constant::new(0x8000_0000u64.into()),
+            lm64: Constant::new((cfg.warp_size as u64 - 1).into()),
+            ws64: Constant::new((cfg.warp_size as u64).into()),
             sx8: Constant::new(0xffff_ff00u64.into()),
             sx16: Constant::new(0xffff_0000u64.into()),
             _lanes: lanes,
+            _ws: cfg.warp_size as usize,
         }
     }
 
@@ -624,6 +659,16 @@ impl Logic for Sm {
         self.setp.next = self.rom.word.val().get_bit(8);
         self.auxsel.next = self.rom.word.val().get_bits::<2>(9);
         self.is_fp.next = self.rom.word.val().get_bit(11);
+        self.is_shfl.next = self.rom.word.val().get_bit(13);
+        // Predicate destination: d[2:0], or mod[4:2] for shfl's in-range predicate.
+        self.pd.next = self.f_d.val().get_bits::<3>(0);
+        if self.is_shfl.val() {
+            self.pd.next = self.f_mod.val().get_bits::<3>(2);
+        }
+        for e in 0..self._ws {
+            self.sbuf[e].clock.next = self.clock.val();
+            self.sbuf[e].d.next = self.sbuf[e].q.val();
+        }
         self.wide.next = self.wide_a.val() | self.wide_b.val() | (self.dwords.val() == 2);
         // Packed predicate operand (3-bit number, negation bit 3).
         self.aux_code.next = 7.into();
@@ -756,6 +801,40 @@ impl Logic for Sm {
                 self.gp.bits[l].next = self.fpus[l].pout.val();
             }
             self.gc.bits[l].next = self.alus[l].cout.val();
+            // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8).
+            self.sh_b[l].next = self.vb[l].val();
+            if self.f_i.val() {
+                self.sh_b[l].next = self.imm64.val();
+            }
+            self.sh_seg[l].next = (self.vc[l].val() >> 8) & self.lm64.val();
+            self.sh_lane[l].next = self.beat_base64.val() | self.index64[l].val();
+            self.sh_max[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.vc[l].val() & self.lm64.val() & !self.sh_seg[l].val());
+            self.sh_j[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_b[l].val() & self.lm64.val() & !self.sh_seg[l].val());
+            self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
+            if self.f_mod.val().get_bits::<2>(0) == 1 {
+                self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val();
+                self.sh_in[l].next = ((self.sh_j[l].val() & self.sx31.val()) == 0) & (self.sh_j[l].val() >= self.sh_max[l].val());
+            }
+            if self.f_mod.val().get_bits::<2>(0) == 2 {
+                self.sh_j[l].next = (self.sh_lane[l].val() + self.sh_b[l].val()) & self.lo32.val();
+            }
+            if self.f_mod.val().get_bits::<2>(0) == 3 {
+                self.sh_j[l].next = self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm64.val());
+            }
+            self.sh_ok[l].next = self.sh_in[l].val() & (self.sh_j[l].val() < self.ws64.val()) & (((self.active.q.val() >> (self.sh_j[l].val() & self.lm64.val())) & 1) != 0);
+            self.sh_src[l].next = self.sh_lane[l].val();
+            if self.sh_ok[l].val() {
+                self.sh_src[l].next = self.sh_j[l].val();
+            }
+            self.sh_val[l].next = 0.into();
+            for e in 0..self._ws {
+                if self.sh_src[l].val() == self.index64[e].val() {
+                    self.sh_val[l].next = self.sbuf[e].q.val();
+                }
+                if (self.state.q.val() == SmState::ShflGather) & (self.sh_lane[l].val() == self.index64[e].val()) {
+                    self.sbuf[e].d.next = self.va[l].val();
+                }
+            }
             // Special registers.
             self.s2r[l].next = 0.into();
             match self.f_a.val().index() {
@@ -824,7 +903,7 @@ impl Logic for Sm {
             self.ibad.wdata.next = 1.into();
         }
         self.preds.we.next = false;
-        self.preds.waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_d.val().get_bits::<3>(0));
+        self.preds.waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
         self.preds.wdata.next = 0.into();
         self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.carry.we.next = false;
@@ -869,7 +948,7 @@ impl Logic for Sm {
         self.ret_active.next = self.active.q.val();
         self.ret_exec.next = self.exec.q.val();
         self.ret_pred_we.next = false;
-        self.ret_pred.next = self.f_d.val().get_bits::<3>(0);
+        self.ret_pred.next = self.pd.val();
         self.ret_pred_val.next = 0.into();
         self.waiting.next = self.w_wait.q.val();
         self.busy.next = self.state.q.val() != SmState::Idle;
@@ -910,6 +989,9 @@ impl Logic for Sm {
         }
         if self.f_mod.val().get_bits::<2>(0) == 2 {
             self.vote_r.next = ((self.paux.q.val() & self.exec.q.val()) == 0) | ((self.paux.q.val() & self.exec.q.val()) == self.exec.q.val());
+        }
+        if self.is_shfl.val() {
+            self.bool_v.next = self.res_pred.q.val();
         }
         if self.cls.val() == 12 {
             self.bool_v.next = 0.into();
@@ -1195,6 +1277,9 @@ impl Logic for Sm {
                     self.t_pc.d.next = self.pc.q.val();
                     self.state.d.next = SmState::Trapped;
                 }
+                if self.is_shfl.val() {
+                    self.state.d.next = SmState::ShflGather;
+                }
                 // Conversions with 64-bit integer types are not built yet (last: overrides Exec).
                 if self.rom.word.val().get_bit(12) & self.f_mod.val().get_bit(5) {
                     self.t_code.d.next = 2.into();
@@ -1355,6 +1440,28 @@ impl Logic for Sm {
                     }
                 }
             }
+            SmState::ShflGather => {
+                // Every thread's source value into sbuf, a beat per cycle.
+                self.c_exec.d.next = self.c_exec.q.val() + 1;
+                self.beat.d.next = self.beat.q.val() + 1;
+                if self.beat.q.val() == self.last_beat.val() {
+                    self.beat.d.next = 0.into();
+                    self.state.d.next = SmState::ShflSelect;
+                }
+            }
+            SmState::ShflSelect => {
+                self.c_exec.d.next = self.c_exec.q.val() + 1;
+                for l in 0..self._lanes {
+                    self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
+                    self.rf[l].wdata.next = self.epoch_hi.val() | (self.sh_val[l].val() & self.lo32.val());
+                    self.gp.bits[l].next = self.sh_ok[l].val();
+                }
+                self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
+                self.beat.d.next = self.beat.q.val() + 1;
+                if self.beat.q.val() == self.last_beat.val() {
+                    self.state.d.next = SmState::Commit;
+                }
+            }
             SmState::Ctl2 => {
                 // After SETPC(pc + 1): call pushes a frame, ret and exit walk the stack.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
@@ -1394,8 +1501,8 @@ impl Logic for Sm {
                     self.stack.cmd.next = 0.into();
                     self.stack.start.next = true;
                 }
-                self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_d.val().get_bits::<3>(0));
-                if (self.setp.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.f_d.val().get_bits::<3>(0) != 7) {
+                self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
+                if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.pd.val() != 7) {
                     self.preds.we.next = true;
                     self.preds.wdata.next = self.new_pred.val();
                     self.ret_pred_we.next = true;
