@@ -32,6 +32,7 @@ const CI_CASES: &[&str] = &[
     "vec_add_f32",
     "saxpy_restrict_fma",
     "dynamic_shared_mem",
+    "warp_shuffle_reduce",
 ];
 
 fn run_case(case: &str) -> Output {
@@ -73,8 +74,9 @@ fn unseen_nvrtc_kernels_run_on_the_rtl_in_lockstep() {
             _ => panic!("{}: {t}", d.display()),
         }
     }
-    // 23 of 44 today; a drop means a regression.
-    assert!(pass >= 23, "{pass} of {} passed; missing units: {missing:?}", dirs.len());
+    // 26 of 44 today; a drop means a regression.
+    eprintln!("{pass} of {} differential kernels pass on the RTL; missing units: {missing:?}", dirs.len());
+    assert!(pass >= 26, "{pass} of {} passed; missing units: {missing:?}", dirs.len());
 }
 
 /// Program runs too slow for CI on the RTL (tens of seconds: long CAS
@@ -117,8 +119,9 @@ fn check_programs(include_slow: bool) -> (u32, u32) {
 #[test]
 fn programs_match_the_golden_model_or_name_what_is_missing() {
     let (same, missing) = check_programs(false);
+    eprintln!("{same} program runs identical to the golden model, {missing} need missing units");
     // A drop below today's count means a regression.
-    assert!(same >= 40, "only {same} program runs matched ({missing} need missing units)");
+    assert!(same >= 56, "only {same} program runs matched ({missing} need missing units)");
 }
 
 #[test]
