@@ -208,6 +208,24 @@ fn a_lockstep_difference_is_reported_with_a_vcd_window() {
     let _ = std::fs::remove_file(path);
 }
 
+/// Same inputs, same VCD, byte for byte (and the same output).
+#[test]
+fn the_vcd_is_deterministic() {
+    let dir = std::env::temp_dir();
+    let runs: Vec<(Vec<u8>, String)> = (0..2)
+        .map(|i| {
+            let path = dir.join(format!("heddle-det-{}-{i}.vcd", std::process::id()));
+            let o = heddle(&["run", "--manifest", "tests/corpus/warp_vote_partial/case.json", "--engine", "rtl", "--vcd", path.to_str().unwrap(), "--vcd-from", "500", "--vcd-to", "1500"]);
+            assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+            let bytes = std::fs::read(&path).unwrap();
+            let _ = std::fs::remove_file(&path);
+            (bytes, text(&o))
+        })
+        .collect();
+    assert!(runs[0].0.len() > 10_000);
+    assert!(runs[0] == runs[1], "two runs differ");
+}
+
 #[test]
 fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
     let o = heddle(&["run", "--manifest", "tests/corpus/directed_rounding_f32/case.json", "--engine", "rtl"]);

@@ -108,6 +108,16 @@ wire ftz = modv[MOD_FTZ_LO];
 wire sat = modv[MOD_SAT_LO];
 wire [3:0] fcmp = modv[MOD_FCMP_LO +: 4];
 
+// Round-away decision for a magnitude: round bit, sticky, last kept bit, sign, mode.
+function round_up(input [1:0] rm, input rbit, input sticky, input lsb, input neg);
+    case (rm)
+        2'd0: round_up = rbit && (sticky || lsb);
+        2'd1: round_up = 0;
+        2'd2: round_up = (rbit || sticky) && neg;
+        default: round_up = (rbit || sticky) && !neg;
+    endcase
+endfunction
+
 function is_nan(input [31:0] x);
     is_nan = (x[30:23] == 8'hff) && (x[22:0] != 0);
 endfunction
@@ -216,12 +226,7 @@ function [31:0] fma32(input [31:0] a_in, input [31:0] b_in, input [31:0] c_in, i
                 end else begin
                     q = mag << (-sh);
                 end
-                case (rm)
-                    2'd0: inc = rbit && (sticky || q[0]);
-                    2'd1: inc = 0;
-                    2'd2: inc = (rbit || sticky) && sign;
-                    default: inc = (rbit || sticky) && !sign;
-                endcase
+                inc = round_up(rm, rbit, sticky, q[0], sign);
                 q = q + {130'd0, inc};
                 // Subnormal place (q <= 2^24 encodes itself, carrying into the
                 // exponent field); normal: exponent field x + 126 plus q's hidden bit.
@@ -321,12 +326,7 @@ function [64:0] to_int(input [31:0] xa, input [1:0] rm);
                 sticky = (m & ((24'd1 << (sh - 1)) - 1)) != 0;
             end
         end
-        case (rm)
-            2'd0: inc = rbit && (sticky || q[0]);
-            2'd1: inc = 0;
-            2'd2: inc = (rbit || sticky) && xa[31];
-            default: inc = (rbit || sticky) && !xa[31];
-        endcase
+        inc = round_up(rm, rbit, sticky, q[0], xa[31]);
         to_int = {huge, q + {63'd0, inc}};
     end
 endfunction
@@ -369,12 +369,7 @@ function [31:0] i2f32(input [31:0] x, input sgn, input [1:0] rm);
                 rbit = mag[sh - 1];
                 sticky = (mag & ((32'd1 << (sh - 1)) - 1)) != 0;
             end
-            case (rm)
-                2'd0: inc = rbit && (sticky || q[0]);
-                2'd1: inc = 0;
-                2'd2: inc = (rbit || sticky) && neg;
-                default: inc = (rbit || sticky) && !neg;
-            endcase
+            inc = round_up(rm, rbit, sticky, q[0], neg);
             q = q + {32'd0, inc};
             // q in [2^23, 2^24]: exponent field p + 126 plus q's hidden bit.
             i2f32 = {neg, 31'd0} + ((p + 126) << 23) + q[31:0];

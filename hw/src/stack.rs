@@ -80,6 +80,11 @@ pub struct ReconvStack {
     sp: Signal<Local, Bits<8>>,
     top_addr: Signal<Local, Bits<ADDR_BITS>>,
     push_addr: Signal<Local, Bits<ADDR_BITS>>,
+    push: Signal<Local, Bit>,
+    push_pc: Signal<Local, Bits<32>>,
+    push_rpc: Signal<Local, Bits<32>>,
+    push_mask: Signal<Local, Bits<64>>,
+    push_call: Signal<Local, Bit>,
     sps: Ram<8>,
     pcrpc: Ram<64>,
     emask: Ram<64>,
@@ -131,6 +136,11 @@ impl ReconvStack {
             sp: Default::default(),
             top_addr: Default::default(),
             push_addr: Default::default(),
+            push: Default::default(),
+            push_pc: Default::default(),
+            push_rpc: Default::default(),
+            push_mask: Default::default(),
+            push_call: Default::default(),
             sps: Ram::new(warps),
             pcrpc: Ram::new(entries),
             emask: Ram::new(entries),
@@ -195,6 +205,13 @@ impl Logic for ReconvStack {
         self.pcrpc.wdata.next = self.pcrpc.rdata.val();
         self.emask.wdata.next = self.emask.rdata.val();
         self.ecall.wdata.next = self.ecall.rdata.val();
+
+        // A push: the states below choose the entry (default: target, rejoin, mask, no call).
+        self.push.next = false;
+        self.push_pc.next = self.l_target.q.val();
+        self.push_rpc.next = self.l_rejoin.q.val();
+        self.push_mask.next = self.l_mask.q.val();
+        self.push_call.next = false;
 
         match self.state.q.val() {
             StackState::Idle => {
@@ -271,61 +288,20 @@ impl Logic for ReconvStack {
             StackState::Br1 => {
                 self.state.d.next = StackState::Br2;
                 if self.l_pc.q.val() + 1 != self.l_rejoin.q.val() {
-                    if self.sp.val() >= self.depth.val() {
-                        self.fault.d.next = true;
-                        self.state.d.next = StackState::Idle;
-                    } else {
-                        self.sps.we.next = true;
-                        self.sps.wdata.next = self.sp.val() + 1;
-                        self.pcrpc.we.next = true;
-                        self.emask.we.next = true;
-                        self.ecall.we.next = true;
-                        self.pcrpc.waddr.next = self.push_addr.val();
-                        self.emask.waddr.next = self.push_addr.val();
-                        self.ecall.waddr.next = self.push_addr.val();
-                        self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.l_rejoin.q.val()) << 32) | bit_cast::<64, 32>(self.l_pc.q.val() + 1);
-                        self.emask.wdata.next = self.old_mask.q.val() & !self.l_mask.q.val();
-                        self.ecall.wdata.next = 0.into();
-                    }
+                    self.push.next = true;
+                    self.push_pc.next = self.l_pc.q.val() + 1;
+                    self.push_mask.next = self.old_mask.q.val() & !self.l_mask.q.val();
                 }
             }
             StackState::Br2 => {
                 self.state.d.next = StackState::Idle;
-                if self.l_target.q.val() != self.l_rejoin.q.val() {
-                    if self.sp.val() >= self.depth.val() {
-                        self.fault.d.next = true;
-                    } else {
-                        self.sps.we.next = true;
-                        self.sps.wdata.next = self.sp.val() + 1;
-                        self.pcrpc.we.next = true;
-                        self.emask.we.next = true;
-                        self.ecall.we.next = true;
-                        self.pcrpc.waddr.next = self.push_addr.val();
-                        self.emask.waddr.next = self.push_addr.val();
-                        self.ecall.waddr.next = self.push_addr.val();
-                        self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.l_rejoin.q.val()) << 32) | bit_cast::<64, 32>(self.l_target.q.val());
-                        self.emask.wdata.next = self.l_mask.q.val();
-                        self.ecall.wdata.next = 0.into();
-                    }
-                }
+                self.push.next = self.l_target.q.val() != self.l_rejoin.q.val();
             }
             StackState::PushCall => {
                 self.state.d.next = StackState::Idle;
-                if self.sp.val() >= self.depth.val() {
-                    self.fault.d.next = true;
-                } else {
-                    self.sps.we.next = true;
-                    self.sps.wdata.next = self.sp.val() + 1;
-                    self.pcrpc.we.next = true;
-                    self.emask.we.next = true;
-                    self.ecall.we.next = true;
-                    self.pcrpc.waddr.next = self.push_addr.val();
-                    self.emask.waddr.next = self.push_addr.val();
-                    self.ecall.waddr.next = self.push_addr.val();
-                    self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.rpc_none.val()) << 32) | bit_cast::<64, 32>(self.l_target.q.val());
-                    self.emask.wdata.next = self.l_mask.q.val();
-                    self.ecall.wdata.next = 1.into();
-                }
+                self.push.next = true;
+                self.push_rpc.next = self.rpc_none.val();
+                self.push_call.next = true;
             }
             StackState::Walk => {
                 self.pcrpc.waddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>(self.walk.q.val());
@@ -342,6 +318,28 @@ impl Logic for ReconvStack {
             }
             _ => {
                 self.state.d.next = StackState::Idle;
+            }
+        }
+        if self.push.val() {
+            if self.sp.val() >= self.depth.val() {
+                // Overflow: nothing is written and a branch's second push is skipped.
+                self.fault.d.next = true;
+                self.state.d.next = StackState::Idle;
+            } else {
+                self.sps.we.next = true;
+                self.sps.wdata.next = self.sp.val() + 1;
+                self.pcrpc.we.next = true;
+                self.emask.we.next = true;
+                self.ecall.we.next = true;
+                self.pcrpc.waddr.next = self.push_addr.val();
+                self.emask.waddr.next = self.push_addr.val();
+                self.ecall.waddr.next = self.push_addr.val();
+                self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.push_rpc.val()) << 32) | bit_cast::<64, 32>(self.push_pc.val());
+                self.emask.wdata.next = self.push_mask.val();
+                self.ecall.wdata.next = 0.into();
+                if self.push_call.val() {
+                    self.ecall.wdata.next = 1.into();
+                }
             }
         }
     }
