@@ -87,7 +87,11 @@ pub fn run_rtl() -> Result<String, String> {
     let obj = assemble("bench_kernels.hasm", KERNELS).map_err(|d| d.to_string())?;
     let mut out = String::new();
     let _ = writeln!(out, "RTL (rust-hdl, simulate() driven by hand), one core");
-    let _ = writeln!(out, "{:<8} {:<8} {:>6} {:>9} {:>8} {:>11} {:>7} {:>8}", "config", "kernel", "block", "cycles", "seconds", "cycles/s", "IPC", "lane use");
+    let _ = writeln!(
+        out,
+        "{:<8} {:<8} {:>6} {:>9} {:>8} {:>11} {:>7} {:>8}",
+        "config", "kernel", "block", "cycles", "seconds", "cycles/s", "IPC", "lane use"
+    );
     for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
         for &(kernel, grid, block, iters) in RTL_CASES {
             if kernel == "fma" && !cfg.fp32 {

@@ -160,7 +160,12 @@ pub struct RunSpec {
 
 /// Runs `launch` on the golden model (or the PTX interpreter, for a PTX
 /// device) or, with `rtl`, on the RTL; RTL statistics come back as text.
-pub fn launch<T: Tracer>(dev: &mut Device, launch: &Launch, rtl: Option<&RtlOptions>, tracer: &mut T) -> Result<(Outcome, Option<String>), String> {
+pub fn launch<T: Tracer>(
+    dev: &mut Device,
+    launch: &Launch,
+    rtl: Option<&RtlOptions>,
+    tracer: &mut T,
+) -> Result<(Outcome, Option<String>), String> {
     match rtl {
         None => Ok((dev.launch_traced(launch, tracer).map_err(|e| e.to_string())?, None)),
         Some(o) => {

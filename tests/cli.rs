@@ -1,4 +1,4 @@
-//! The command line: exit statuses, diagnostics, the README's main command,
+//! The command line: exit statuses, diagnostics, the histogram example (examples/histogram.hasm),
 //! and a bounded smoke run of the benchmark.
 
 use std::process::Command;
@@ -17,7 +17,7 @@ fn temp(name: &str, contents: &[u8]) -> String {
 }
 
 #[test]
-fn the_readme_main_command_runs_a_real_kernel() {
+fn the_histogram_example_runs() {
     let (code, out, err) =
         heddle(&["run", "examples/histogram.hasm", "--grid", "4", "--block", "256", "--arg", "buf:hist:u32:16", "--stats"]);
     assert_eq!(code, 0, "{err}");

@@ -60,8 +60,11 @@ fn corpus_cases_pass_on_the_rtl_in_lockstep() {
 /// the unit it needs; no difference from the golden model is tolerated.
 #[test]
 fn unseen_nvrtc_kernels_run_on_the_rtl_in_lockstep() {
-    let mut dirs: Vec<PathBuf> =
-        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
     let (mut pass, mut missing) = (0, vec![]);
     for d in &dirs {
@@ -89,7 +92,8 @@ const SLOW_RUNS: &[&str] = &["--kernel contend --block 256", "--kernel fib --blo
 /// reports the instruction it does not implement yet. Returns (same, missing).
 fn check_programs(include_slow: bool) -> (u32, u32) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "hasm")).collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "hasm")).collect();
     files.sort();
     let (mut same, mut missing) = (0, 0);
     for f in files {
@@ -215,7 +219,19 @@ fn the_vcd_is_deterministic() {
     let runs: Vec<(Vec<u8>, String)> = (0..2)
         .map(|i| {
             let path = dir.join(format!("heddle-det-{}-{i}.vcd", std::process::id()));
-            let o = heddle(&["run", "--manifest", "tests/corpus/warp_vote_partial/case.json", "--engine", "rtl", "--vcd", path.to_str().unwrap(), "--vcd-from", "500", "--vcd-to", "1500"]);
+            let o = heddle(&[
+                "run",
+                "--manifest",
+                "tests/corpus/warp_vote_partial/case.json",
+                "--engine",
+                "rtl",
+                "--vcd",
+                path.to_str().unwrap(),
+                "--vcd-from",
+                "500",
+                "--vcd-to",
+                "1500",
+            ]);
             assert_eq!(o.status.code(), Some(0), "{}", text(&o));
             let bytes = std::fs::read(&path).unwrap();
             let _ = std::fs::remove_file(&path);
@@ -245,8 +261,11 @@ fn vcd_needs_the_rtl_engine() {
 #[test]
 #[ignore]
 fn every_corpus_case_on_the_rtl() {
-    let mut dirs: Vec<PathBuf> =
-        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
     let mut failed = vec![];
     for d in dirs {

@@ -133,7 +133,8 @@ pub fn isa_localparams() -> String {
 impl Logic for IntAlu {
     fn update(&mut self) {
         // Combinational: outputs change only when an input did (saves simulation time).
-        let inputs = [self.op.changed, self.modv.changed, self.a.changed, self.b.changed, self.c.changed, self.cin.changed, self.pin.changed];
+        let inputs =
+            [self.op.changed, self.modv.changed, self.a.changed, self.b.changed, self.c.changed, self.cin.changed, self.pin.changed];
         if !inputs.contains(&true) {
             return;
         }

@@ -160,7 +160,10 @@ impl SmConfig {
             return err(format!("imem_words {} must be a power of two up to 65536", self.imem_words));
         }
         if self.warps > 64 || self.stack_depth > 128 {
-            return err(format!("{} warps (at most 64) or stack depth {} (at most 128) beyond the RTL's fields", self.warps, self.stack_depth));
+            return err(format!(
+                "{} warps (at most 64) or stack depth {} (at most 128) beyond the RTL's fields",
+                self.warps, self.stack_depth
+            ));
         }
         if self.alu_latency == 0 || self.fpu_latency == 0 || self.sfu_latency == 0 {
             return err("latencies must be at least one cycle".into());

@@ -18,7 +18,14 @@ pub type Port = (&'static str, usize);
 /// Runs `vectors` (one value per input port, in `inputs` order) through the
 /// Verilog of `verilog` (a module named `top`) and returns the output values
 /// per vector, in `outputs` order. Values wider than 128 bits are not supported.
-pub fn run_verilator(name: &str, verilog: &str, inputs: &[Port], outputs: &[Port], clocked: bool, vectors: &[Vec<u128>]) -> Result<Vec<Vec<u128>>, String> {
+pub fn run_verilator(
+    name: &str,
+    verilog: &str,
+    inputs: &[Port],
+    outputs: &[Port],
+    clocked: bool,
+    vectors: &[Vec<u128>],
+) -> Result<Vec<Vec<u128>>, String> {
     let dir = std::env::temp_dir().join(format!("heddle-cosim-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -34,7 +41,8 @@ pub fn run_verilator(name: &str, verilog: &str, inputs: &[Port], outputs: &[Port
     if clocked {
         tb += "reg clock = 0;\n";
     }
-    let conns: Vec<String> = inputs.iter().chain(outputs).map(|(n, _)| format!(".{n}({n})")).chain(clocked.then(|| ".clock(clock)".to_string())).collect();
+    let conns: Vec<String> =
+        inputs.iter().chain(outputs).map(|(n, _)| format!(".{n}({n})")).chain(clocked.then(|| ".clock(clock)".to_string())).collect();
     writeln!(tb, "top dut({});", conns.join(", ")).unwrap();
     tb += "integer fin, fout, r;\ninitial begin\n";
     writeln!(tb, "  fin = $fopen(\"{}\", \"r\");", dir.join("in.hex").display()).unwrap();
@@ -45,7 +53,13 @@ pub fn run_verilator(name: &str, verilog: &str, inputs: &[Port], outputs: &[Port
     let fmt_out = vec!["%h"; outputs.len()].join(" ");
     let args_out: Vec<&str> = outputs.iter().map(|(n, _)| *n).collect();
     writeln!(tb, "  while (!$feof(fin)) begin\n    r = $fscanf(fin, \"{fmt_in}\\n\", {});", args_in.join(", ")).unwrap();
-    writeln!(tb, "    if (r == {}) begin\n      {assigns}\n      #1;\n      $fwrite(fout, \"{fmt_out}\\n\", {});", inputs.len(), args_out.join(", ")).unwrap();
+    writeln!(
+        tb,
+        "    if (r == {}) begin\n      {assigns}\n      #1;\n      $fwrite(fout, \"{fmt_out}\\n\", {});",
+        inputs.len(),
+        args_out.join(", ")
+    )
+    .unwrap();
     if clocked {
         tb += "      clock = 1; #1; clock = 0; #1;\n";
     }
@@ -61,7 +75,21 @@ pub fn run_verilator(name: &str, verilog: &str, inputs: &[Port], outputs: &[Port
     std::fs::write(dir.join("tb.v"), tb).map_err(|e| e.to_string())?;
     let out = Command::new("verilator")
         .current_dir(&dir)
-        .args(["--binary", "-j", "2", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "tb", "-o", "sim", "tb.v", "dut.v"])
+        .args([
+            "--binary",
+            "-j",
+            "2",
+            "--timing",
+            "-Wno-fatal",
+            "-Wno-lint",
+            "-Wno-style",
+            "--top-module",
+            "tb",
+            "-o",
+            "sim",
+            "tb.v",
+            "dut.v",
+        ])
         .output()
         .map_err(|e| format!("cannot run verilator ({e}); scripts/test.sh installs it"))?;
     if !out.status.success() {

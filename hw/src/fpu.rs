@@ -49,8 +49,18 @@ pub struct Fpu {
 }
 
 /// Opcodes this unit executes.
-pub const OPS: &[Opcode] =
-    &[Opcode::Fadd, Opcode::Fsub, Opcode::Fmul, Opcode::Ffma, Opcode::Fmin, Opcode::Fmax, Opcode::Fsetp, Opcode::Frnd, Opcode::F2i, Opcode::I2f];
+pub const OPS: &[Opcode] = &[
+    Opcode::Fadd,
+    Opcode::Fsub,
+    Opcode::Fmul,
+    Opcode::Ffma,
+    Opcode::Fmin,
+    Opcode::Fmax,
+    Opcode::Fsetp,
+    Opcode::Frnd,
+    Opcode::F2i,
+    Opcode::I2f,
+];
 
 /// The reference semantics: (d, pout).
 pub fn model(op: u8, modv: u32, ext0: bool, a: u32, b: u32, c: u32) -> (u32, bool) {

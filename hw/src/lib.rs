@@ -9,14 +9,14 @@
 
 pub mod alu;
 pub mod bits;
-pub mod decode;
-pub mod fpu;
-pub mod sched;
-pub mod sm;
 pub mod config;
 pub mod cosim;
+pub mod decode;
+pub mod fpu;
 pub mod ram;
 pub mod regfile;
+pub mod sched;
+pub mod sm;
 pub mod stack;
 pub mod verilog;
 

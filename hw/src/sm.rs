@@ -577,45 +577,84 @@ impl Sm {
             _ws: cfg.warp_size as usize,
         }
     }
-
-    /// The register-file word address of (warp, beat, register).
-    pub fn rf_addr(cfg: &SmConfig, warp: u32, beat: u32, reg: u32) -> usize {
-        let shift = cfg.beats().trailing_zeros() + 7;
-        ((warp << shift) | (beat << 7) | reg) as usize
-    }
-
-    /// Backdoor: a thread's register as the RTL holds it (test benches).
-    pub fn peek_reg(&self, cfg: &SmConfig, warp: u32, thread: u32, reg: u32) -> u32 {
-        let lane = thread % cfg.lanes;
-        let word = self.rf[lane as usize].peek(Sm::rf_addr(cfg, warp, thread / cfg.lanes, reg)).to_u64();
-        if (word >> 32) as u16 == self.epoch.q.val().to_u64() as u16 {
-            word as u32
-        } else {
-            0
-        }
-    }
-
-    /// Backdoor: loads the instruction memory (the host interface can too, a word per cycle).
-    pub fn load_code(&mut self, code: &[u64]) {
-        for (i, &w) in code.iter().enumerate() {
-            self.imem.poke(i, w.into());
-        }
-    }
-
-    pub fn lane_count(&self) -> usize {
-        self._lanes
-    }
 }
 
 impl Logic for Sm {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, r_entry, r_grid_x, r_grid_y, r_grid_z, r_block_x, r_block_y, r_block_z, r_nthreads, r_nwarps, r_dyn, r_total,
-            r_gridid, r_code_len, cta_x, cta_y, cta_z, cta_lin, epoch, init_w, init_k, rem, init_t, tid_x, tid_y, tid_z, w_live, w_wait, last,
-            cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, beat, phase, res_pred, res_carry, cc_we, mt, mk, maddr, wb0, wb1, wb2,
-            wb3, cb0, cb1, rb_lo, rb_hi, live_threads, bar_arrived, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_ctl, c_front,
-            c_barrier, t_code, t_warp, t_pc, t_lane, done_f
+            self,
+            clock,
+            state,
+            r_entry,
+            r_grid_x,
+            r_grid_y,
+            r_grid_z,
+            r_block_x,
+            r_block_y,
+            r_block_z,
+            r_nthreads,
+            r_nwarps,
+            r_dyn,
+            r_total,
+            r_gridid,
+            r_code_len,
+            cta_x,
+            cta_y,
+            cta_z,
+            cta_lin,
+            epoch,
+            init_w,
+            init_k,
+            rem,
+            init_t,
+            tid_x,
+            tid_y,
+            tid_z,
+            w_live,
+            w_wait,
+            last,
+            cur,
+            pc,
+            ir,
+            active,
+            exec,
+            paux,
+            pauxb,
+            carry_in,
+            exited_old,
+            beat,
+            phase,
+            res_pred,
+            res_carry,
+            cc_we,
+            mt,
+            mk,
+            maddr,
+            wb0,
+            wb1,
+            wb2,
+            wb3,
+            cb0,
+            cb1,
+            rb_lo,
+            rb_hi,
+            live_threads,
+            bar_arrived,
+            icount,
+            cycles,
+            c_issued,
+            c_threads,
+            c_exec,
+            c_mem,
+            c_ctl,
+            c_front,
+            c_barrier,
+            t_code,
+            t_warp,
+            t_pc,
+            t_lane,
+            done_f
         );
         for l in 0..self._lanes {
             self.alo[l].clock.next = self.clock.val();
@@ -714,7 +753,8 @@ impl Logic for Sm {
         }
         self.m_lane.next = self.mt.q.val() & (self.lanes.val() - 1);
         self.beat_base.next = self.cur_beat.val() << self.log_l.val();
-        self.rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val()) | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << 7);
+        self.rf_base.next =
+            (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val()) | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << 7);
         self.port_a.next = self.f_a.val();
         self.port_b.next = self.f_b.val();
         self.port_c.next = self.f_c.val();
@@ -808,8 +848,10 @@ impl Logic for Sm {
             }
             self.sh_seg[l].next = (self.vc[l].val() >> 8) & self.lm64.val();
             self.sh_lane[l].next = self.beat_base64.val() | self.index64[l].val();
-            self.sh_max[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.vc[l].val() & self.lm64.val() & !self.sh_seg[l].val());
-            self.sh_j[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_b[l].val() & self.lm64.val() & !self.sh_seg[l].val());
+            self.sh_max[l].next =
+                (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.vc[l].val() & self.lm64.val() & !self.sh_seg[l].val());
+            self.sh_j[l].next =
+                (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_b[l].val() & self.lm64.val() & !self.sh_seg[l].val());
             self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
             if self.f_mod.val().get_bits::<2>(0) == 1 {
                 self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val();
@@ -821,7 +863,9 @@ impl Logic for Sm {
             if self.f_mod.val().get_bits::<2>(0) == 3 {
                 self.sh_j[l].next = self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm64.val());
             }
-            self.sh_ok[l].next = self.sh_in[l].val() & (self.sh_j[l].val() < self.ws64.val()) & (((self.active.q.val() >> (self.sh_j[l].val() & self.lm64.val())) & 1) != 0);
+            self.sh_ok[l].next = self.sh_in[l].val()
+                & (self.sh_j[l].val() < self.ws64.val())
+                & (((self.active.q.val() >> (self.sh_j[l].val() & self.lm64.val())) & 1) != 0);
             self.sh_src[l].next = self.sh_lane[l].val();
             if self.sh_ok[l].val() {
                 self.sh_src[l].next = self.sh_j[l].val();
@@ -858,18 +902,25 @@ impl Logic for Sm {
                 17 => self.s2r[l].next = bit_cast::<64, 32>(self.r_gridid.q.val()),
                 18 => self.s2r[l].next = self.cycles.q.val() & self.lo32.val(),
                 19 => self.s2r[l].next = self.cycles.q.val() >> 32,
-                20 => self.s2r[l].next = (bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) & self.full.val() & self.lo32.val(),
+                20 => {
+                    self.s2r[l].next =
+                        (bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) & self.full.val() & self.lo32.val()
+                }
                 21 => {
-                    self.s2r[l].next = ((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
+                    self.s2r[l].next =
+                        ((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
                 }
                 22 => {
-                    self.s2r[l].next = ((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
+                    self.s2r[l].next =
+                        ((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
                 }
                 23 => {
-                    self.s2r[l].next = (!((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
+                    self.s2r[l].next =
+                        (!((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
                 }
                 24 => {
-                    self.s2r[l].next = (!((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
+                    self.s2r[l].next =
+                        (!((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
                 }
                 25 => self.s2r[l].next = self.active.q.val() & self.lo32.val(),
                 26 => self.s2r[l].next = bit_cast::<64, 8>(self.ws.val()),
@@ -988,7 +1039,8 @@ impl Logic for Sm {
             self.vote_r.next = (self.paux.q.val() & self.exec.q.val()) != 0;
         }
         if self.f_mod.val().get_bits::<2>(0) == 2 {
-            self.vote_r.next = ((self.paux.q.val() & self.exec.q.val()) == 0) | ((self.paux.q.val() & self.exec.q.val()) == self.exec.q.val());
+            self.vote_r.next =
+                ((self.paux.q.val() & self.exec.q.val()) == 0) | ((self.paux.q.val() & self.exec.q.val()) == self.exec.q.val());
         }
         if self.is_shfl.val() {
             self.bool_v.next = self.res_pred.q.val();
@@ -1060,7 +1112,8 @@ impl Logic for Sm {
             }
             SmState::InitWarp => {
                 self.cur.d.next = self.init_w.q.val().get_bits::<6>(0);
-                self.preds.waddr.next = (bit_cast::<ADDR_BITS, 8>(self.init_w.q.val()) << 3) | bit_cast::<ADDR_BITS, 4>(self.init_k.q.val());
+                self.preds.waddr.next =
+                    (bit_cast::<ADDR_BITS, 8>(self.init_w.q.val()) << 3) | bit_cast::<ADDR_BITS, 4>(self.init_k.q.val());
                 self.init_k.d.next = self.init_k.q.val() + 1;
                 if self.init_k.q.val() < 7 {
                     self.preds.we.next = true;
@@ -1096,7 +1149,7 @@ impl Logic for Sm {
             SmState::InitThread => {
                 // Thread init_t: warp init_t / ws, thread in warp mt, packed tid into its rz slot.
                 self.cur.d.next = bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
-                                for l in 0..self._lanes {
+                for l in 0..self._lanes {
                     if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
                         self.rf[l].we.next = true;
                     }
@@ -1177,7 +1230,8 @@ impl Logic for Sm {
                         self.pc.d.next = self.stack.top_pc.val();
                         self.active.d.next = self.stack.top_mask.val();
                         // Guard predicate straight from the fetched word.
-                        self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
+                        self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3)
+                            | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
                         if self.imem.rdata.val().get_bits::<3>(8) == 7 {
                             self.guard_val.next = !bits::<64>(0);
                         }
@@ -1195,7 +1249,8 @@ impl Logic for Sm {
                 self.c_issued.d.next = self.c_issued.q.val() + 1;
                 self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
                 self.popc.x.next = self.exec.q.val();
-                self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.aux_code.val().get_bits::<3>(0));
+                self.preds.raddr.next =
+                    (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.aux_code.val().get_bits::<3>(0));
                 self.paux.d.next = self.pred_val.val();
                 if self.aux_code.val().get_bits::<3>(0) == 7 {
                     self.paux.d.next = !bits::<64>(0);
@@ -1214,7 +1269,8 @@ impl Logic for Sm {
             }
             SmState::Aux2 => {
                 self.c_front.d.next = self.c_front.q.val() + 1;
-                self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_b.val().get_bits::<3>(0));
+                self.preds.raddr.next =
+                    (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_b.val().get_bits::<3>(0));
                 self.pauxb.d.next = self.pred_val.val();
                 if self.f_b.val().get_bits::<3>(0) == 7 {
                     self.pauxb.d.next = !bits::<64>(0);
@@ -1429,7 +1485,8 @@ impl Logic for Sm {
                     if self.m_lane.val() == self.index[l].val() {
                         self.rf[l].we.next = true;
                     }
-                    self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()));
+                    self.rf[l].waddr.next =
+                        self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()));
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.rd_word.val();
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
@@ -1521,7 +1578,10 @@ impl Logic for Sm {
                         self.w_wait.d.next = 0.into();
                     }
                 }
-                if ((self.cls.val() == 8) | (self.cls.val() == 9)) & (self.bar_arrived.q.val() != 0) & (self.bar_arrived.q.val() >= self.live_threads.q.val()) {
+                if ((self.cls.val() == 8) | (self.cls.val() == 9))
+                    & (self.bar_arrived.q.val() != 0)
+                    & (self.bar_arrived.q.val() >= self.live_threads.q.val())
+                {
                     self.bar_arrived.d.next = 0.into();
                     self.w_wait.d.next = 0.into();
                 }

@@ -14,7 +14,8 @@ use rust_hdl::prelude::{generate_verilog, Block};
 use std::path::PathBuf;
 use std::process::Command;
 
-pub const LINT_FLAGS: &[&str] = &["--lint-only", "-Wall", "-Wno-WIDTH", "-Wno-UNUSEDPARAM", "-Wno-DECLFILENAME", "-Wno-UNOPTFLAT", "-Wno-UNUSEDSIGNAL"];
+pub const LINT_FLAGS: &[&str] =
+    &["--lint-only", "-Wall", "-Wno-WIDTH", "-Wno-UNUSEDPARAM", "-Wno-DECLFILENAME", "-Wno-UNOPTFLAT", "-Wno-UNUSEDSIGNAL"];
 
 /// The Verilog of a connected block, its top module named `top`.
 pub fn verilog_of<B: Block>(block: &B) -> String {

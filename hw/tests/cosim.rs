@@ -3,14 +3,31 @@
 
 use heddle_hw::alu::{IntAlu, OPS};
 use heddle_hw::bits::{Gather, Popc64};
-use heddle_hw::decode::DecodeRom;
 use heddle_hw::cosim::{run_verilator, settle, Port};
+use heddle_hw::decode::DecodeRom;
 use heddle_hw::ram::Ram;
 use heddle_hw::verilog::verilog_of;
 use rust_hdl::prelude::*;
 
 const CORNERS: &[u64] = &[
-    0, 1, 2, 31, 32, 33, 63, 64, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0xffff_fffe, 0x1f08, 0x0820, 0x2010, 0xff00, 0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff,
+    0,
+    1,
+    2,
+    31,
+    32,
+    33,
+    63,
+    64,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xffff_ffff,
+    0xffff_fffe,
+    0x1f08,
+    0x0820,
+    0x2010,
+    0xff00,
+    0x8000_0000_0000_0000,
+    0xffff_ffff_ffff_ffff,
 ];
 
 fn operand(rng: &mut fastrand::Rng, wide: bool) -> u64 {
@@ -34,11 +51,24 @@ fn int_alu_verilog_matches_its_model() {
     for &op in OPS {
         let wide = matches!(
             op,
-            heddle_isa::Opcode::Isetp64 | heddle_isa::Opcode::Shl64 | heddle_isa::Opcode::Shr64 | heddle_isa::Opcode::Mul64 | heddle_isa::Opcode::Div64 | heddle_isa::Opcode::Rem64
+            heddle_isa::Opcode::Isetp64
+                | heddle_isa::Opcode::Shl64
+                | heddle_isa::Opcode::Shr64
+                | heddle_isa::Opcode::Mul64
+                | heddle_isa::Opcode::Div64
+                | heddle_isa::Opcode::Rem64
         );
         for _ in 0..3000 {
             let modv = rng.u64(0..64);
-            vectors.push(vec![op as u64, modv, operand(&mut rng, wide), operand(&mut rng, wide), operand(&mut rng, false), rng.u64(0..2), rng.u64(0..2)]);
+            vectors.push(vec![
+                op as u64,
+                modv,
+                operand(&mut rng, wide),
+                operand(&mut rng, wide),
+                operand(&mut rng, false),
+                rng.u64(0..2),
+                rng.u64(0..2),
+            ]);
         }
     }
     let inputs: &[Port] = &[("op", 7), ("modv", 6), ("a", 64), ("b", 64), ("c", 32), ("cin", 1), ("pin", 1)];
@@ -65,7 +95,10 @@ fn int_alu_verilog_matches_its_model() {
             bad += 1;
             if bad < 20 {
                 let op = heddle_isa::Opcode::from_code(v[0] as u8).unwrap();
-                eprintln!("{op:?} mod {:#x} a {:#x} b {:#x} c {:#x} cin {} pin {}: rust-hdl {sim:x?} verilog {h:x?}", v[1], v[2], v[3], v[4], v[5], v[6]);
+                eprintln!(
+                    "{op:?} mod {:#x} a {:#x} b {:#x} c {:#x} cin {} pin {}: rust-hdl {sim:x?} verilog {h:x?}",
+                    v[1], v[2], v[3], v[4], v[5], v[6]
+                );
             }
         }
     }
@@ -135,7 +168,8 @@ fn popc_and_gather_verilog_match_their_models() {
         let mut inputs: Vec<(&'static str, usize)> = vec![("base", 8)];
         let names: Vec<&'static str> = (0..lanes).map(|l| &*Box::leak(format!("bits${l}").into_boxed_str())).collect();
         inputs.extend(names.iter().map(|n| (*n, 1)));
-        let vectors: Vec<Vec<u128>> = (0..1000).map(|_| std::iter::once(rng.u128(0..70)).chain((0..lanes).map(|_| rng.u128(0..2))).collect()).collect();
+        let vectors: Vec<Vec<u128>> =
+            (0..1000).map(|_| std::iter::once(rng.u128(0..70)).chain((0..lanes).map(|_| rng.u128(0..2))).collect()).collect();
         let hw = run_verilator("gather", &verilog, &inputs, &[("placed", 64)], false, &vectors).unwrap();
         for (v, h) in vectors.iter().zip(&hw) {
             g.base.next = (v[0] as u64).into();

@@ -13,9 +13,30 @@ use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
 const SPECIAL: &[u32] = &[
-    0x0000_0000, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001, 0xffc0_1234, 0x0000_0001, 0x8000_0001, 0x007f_ffff,
-    0x0080_0000, 0x8080_0000, 0x7f7f_ffff, 0xff7f_ffff, 0x3f80_0000, 0xbf80_0000, 0x3f7f_ffff, 0x3f80_0001, 0x3f00_0000, 0x4b00_0000,
-    0x3400_0000, 0x0040_0000, 0x33ff_ffff, 0x7f00_0000,
+    0x0000_0000,
+    0x8000_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7f80_0001,
+    0xffc0_1234,
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x0080_0000,
+    0x8080_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3f7f_ffff,
+    0x3f80_0001,
+    0x3f00_0000,
+    0x4b00_0000,
+    0x3400_0000,
+    0x0040_0000,
+    0x33ff_ffff,
+    0x7f00_0000,
 ];
 
 fn value(rng: &mut fastrand::Rng) -> u32 {
@@ -109,7 +130,10 @@ fn fpu_verilog_is_bit_exact_with_the_golden_semantics() {
             bad += 1;
             if bad <= 20 {
                 let op = Opcode::from_code(v[0] as u8).unwrap();
-                eprintln!("{op:?} mod {:#x} ext {} a {:#010x} b {:#010x} c {:#010x}: golden {:#010x}/{} verilog {:#010x}/{}", v[1], v[2], v[3], v[4], v[5], want.0, want.1 as u8, h[0], h[1]);
+                eprintln!(
+                    "{op:?} mod {:#x} ext {} a {:#010x} b {:#010x} c {:#010x}: golden {:#010x}/{} verilog {:#010x}/{}",
+                    v[1], v[2], v[3], v[4], v[5], want.0, want.1 as u8, h[0], h[1]
+                );
             }
         }
         // The rust-hdl block itself, on a sample.

@@ -161,7 +161,12 @@ impl Device {
     }
 
     /// Runs a launch on the RTL streaming multiprocessor.
-    pub fn launch_rtl<T: Tracer>(&mut self, l: &Launch, opts: &crate::rtl::RtlOptions, tracer: &mut T) -> Result<crate::rtl::RtlOutcome, LaunchError> {
+    pub fn launch_rtl<T: Tracer>(
+        &mut self,
+        l: &Launch,
+        opts: &crate::rtl::RtlOptions,
+        tracer: &mut T,
+    ) -> Result<crate::rtl::RtlOutcome, LaunchError> {
         if self.ptx.is_some() {
             return Err(LaunchError::Rtl("the RTL runs compiled programs, not PTX".into()));
         }

@@ -257,11 +257,6 @@ impl<'a> Stepper<'a> {
             self.cta.regs[i] = value;
         }
     }
-
-    /// Bytes the golden side has in global memory (to compare final images).
-    pub fn global(&self) -> &GlobalMemory {
-        self.m.global
-    }
 }
 
 /// Mask of the lanes of warp `w` that hold threads.

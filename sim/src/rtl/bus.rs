@@ -76,7 +76,15 @@ impl Bus<'_> {
     pub fn service(&mut self, r: &Request, stats: &mut Stats) -> Result<(u128, MemAccess), Fault> {
         let atomic = r.kind == mem::ATOMIC;
         let store = r.kind == mem::STORE;
-        let size = if atomic { if r.width == 5 { 8 } else { 4 } } else { SIZES[r.width.min(6) as usize] };
+        let size = if atomic {
+            if r.width == 5 {
+                8
+            } else {
+                4
+            }
+        } else {
+            SIZES[r.width.min(6) as usize]
+        };
         let (space, off) = resolve(r.space, r.addr);
         let fault = |k: TrapKind| (k, r.addr as u64);
         if atomic && !matches!(space, Space::Global | Space::Shared) {

@@ -107,7 +107,8 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
     res("threads in z (tid fields)", l.block[2] as u64, 64)?;
     if opts.lockstep {
         let before = dev.global.clone();
-        let mut reference = Device { global: before.clone(), module: dev.module.clone(), ptx: None, config: cfg.clone(), launches: dev.launches };
+        let mut reference =
+            Device { global: before.clone(), module: dev.module.clone(), ptx: None, config: cfg.clone(), launches: dev.launches };
         let (kk, ll) = (k.clone(), l.clone());
         let result = Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(dev, k, l, &cfg, opts, tracer, Some(s)));
         return match result {
@@ -116,7 +117,11 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
                 dev.global = before;
                 let path = std::env::temp_dir().join(format!("heddle-lockstep-{}-{}.vcd", k.name, std::process::id()));
                 let (from, to) = (cycle.saturating_sub(MISMATCH_WINDOW.0), cycle + MISMATCH_WINDOW.1);
-                let replay = RtlOptions { vcd: Some(vcd::VcdOptions { path: path.clone(), from, to, scopes: vec![] }), lockstep: false, corrupt_retire: None };
+                let replay = RtlOptions {
+                    vcd: Some(vcd::VcdOptions { path: path.clone(), from, to, scopes: vec![] }),
+                    lockstep: false,
+                    corrupt_retire: None,
+                };
                 let written = match simulate_launch(dev, k, l, &cfg, &replay, &mut crate::device::NoTrace, None) {
                     Ok(_) => format!("; the VCD {} covers cycles {from}..{to}", path.display()),
                     Err(e) => format!("; replaying it for a VCD failed: {}", e.text()),
@@ -132,7 +137,10 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
 /// Why a simulation stopped short.
 enum Failure {
     /// Lockstep found a difference at this cycle.
-    Mismatch { cycle: u64, report: String },
+    Mismatch {
+        cycle: u64,
+        report: String,
+    },
     Other(String),
 }
 
@@ -333,7 +341,9 @@ fn simulate_launch<T: Tracer>(
         let (gx, gy) = (l.grid[0], l.grid[1]);
         let mut t = Trap { kind: TrapKind::UserTrap, cta: [cta % gx, cta / gx % gy, cta / (gx * gy)], warp, lane: None, pc, addr: None };
         t.kind = match trap {
-            trap::BAD_PC => TrapKind::InvalidInstruction { reason: format!("pc {pc} is outside the program ({} instructions)", dev.module.code.len()) },
+            trap::BAD_PC => {
+                TrapKind::InvalidInstruction { reason: format!("pc {pc} is outside the program ({} instructions)", dev.module.code.len()) }
+            }
             trap::UNIMPLEMENTED => {
                 let what = dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()).map_or("?".to_string(), |i| describe(&i));
                 TrapKind::Unimplemented { what: format!("`{what}` in the RTL SM") }
@@ -376,13 +386,10 @@ fn simulate_launch<T: Tracer>(
     Ok(RtlOutcome { outcome: Outcome { trap, stats, stdout: vec![] }, rtl, compared })
 }
 
+/// An instruction's mnemonic with its modifiers (`shfl.idx`, `i2f.s64`).
 fn describe(i: &Inst) -> String {
-    let s = i.to_string();
-    let mnemonic = s.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("?");
-    if i.op == Opcode::Nop {
-        return "nop".into();
-    }
-    mnemonic.to_string()
+    let text = i.to_string();
+    text.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("?").to_string()
 }
 
 /// Reads the cycle counter: its value is the engine's own (the golden
