@@ -3,7 +3,7 @@
 //! nothing is re-typed. The Verilog is a `case` generated from the same
 //! function.
 
-use crate::{alu, fpu};
+use crate::{alu, fpu, sfu};
 use heddle_isa::table::{Format, Regs};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
@@ -40,16 +40,23 @@ pub mod aux {
     pub const A: u64 = 3;
 }
 
+/// ROM word width.
+pub const WORD_BITS: usize = 16;
+
 /// One ROM word: class[3:0], wide_a[4], wide_b[5], d_words[7:6], setp[8], aux[10:9],
-/// fp[11] (the lane's FP32 unit, not its integer ALU, computes the result),
-/// int64_unimpl[12] (the 64-bit integer types of this conversion are not
-/// implemented: `IntTy` u64/s64 traps), shfl[13] (the warp shuffle: gather then select).
-/// `fp32`: the SM has FP32 units (`SmConfig::fp32`); without them FP32
-/// opcodes decode as not implemented.
-pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
+/// fp[11] (the lane's FPU, not its integer ALU, computes the result),
+/// ity_d[12] (a 64-bit `IntTy` makes `d` a pair), shfl[13] (the warp shuffle:
+/// gather then select), ity_a[14] (a 64-bit `IntTy` makes `a` a pair),
+/// sfu[15] (the lane's special-function unit computes the result).
+/// `fp32`, `fp64`: the SM has FP32 (and SFU) units, binary64 units
+/// (`SmConfig::fp32`, `SmConfig::fp64`); opcodes of a missing unit decode as
+/// not implemented.
+pub fn rom_word(op: Opcode, fp32: bool, fp64: bool) -> u64 {
     let info = op.info();
+    let fp = (fp32 && fpu::OPS32.contains(&op)) || (fp64 && fpu::OPS64.contains(&op));
+    let sfu = fp32 && op == sfu::OP;
     let class = match op {
-        o if alu::OPS.contains(&o) || (fp32 && fpu::OPS.contains(&o)) => class::ALU,
+        o if alu::OPS.contains(&o) || fp || sfu => class::ALU,
         Opcode::S2r => class::S2R,
         Opcode::Shfl => class::ALU,
         Opcode::Ld => class::LD,
@@ -71,16 +78,18 @@ pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
     let (wide_a, wide_b, d_words) = match info.regs {
         Regs::AllPairs => (true, true, if setp { 0 } else { 2 }),
         Regs::PairDA => (true, false, 2),
+        Regs::PairD | Regs::PairDIntTyA => (false, false, 2),
+        Regs::PairA | Regs::PairAIntTyD => (true, false, 1),
         _ => (false, false, if setp { 0 } else { 1 }),
     };
+    let ity_d = matches!(info.regs, Regs::IntTyD | Regs::PairAIntTyD);
+    let ity_a = matches!(info.regs, Regs::IntTyA | Regs::PairDIntTyA);
     let auxsel = match info.format {
         Format::SetP => aux::D,
         Format::Sel => aux::MOD,
         Format::Plop | Format::Vote | Format::Ballot => aux::A,
         _ => aux::NONE,
     };
-    let fp = fp32 && fpu::OPS.contains(&op);
-    let int64_unimpl = fp && matches!(op, Opcode::F2i | Opcode::I2f);
     let shfl = op == Opcode::Shfl;
     class
         | (wide_a as u64) << 4
@@ -89,26 +98,29 @@ pub fn rom_word(op: Opcode, fp32: bool) -> u64 {
         | (setp as u64) << 8
         | auxsel << 9
         | (fp as u64) << 11
-        | (int64_unimpl as u64) << 12
+        | (ity_d as u64) << 12
         | (shfl as u64) << 13
+        | (ity_a as u64) << 14
+        | (sfu as u64) << 15
 }
 
 #[derive(LogicBlock, Default)]
 pub struct DecodeRom {
     pub op: Signal<In, Bits<7>>,
-    pub word: Signal<Out, Bits<14>>,
+    pub word: Signal<Out, Bits<WORD_BITS>>,
     _fp32: bool,
+    _fp64: bool,
 }
 
 impl DecodeRom {
-    pub fn new(fp32: bool) -> DecodeRom {
-        DecodeRom { _fp32: fp32, ..Default::default() }
+    pub fn new(fp32: bool, fp64: bool) -> DecodeRom {
+        DecodeRom { _fp32: fp32, _fp64: fp64, ..Default::default() }
     }
 }
 
 impl Logic for DecodeRom {
     fn update(&mut self) {
-        let w = Opcode::from_code(self.op.val().index() as u8).map_or(0, |op| rom_word(op, self._fp32));
+        let w = Opcode::from_code(self.op.val().index() as u8).map_or(0, |op| rom_word(op, self._fp32, self._fp64));
         self.word.next = w.into();
     }
     fn connect(&mut self) {
@@ -117,9 +129,10 @@ impl Logic for DecodeRom {
     fn hdl(&self) -> Verilog {
         let mut s = String::from("always @(*) begin\n    case (op)\n");
         for &op in Opcode::ALL {
-            s += &format!("        7'h{:02x}: word = 14'h{:04x}; // {}\n", op as u8, rom_word(op, self._fp32), op.mnemonic());
+            let w = rom_word(op, self._fp32, self._fp64);
+            s += &format!("        7'h{:02x}: word = {WORD_BITS}'h{w:04x}; // {}\n", op as u8, op.mnemonic());
         }
-        s += "        default: word = 14'h0000;\n    endcase\nend";
+        s += &format!("        default: word = {WORD_BITS}'h0000;\n    endcase\nend");
         Verilog::Custom(s)
     }
 }

@@ -1,6 +1,10 @@
-//! `Fpu`: one lane's binary32 unit: `fadd`, `fsub`, `fmul`, `ffma` in the
-//! four rounding modes with `.ftz` and `.sat`, `fmin`, `fmax`, `fsetp`,
-//! `frnd`, and `f2i`/`i2f` with 32-bit integers.
+//! `Fpu`: one lane's floating-point unit. binary32: `fadd`, `fsub`, `fmul`,
+//! `ffma` in the four rounding modes with `.ftz` and `.sat`, `fmin`, `fmax`,
+//! `fsetp`, `frnd`, `fdiv`, `fsqrt`, `f2i`/`i2f` (32- and 64-bit integers),
+//! `f2h`/`h2f`; binary64 (when `SmConfig::fp64`): `dadd`, `dsub`, `dmul`,
+//! `dfma`, `dmin`, `dmax`, `dsetp`, `drnd`, `ddiv`, `dsqrt`, `f2d`, `d2f`,
+//! `d2i`, `i2d`. Operands and the result are 64 bits wide (binary64 values
+//! and 64-bit integers come from register pairs; binary32 ones use the low word).
 //!
 //! A custom block: its simulation model is the ISA's scalar semantics
 //! (`heddle_isa::scalar::fp`, what the golden model runs); its Verilog is
@@ -8,24 +12,31 @@
 //! 1e5+ random and special operands per operation and rounding mode
 //! (`hw/tests/fpu.rs`).
 //!
-//! The Verilog has one fused multiply-add datapath; add and subtract are
-//! `a * 1.0 + b` and `a * 1.0 - b`, multiply is `a * b + z` with `z` the zero
-//! that leaves every product unchanged in the rounding mode (+0 toward
-//! negative infinity, -0 otherwise). Algorithm:
+//! The Verilog is format-generic (binary16/32/64 geometry from one set of
+//! functions) around one rounding step, `pack`: a sign, an exact or
+//! sticky-extended magnitude and the exponent of its last bit are rounded once
+//! at the result's last place (normal: 24 or 53 significant bits; subnormal:
+//! the format's smallest place) by the rounding mode, overflowing to infinity
+//! or the largest finite value as the mode says. Every operation reduces to it:
 //!
-//! 1. flush subnormal inputs with `.ftz`; NaN and infinity cases first
-//!    (any NaN, inf * 0, inf - inf give the canonical NaN `0x7fffffff`);
-//! 2. the product's 48-bit significand at exponent `ea + eb - 300`, the
-//!    addend's 24-bit significand at `ec - 150` (value = significand *
-//!    2^exponent); if their exponents differ by at most 80 the sum is formed
-//!    exactly (129 bits); beyond that the smaller operand only contributes a
-//!    sticky unit three places below the larger one's last bit;
-//! 3. an exactly zero sum is +0, or -0 toward negative infinity (both
-//!    operands' signs agreeing give that sign);
-//! 4. the sum is rounded once at the result's last place (normal: 24
-//!    significant bits; subnormal: the 2^-149 place) by the rounding mode;
-//!    overflow gives infinity or the largest finite value as the mode says;
-//! 5. `.ftz` flushes a subnormal result, `.sat` clamps to [+0, 1] (NaN to +0).
+//! - `fma`: one fused multiply-add datapath. Add and subtract are
+//!   `a * 1.0 + b` and `a * 1.0 - b`; multiply is `a * b + z` with `z` the zero
+//!   that leaves every product unchanged in the rounding mode (+0 toward
+//!   negative infinity, -0 otherwise). NaN and infinity cases first (any NaN,
+//!   inf * 0, inf - inf give the canonical NaN); then the product's exact
+//!   significand and the addend's are summed exactly if their exponents differ
+//!   by at most 110 places, else the smaller one only contributes a sticky unit
+//!   three places below the larger one's last bit; an exactly zero sum is +0,
+//!   or -0 toward negative infinity (like-signed zero operands keep their sign);
+//! - `div`: the significands' quotient to 117 extra places, the remainder as
+//!   sticky; `sqrt`: the exponent made even, then the integer square root of
+//!   the significand shifted 116 places (restoring recurrence), the remainder
+//!   as sticky;
+//! - conversions between formats and from integers are one `pack`; float to
+//!   integer rounds the magnitude at the units place and saturates to the
+//!   type; `frnd`/`drnd` round at the units place and pack exactly;
+//! - binary32 `.ftz` flushes subnormal inputs and results, `.sat` clamps to
+//!   [+0, 1] (NaN to +0); NaN results are the canonical NaN of the format.
 
 use crate::alu::isa_localparams;
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};
@@ -39,17 +50,17 @@ pub struct Fpu {
     pub modv: Signal<In, Bits<6>>,
     /// `ext` bit 0 (`fsetp`'s `.ftz`).
     pub ext0: Signal<In, Bit>,
-    pub a: Signal<In, Bits<32>>,
-    pub b: Signal<In, Bits<32>>,
-    pub c: Signal<In, Bits<32>>,
-    /// The result in the low 32 bits (64 wide like the integer ALU's).
+    pub a: Signal<In, Bits<64>>,
+    pub b: Signal<In, Bits<64>>,
+    pub c: Signal<In, Bits<64>>,
+    /// The result (binary32 and 32-bit integer results in the low word).
     pub d: Signal<Out, Bits<64>>,
-    /// `fsetp`'s comparison result.
+    /// `fsetp`/`dsetp`'s comparison result.
     pub pout: Signal<Out, Bit>,
 }
 
-/// Opcodes this unit executes.
-pub const OPS: &[Opcode] = &[
+/// binary32 opcodes this unit executes (`SmConfig::fp32`).
+pub const OPS32: &[Opcode] = &[
     Opcode::Fadd,
     Opcode::Fsub,
     Opcode::Fmul,
@@ -60,25 +71,67 @@ pub const OPS: &[Opcode] = &[
     Opcode::Frnd,
     Opcode::F2i,
     Opcode::I2f,
+    Opcode::F2h,
+    Opcode::H2f,
+    Opcode::Fdiv,
+    Opcode::Fsqrt,
+];
+
+/// binary64 opcodes this unit executes (`SmConfig::fp64`).
+pub const OPS64: &[Opcode] = &[
+    Opcode::Dadd,
+    Opcode::Dsub,
+    Opcode::Dmul,
+    Opcode::Dfma,
+    Opcode::Dmin,
+    Opcode::Dmax,
+    Opcode::Dsetp,
+    Opcode::Drnd,
+    Opcode::Ddiv,
+    Opcode::Dsqrt,
+    Opcode::F2d,
+    Opcode::D2f,
+    Opcode::D2i,
+    Opcode::I2d,
 ];
 
 /// The reference semantics: (d, pout).
-pub fn model(op: u8, modv: u32, ext0: bool, a: u32, b: u32, c: u32) -> (u32, bool) {
+pub fn model(op: u8, modv: u32, ext0: bool, a: u64, b: u64, c: u64) -> (u64, bool) {
     let m = |k: ModKind| mod_info(k).get(modv);
     let rnd = Rnd::from_bits(m(ModKind::Rnd));
     let (ftz, sat) = (m(ModKind::Ftz) == 1, m(ModKind::Sat) == 1);
+    let ty = IntTy::from_bits(m(ModKind::IntTy));
+    let (a32, b32, c32) = (a as u32, b as u32, c as u32);
+    let w = |x: u32| x as u64;
     match Opcode::from_code(op) {
-        Some(Opcode::Fadd) => (fp::add32(a, b, rnd, ftz, sat), false),
-        Some(Opcode::Fsub) => (fp::sub32(a, b, rnd, ftz, sat), false),
-        Some(Opcode::Fmul) => (fp::mul32(a, b, rnd, ftz, sat), false),
-        Some(Opcode::Ffma) => (fp::fma32(a, b, c, rnd, ftz, sat), false),
-        Some(Opcode::Fmin) => (fp::minmax32(a, b, false, ftz), false),
-        Some(Opcode::Fmax) => (fp::minmax32(a, b, true, ftz), false),
-        Some(Opcode::Fsetp) => (0, fp::setp32(a, b, m(ModKind::FCmp), ext0)),
-        Some(Opcode::Frnd) => (fp::rnd32(a, rnd, ftz), false),
-        // 32-bit integer types only (the SM traps on 64-bit ones).
-        Some(Opcode::F2i) => (fp::f2i(a, rnd, ftz, IntTy::from_bits(m(ModKind::IntTy) & 1)) as u32, false),
-        Some(Opcode::I2f) => (fp::i2f(a as u64, rnd, IntTy::from_bits(m(ModKind::IntTy) & 1)), false),
+        Some(Opcode::Fadd) => (w(fp::add32(a32, b32, rnd, ftz, sat)), false),
+        Some(Opcode::Fsub) => (w(fp::sub32(a32, b32, rnd, ftz, sat)), false),
+        Some(Opcode::Fmul) => (w(fp::mul32(a32, b32, rnd, ftz, sat)), false),
+        Some(Opcode::Ffma) => (w(fp::fma32(a32, b32, c32, rnd, ftz, sat)), false),
+        Some(Opcode::Fmin) => (w(fp::minmax32(a32, b32, false, ftz)), false),
+        Some(Opcode::Fmax) => (w(fp::minmax32(a32, b32, true, ftz)), false),
+        Some(Opcode::Fsetp) => (0, fp::setp32(a32, b32, m(ModKind::FCmp), ext0)),
+        Some(Opcode::Frnd) => (w(fp::rnd32(a32, rnd, ftz)), false),
+        Some(Opcode::F2i) => (fp::f2i(a32, rnd, ftz, ty), false),
+        Some(Opcode::I2f) => (w(fp::i2f(a, rnd, ty)), false),
+        Some(Opcode::F2h) => (w(fp::f2h(a32, rnd, ftz)), false),
+        Some(Opcode::H2f) => (w(fp::h2f(a32)), false),
+        Some(Opcode::Fdiv) => (w(fp::div32(a32, b32, rnd, ftz)), false),
+        Some(Opcode::Fsqrt) => (w(fp::sqrt32(a32, rnd, ftz)), false),
+        Some(Opcode::Dadd) => (fp::add64(a, b, rnd), false),
+        Some(Opcode::Dsub) => (fp::sub64(a, b, rnd), false),
+        Some(Opcode::Dmul) => (fp::mul64(a, b, rnd), false),
+        Some(Opcode::Dfma) => (fp::fma64(a, b, c, rnd), false),
+        Some(Opcode::Dmin) => (fp::minmax64(a, b, false), false),
+        Some(Opcode::Dmax) => (fp::minmax64(a, b, true), false),
+        Some(Opcode::Dsetp) => (0, fp::setp64(a, b, m(ModKind::FCmp))),
+        Some(Opcode::Drnd) => (fp::rnd64(a, rnd), false),
+        Some(Opcode::Ddiv) => (fp::div64(a, b, rnd), false),
+        Some(Opcode::Dsqrt) => (fp::sqrt64(a, rnd), false),
+        Some(Opcode::F2d) => (fp::f2d(a32, ftz), false),
+        Some(Opcode::D2f) => (w(fp::d2f(a, rnd, ftz, sat)), false),
+        Some(Opcode::D2i) => (fp::d2i(a, rnd, ty), false),
+        Some(Opcode::I2d) => (fp::i2d(a, rnd, ty), false),
         _ => (0, false),
     }
 }
@@ -93,11 +146,11 @@ impl Logic for Fpu {
             self.op.val().index() as u8,
             self.modv.val().index() as u32,
             self.ext0.val(),
-            self.a.val().to_u32(),
-            self.b.val().to_u32(),
-            self.c.val().to_u32(),
+            self.a.val().to_u64(),
+            self.b.val().to_u64(),
+            self.c.val().to_u64(),
         );
-        self.d.next = (d as u64).into();
+        self.d.next = d.into();
         self.pout.next = p;
     }
 
@@ -117,84 +170,162 @@ wire [1:0] rnd = modv[MOD_RND_LO +: 2];
 wire ftz = modv[MOD_FTZ_LO];
 wire sat = modv[MOD_SAT_LO];
 wire [3:0] fcmp = modv[MOD_FCMP_LO +: 4];
+wire [1:0] ity = modv[MOD_INTTY_LO +: 2];
+localparam F16 = 2'd0;
+localparam F32 = 2'd1;
+localparam F64 = 2'd2;
+
+// ---- Format geometry (binary16, binary32, binary64).
+function integer mbits(input [1:0] f);
+    mbits = (f == F64) ? 52 : (f == F32) ? 23 : 10;
+endfunction
+function integer bias(input [1:0] f);
+    bias = (f == F64) ? 1023 : (f == F32) ? 127 : 15;
+endfunction
+// The all-ones exponent field.
+function integer emaxf(input [1:0] f);
+    emaxf = (f == F64) ? 2047 : (f == F32) ? 255 : 31;
+endfunction
+function [63:0] signbit(input [1:0] f);
+    signbit = 64'd1 << ((f == F64) ? 63 : (f == F32) ? 31 : 15);
+endfunction
+function integer efield(input [63:0] x, input [1:0] f);
+    efield = (x >> mbits(f)) & {32'd0, emaxf(f)};
+endfunction
+function [52:0] frac(input [63:0] x, input [1:0] f);
+    frac = x & ((64'd1 << mbits(f)) - 1);
+endfunction
+// The significand with its hidden bit, and the exponent of its last bit.
+function [52:0] sig(input [63:0] x, input [1:0] f);
+    sig = frac(x, f) | ((efield(x, f) != 0) ? (53'd1 << mbits(f)) : 53'd0);
+endfunction
+function integer lsbexp(input [63:0] x, input [1:0] f);
+    lsbexp = ((efield(x, f) == 0) ? 1 : efield(x, f)) - bias(f) - mbits(f);
+endfunction
+function neg(input [63:0] x, input [1:0] f);
+    neg = (x & signbit(f)) != 0;
+endfunction
+function is_nan(input [63:0] x, input [1:0] f);
+    is_nan = efield(x, f) == emaxf(f) && frac(x, f) != 0;
+endfunction
+function is_inf(input [63:0] x, input [1:0] f);
+    is_inf = efield(x, f) == emaxf(f) && frac(x, f) == 0;
+endfunction
+function is_zero(input [63:0] x, input [1:0] f);
+    is_zero = efield(x, f) == 0 && frac(x, f) == 0;
+endfunction
+function [63:0] zero(input s, input [1:0] f);
+    zero = s ? signbit(f) : 64'd0;
+endfunction
+function [63:0] inf(input s, input [1:0] f);
+    inf = zero(s, f) | ({32'd0, emaxf(f)} << mbits(f));
+endfunction
+// The canonical NaN: 0x7fff, 0x7fffffff, 0x7fffffffffffffff.
+function [63:0] qnan(input [1:0] f);
+    qnan = signbit(f) - 1;
+endfunction
 
 // Round-away decision for a magnitude: round bit, sticky, last kept bit, sign, mode.
-function round_up(input [1:0] rm, input rbit, input sticky, input lsb, input neg);
+function round_up(input [1:0] rm, input rbit, input sticky, input lsb, input s);
     case (rm)
         2'd0: round_up = rbit && (sticky || lsb);
         2'd1: round_up = 0;
-        2'd2: round_up = (rbit || sticky) && neg;
-        default: round_up = (rbit || sticky) && !neg;
+        2'd2: round_up = (rbit || sticky) && s;
+        default: round_up = (rbit || sticky) && !s;
     endcase
 endfunction
 
-function is_nan(input [31:0] x);
-    is_nan = (x[30:23] == 8'hff) && (x[22:0] != 0);
-endfunction
-
-function [31:0] flush(input [31:0] x, input en);
-    flush = (en && x[30:23] == 0) ? {x[31], 31'd0} : x;
-endfunction
-
-// xa*xb + xc, rounded once; ftz flushes inputs and the result; sat clamps.
-function [31:0] fma32(input [31:0] a_in, input [31:0] b_in, input [31:0] c_in, input [1:0] rm, input fz, input st);
-    reg [31:0] xa, xb, xc, r;
-    reg sp, sc, sign, a_inf, b_inf, c_inf, a_zero, b_zero, p_zero, c_zero, nan, inc, rbit, sticky;
-    reg [23:0] ma, mb, mc;
-    reg [47:0] mp;
-    integer ep, ec, e, gap, p, x, lsbw, sh, i;
-    reg [130:0] big, lesser, mag, rem;
-    reg [130:0] q;
-    reg sbig, slesser;
+// The one rounding step: (-1)^s * mag * 2^e (mag nonzero, bit 255 clear) to format f
+// in mode rm. The last kept place is 2^(x - mbits) for a normal result (x: the
+// exponent of mag's leading bit) or the subnormal place 2^(1 - bias - mbits).
+function [63:0] pack(input s, input [255:0] mag, input integer e, input [1:0] rm, input [1:0] f);
+    integer p, x, lsbw, sh, i, emin, mb;
+    reg [255:0] q, rest;
+    reg [63:0] fieldv;
+    reg rbit, sticky, inc;
     begin
-        xa = flush(a_in, fz);
-        xb = flush(b_in, fz);
-        xc = flush(c_in, fz);
-        sp = xa[31] ^ xb[31];
-        sc = xc[31];
-        a_inf = xa[30:23] == 8'hff && xa[22:0] == 0;
-        b_inf = xb[30:23] == 8'hff && xb[22:0] == 0;
-        c_inf = xc[30:23] == 8'hff && xc[22:0] == 0;
-        a_zero = xa[30:0] == 0;
-        b_zero = xb[30:0] == 0;
-        c_zero = xc[30:0] == 0;
-        nan = is_nan(xa) || is_nan(xb) || is_nan(xc) || (a_inf && b_zero) || (b_inf && a_zero)
-            || ((a_inf || b_inf) && c_inf && sp != sc);
-        r = 32'd0;
-        if (nan) begin
-            r = 32'h7fffffff;
-        end else if (a_inf || b_inf) begin
-            r = {sp, 31'h7f800000};
-        end else if (c_inf) begin
-            r = xc;
+        mb = mbits(f);
+        emin = 1 - bias(f) - mb;
+        p = 0;
+        for (i = 0; i < 256; i = i + 1) if (mag[i]) p = i;
+        x = p + e;
+        lsbw = (x - mb > emin) ? x - mb : emin;
+        sh = lsbw - e;
+        rbit = 0;
+        sticky = 0;
+        if (sh > 255) begin
+            q = 0;
+            sticky = 1;
+        end else if (sh > 0) begin
+            q = mag >> sh;
+            rest = mag & ((256'd1 << sh) - 1);
+            rbit = rest[sh - 1];
+            sticky = (rest & ((256'd1 << (sh - 1)) - 1)) != 0;
         end else begin
-            ma = {xa[30:23] != 0, xa[22:0]};
-            mb = {xb[30:23] != 0, xb[22:0]};
-            mc = {xc[30:23] != 0, xc[22:0]};
-            mp = ma * mb;
-            ep = (xa[30:23] == 0 ? 1 : xa[30:23]) + (xb[30:23] == 0 ? 1 : xb[30:23]) - 300;
-            ec = (xc[30:23] == 0 ? 1 : xc[30:23]) - 150;
+            q = mag << (-sh);
+        end
+        inc = round_up(rm, rbit, sticky, q[0], s);
+        q = q + {255'd0, inc};
+        fieldv = x + bias(f) - 1;
+        // Subnormal place: q (at most 2^(mb+1)) encodes itself, a carry stepping into the
+        // exponent field; normal: the field x + bias - 1 plus q's hidden bit (and carry).
+        if (lsbw == emin) pack = zero(s, f) | q[63:0];
+        else if (x + bias(f) + (q[mb + 1] ? 1 : 0) >= emaxf(f))
+            pack = (rm == 2'd1 || (rm == 2'd2 && !s) || (rm == 2'd3 && s)) ? zero(s, f) | (inf(1'b0, f) - 1) : inf(s, f);
+        else pack = zero(s, f) + (fieldv << mb) + q[63:0];
+    end
+endfunction
+
+// a * b + c in format f (F32 or F64), rounded once. The product's significand
+// (<= 106 bits) and the addend's are summed exactly when their exponents differ by
+// at most 110 places; beyond that the smaller one is a sticky unit three places
+// below the larger one's last bit.
+function [63:0] fma(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f);
+    reg sp, sc, sign, a_inf, b_inf, c_inf, a_zero, b_zero, p_zero, c_zero, sbig, slesser;
+    reg [105:0] mp;
+    reg [255:0] big, lesser, mag;
+    integer ep, ec, e, gap;
+    begin
+        sp = neg(xa, f) ^ neg(xb, f);
+        sc = neg(xc, f);
+        a_inf = is_inf(xa, f);
+        b_inf = is_inf(xb, f);
+        c_inf = is_inf(xc, f);
+        a_zero = is_zero(xa, f);
+        b_zero = is_zero(xb, f);
+        c_zero = is_zero(xc, f);
+        fma = 64'd0;
+        if (is_nan(xa, f) || is_nan(xb, f) || is_nan(xc, f) || (a_inf && b_zero) || (b_inf && a_zero)
+            || ((a_inf || b_inf) && c_inf && sp != sc)) begin
+            fma = qnan(f);
+        end else if (a_inf || b_inf) begin
+            fma = inf(sp, f);
+        end else if (c_inf) begin
+            fma = xc;
+        end else begin
+            mp = sig(xa, f) * sig(xb, f);
+            ep = lsbexp(xa, f) + lsbexp(xb, f);
+            ec = lsbexp(xc, f);
             p_zero = a_zero || b_zero;
-            // The exact sum as sign, magnitude and the exponent of its last bit.
             sign = sp;
             mag = 0;
             e = 0;
             if (p_zero && c_zero) begin
                 mag = 0;
             end else if (p_zero) begin
-                mag = {107'd0, mc};
+                mag = {203'd0, sig(xc, f)};
                 e = ec;
                 sign = sc;
             end else if (c_zero) begin
-                mag = {83'd0, mp};
+                mag = {150'd0, mp};
                 e = ep;
             end else begin
                 if (ep >= ec) begin
-                    big = {83'd0, mp}; sbig = sp; lesser = {107'd0, mc}; slesser = sc; gap = ep - ec; e = ec;
+                    big = {150'd0, mp}; sbig = sp; lesser = {203'd0, sig(xc, f)}; slesser = sc; gap = ep - ec; e = ec;
                 end else begin
-                    big = {107'd0, mc}; sbig = sc; lesser = {83'd0, mp}; slesser = sp; gap = ec - ep; e = ep;
+                    big = {203'd0, sig(xc, f)}; sbig = sc; lesser = {150'd0, mp}; slesser = sp; gap = ec - ep; e = ep;
                 end
-                if (gap > 80) begin
+                if (gap > 110) begin
                     big = big << 3;
                     lesser = 1;
                     e = (ep >= ec ? ep : ec) - 3;
@@ -212,81 +343,193 @@ function [31:0] fma32(input [31:0] a_in, input [31:0] b_in, input [31:0] c_in, i
                     sign = slesser;
                 end
             end
-            if (mag == 0) begin
-                // Exact zero: like-signed zeros keep their sign, otherwise +0 (-0 toward -inf).
-                if (p_zero && c_zero && sp == sc) r = {sp, 31'd0};
-                else r = {rm == 2'd2, 31'd0};
-            end else begin
-                p = 0;
-                for (i = 0; i < 131; i = i + 1) if (mag[i]) p = i;
-                x = p + e;
-                lsbw = (x - 23 > -149) ? x - 23 : -149;
-                sh = lsbw - e;
-                rbit = 0;
-                sticky = 0;
-                if (sh > 130) begin
-                    // Everything lies below the round bit (mag < 2^129).
-                    q = 0;
-                    sticky = 1;
-                end else if (sh > 0) begin
-                    q = mag >> sh;
-                    rem = mag & ((131'd1 << sh) - 1);
-                    rbit = rem[sh - 1];
-                    sticky = (rem & ((131'd1 << (sh - 1)) - 1)) != 0;
-                end else begin
-                    q = mag << (-sh);
-                end
-                inc = round_up(rm, rbit, sticky, q[0], sign);
-                q = q + {130'd0, inc};
-                // Subnormal place (q <= 2^24 encodes itself, carrying into the
-                // exponent field); normal: exponent field x + 126 plus q's hidden bit.
-                if (lsbw == -149) begin
-                    r = {sign, q[30:0]};
-                end else if (x + 127 + (q >= 131'h1000000 ? 1 : 0) >= 255) begin
-                    if (rm == 2'd1 || (rm == 2'd2 && !sign) || (rm == 2'd3 && sign)) r = {sign, 31'h7f7fffff};
-                    else r = {sign, 31'h7f800000};
-                end else begin
-                    r = {sign, 31'd0} + (((x + 126) & 32'h0ff) << 23) + q[31:0];
-                end
-            end
-            if (fz && r[30:23] == 0) r = {r[31], 31'd0};
+            // An exact zero: like-signed zeros keep their sign, otherwise +0 (-0 toward -inf).
+            if (mag == 0) fma = (p_zero && c_zero && sp == sc) ? zero(sp, f) : zero(rm == 2'd2, f);
+            else fma = pack(sign, mag, e, rm, f);
         end
-        if (st) begin
-            if (is_nan(r) || r[31]) r = 32'd0;
-            else if (r > 32'h3f800000) r = 32'h3f800000;
-        end
-        fma32 = r;
     end
 endfunction
 
-function signed [32:0] key(input [31:0] x);
-    key = x[31] ? -$signed({2'b0, x[30:0]}) - 33'sd1 : $signed({1'b0, x});
+// a / b in format f, IEEE: the quotient of the significands to 117+ places, the
+// remainder as sticky.
+function [63:0] div(input [63:0] xa, input [63:0] xb, input [1:0] rm, input [1:0] f);
+    reg s;
+    reg [255:0] num, den, q;
+    begin
+        s = neg(xa, f) ^ neg(xb, f);
+        if (is_nan(xa, f) || is_nan(xb, f) || (is_inf(xa, f) && is_inf(xb, f)) || (is_zero(xa, f) && is_zero(xb, f))) begin
+            div = qnan(f);
+        end else if (is_inf(xa, f) || is_zero(xb, f)) begin
+            div = inf(s, f);
+        end else if (is_zero(xa, f) || is_inf(xb, f)) begin
+            div = zero(s, f);
+        end else begin
+            num = {203'd0, sig(xa, f)} << 116;
+            den = {203'd0, sig(xb, f)};
+            q = num / den;
+            div = pack(s, (q << 1) | {255'd0, (num % den) != 0}, lsbexp(xa, f) - lsbexp(xb, f) - 117, rm, f);
+        end
+    end
 endfunction
 
-function [31:0] minmax(input [31:0] a_in, input [31:0] b_in, input mx, input fz);
-    reg [31:0] xa, xb;
+// Floor square root (n < 2^172), restoring digit recurrence: one result bit per step.
+function [255:0] isqrt(input [255:0] n);
+    reg [255:0] rem, root, bt;
+    integer i;
     begin
-        xa = flush(a_in, fz);
-        xb = flush(b_in, fz);
-        if (is_nan(xa) && is_nan(xb)) minmax = 32'h7fffffff;
-        else if (is_nan(xa)) minmax = xb;
-        else if (is_nan(xb)) minmax = xa;
-        else if ((key(xa) < key(xb)) != mx) minmax = xa;
+        rem = n;
+        root = 0;
+        bt = 256'd1 << 170;
+        for (i = 0; i < 86; i = i + 1) begin
+            if (rem >= root + bt) begin
+                rem = rem - (root + bt);
+                root = (root >> 1) + bt;
+            end else begin
+                root = root >> 1;
+            end
+            bt = bt >> 2;
+        end
+        isqrt = root;
+    end
+endfunction
+
+// sqrt(a) in format f, IEEE: x = M * 2^k with k even, q = isqrt(M * 2^116),
+// the remainder as sticky.
+function [63:0] sqrt(input [63:0] x, input [1:0] rm, input [1:0] f);
+    reg [255:0] m, n, q;
+    integer k;
+    begin
+        if (is_nan(x, f) || (neg(x, f) && !is_zero(x, f))) begin
+            sqrt = qnan(f);
+        end else if (is_zero(x, f) || is_inf(x, f)) begin
+            sqrt = x;
+        end else begin
+            k = lsbexp(x, f);
+            m = {203'd0, sig(x, f)};
+            if ((k & 1) != 0) begin
+                m = m << 1;
+                k = k - 1;
+            end
+            n = m << 116;
+            q = isqrt(n);
+            sqrt = pack(1'b0, (q << 1) | {255'd0, q * q != n}, k / 2 - 59, rm, f);
+        end
+    end
+endfunction
+
+// Format to format (f2d, d2f, f2h, h2f): exact or rounded once.
+function [63:0] cvtf(input [63:0] x, input [1:0] from, input [1:0] to, input [1:0] rm);
+    begin
+        if (is_nan(x, from)) cvtf = qnan(to);
+        else if (is_inf(x, from)) cvtf = inf(neg(x, from), to);
+        else if (is_zero(x, from)) cvtf = zero(neg(x, from), to);
+        else cvtf = pack(neg(x, from), {203'd0, sig(x, from)}, lsbexp(x, from), rm, to);
+    end
+endfunction
+
+// Integer (type ty: bit 0 signed, bit 1 64-bit) to format f, rounded.
+function [63:0] i2fl(input [63:0] x, input [1:0] ty, input [1:0] rm, input [1:0] f);
+    reg [63:0] v;
+    reg n;
+    begin
+        v = ty[1] ? x : ty[0] ? {{32{x[31]}}, x[31:0]} : {32'd0, x[31:0]};
+        n = ty[0] && v[63];
+        if (v == 0) i2fl = 64'd0;
+        else i2fl = pack(n, {192'd0, n ? 64'd0 - v : v}, 0, rm, f);
+    end
+endfunction
+
+// |x| rounded to an integer in mode rm: {exceeds 2^64, magnitude}.
+function [64:0] to_int(input [63:0] x, input [1:0] rm, input [1:0] f);
+    reg [52:0] m;
+    reg [127:0] w;
+    reg [63:0] q;
+    reg rbit, sticky, huge;
+    integer e, sh;
+    begin
+        m = sig(x, f);
+        e = lsbexp(x, f);
+        huge = 0;
+        rbit = 0;
+        sticky = 0;
+        q = 0;
+        if (e >= 0) begin
+            if (e > 64) begin
+                huge = 1;
+            end else begin
+                w = {75'd0, m} << e;
+                huge = w[127:64] != 0;
+                q = w[63:0];
+            end
+        end else begin
+            sh = -e;
+            if (sh > 60) begin
+                sticky = m != 0;
+            end else begin
+                q = {11'd0, m >> sh};
+                rbit = m[sh - 1];
+                sticky = (m & ((53'd1 << (sh - 1)) - 1)) != 0;
+            end
+        end
+        to_int = {huge, q + {63'd0, round_up(rm, rbit, sticky, q[0], neg(x, f))}};
+    end
+endfunction
+
+// Format f to an integer of type ty, rounded, saturating; NaN gives 0.
+function [63:0] f2int(input [63:0] x, input [1:0] rm, input [1:0] f, input [1:0] ty);
+    reg [64:0] r;
+    reg n, big;
+    reg [63:0] lim;
+    begin
+        r = to_int(x, rm, f);
+        n = neg(x, f);
+        // The largest magnitude of the type on this side of zero.
+        lim = ty[1] ? (ty[0] ? (n ? 64'h8000000000000000 : 64'h7fffffffffffffff) : 64'hffffffffffffffff)
+                    : (ty[0] ? (n ? 64'h80000000 : 64'h7fffffff) : 64'hffffffff);
+        if (!ty[0] && n) lim = 0;
+        big = r[64] || r[63:0] > lim;
+        if (is_nan(x, f)) f2int = 0;
+        else if (n) f2int = 64'd0 - (big ? lim : r[63:0]);
+        else f2int = big ? lim : r[63:0];
+        if (!ty[1]) f2int = f2int & 64'hffffffff;
+    end
+endfunction
+
+// Round to an integral value in mode rm (NaN canonical).
+function [63:0] rndi(input [63:0] x, input [1:0] rm, input [1:0] f);
+    reg [64:0] r;
+    begin
+        r = to_int(x, rm, f);
+        if (is_nan(x, f)) rndi = qnan(f);
+        else if (lsbexp(x, f) >= 0) rndi = x;
+        else if (r[63:0] == 0) rndi = zero(neg(x, f), f);
+        else rndi = zero(neg(x, f), f) | pack(1'b0, {192'd0, r[63:0]}, 0, 2'd1, f);
+    end
+endfunction
+
+// Total order for min/max: -0 below +0.
+function signed [64:0] key(input [63:0] x, input [1:0] f);
+    key = neg(x, f) ? -$signed({1'b0, x & ~signbit(f)}) - 65'sd1 : $signed({1'b0, x});
+endfunction
+
+function [63:0] minmax(input [63:0] xa, input [63:0] xb, input mx, input [1:0] f);
+    begin
+        if (is_nan(xa, f) && is_nan(xb, f)) minmax = qnan(f);
+        else if (is_nan(xa, f)) minmax = xb;
+        else if (is_nan(xb, f)) minmax = xa;
+        else if ((key(xa, f) < key(xb, f)) != mx) minmax = xa;
         else minmax = xb;
     end
 endfunction
 
-// fsetp: eq ne lt le gt ge (ordered), equ neu ltu leu gtu geu (unordered), num, nan.
-function setp(input [31:0] a_in, input [31:0] b_in, input [3:0] k, input fz);
-    reg [31:0] xa, xb;
+// Compares: eq ne lt le gt ge (ordered), equ neu ltu leu gtu geu (unordered), num, nan.
+function setp(input [63:0] xa, input [63:0] xb, input [3:0] k, input [1:0] f);
     reg un, eq, lt, gt, base;
     reg [3:0] kk;
     begin
-        xa = flush(a_in, fz);
-        xb = flush(b_in, fz);
-        un = is_nan(xa) || is_nan(xb);
-        eq = !un && ((xa == xb) || (xa[30:0] == 0 && xb[30:0] == 0));
-        lt = !un && !eq && (key(xa) < key(xb));
+        un = is_nan(xa, f) || is_nan(xb, f);
+        eq = !un && ((xa == xb) || (is_zero(xa, f) && is_zero(xb, f)));
+        lt = !un && !eq && (key(xa, f) < key(xb, f));
         gt = !un && !eq && !lt;
         kk = (k >= 4'd6 && k <= 4'd11) ? k - 4'd6 : k;
         case (kk)
@@ -306,98 +549,23 @@ function setp(input [31:0] a_in, input [31:0] b_in, input [3:0] k, input fz);
     end
 endfunction
 
-// Float to integer magnitude, rounded in mode rm, and whether it exceeds 2^40.
-function [64:0] to_int(input [31:0] xa, input [1:0] rm);
-    reg [23:0] m;
-    reg [63:0] q;
-    reg rbit, sticky, inc, huge;
-    integer e, sh;
+// binary32 operands: the low words, subnormals flushed with .ftz (fsetp: ext0).
+function [63:0] flush(input [63:0] x, input en);
+    flush = (en && efield(x, F32) == 0) ? x & 64'h80000000 : x;
+endfunction
+wire [63:0] a32 = {32'd0, a[31:0]};
+wire [63:0] fa = flush(a32, ftz);
+wire [63:0] fb = flush({32'd0, b[31:0]}, ftz);
+wire [63:0] fc = flush({32'd0, c[31:0]}, ftz);
+
+// A binary32 result: .ftz flushes a subnormal, .sat clamps to [+0, 1] (NaN to +0).
+function [63:0] fin32(input [63:0] r, input fz, input st);
     begin
-        m = {xa[30:23] != 0, xa[22:0]};
-        e = (xa[30:23] == 0) ? 1 : xa[30:23];
-        huge = 0;
-        rbit = 0;
-        sticky = 0;
-        if (e >= 150) begin
-            if (e - 150 > 39) begin
-                huge = 1;
-                q = 0;
-            end else begin
-                q = {40'd0, m} << (e - 150);
-            end
-        end else begin
-            sh = 150 - e;
-            if (sh > 25) begin
-                q = 0;
-                sticky = m != 0;
-            end else begin
-                q = {40'd0, m >> sh};
-                rbit = m[sh - 1];
-                sticky = (m & ((24'd1 << (sh - 1)) - 1)) != 0;
-            end
+        fin32 = flush(r, fz);
+        if (st) begin
+            if (is_nan(fin32, F32) || fin32[31]) fin32 = 64'd0;
+            else if (fin32 > 64'h3f800000) fin32 = 64'h3f800000;
         end
-        inc = round_up(rm, rbit, sticky, q[0], xa[31]);
-        to_int = {huge, q + {63'd0, inc}};
-    end
-endfunction
-
-// f2i with a 32-bit type: NaN gives 0, out-of-range values saturate.
-function [31:0] f2i32(input [31:0] a_in, input [1:0] rm, input fz, input sgn);
-    reg [31:0] xa;
-    reg [64:0] r;
-    begin
-        xa = flush(a_in, fz);
-        r = to_int(xa, rm);
-        if (is_nan(xa)) f2i32 = 0;
-        else if (!sgn) f2i32 = xa[31] ? 32'd0 : (r[64] || r[63:32] != 0 || xa[30:23] == 8'hff) ? 32'hffffffff : r[31:0];
-        else if (xa[31]) f2i32 = (r[64] || r[63:0] > 64'h80000000 || xa[30:23] == 8'hff) ? 32'h80000000 : 32'd0 - r[31:0];
-        else f2i32 = (r[64] || r[63:0] > 64'h7fffffff || xa[30:23] == 8'hff) ? 32'h7fffffff : r[31:0];
-    end
-endfunction
-
-// i2f from a 32-bit integer, rounded in mode rm.
-function [31:0] i2f32(input [31:0] x, input sgn, input [1:0] rm);
-    reg neg, rbit, sticky, inc;
-    reg [31:0] mag;
-    reg [32:0] q;
-    integer p, i, sh;
-    begin
-        neg = sgn && x[31];
-        mag = neg ? 32'd0 - x : x;
-        if (mag == 0) begin
-            i2f32 = 32'd0;
-        end else begin
-            p = 0;
-            for (i = 0; i < 32; i = i + 1) if (mag[i]) p = i;
-            rbit = 0;
-            sticky = 0;
-            if (p <= 23) begin
-                q = {1'b0, mag} << (23 - p);
-            end else begin
-                sh = p - 23;
-                q = {1'b0, mag >> sh};
-                rbit = mag[sh - 1];
-                sticky = (mag & ((32'd1 << (sh - 1)) - 1)) != 0;
-            end
-            inc = round_up(rm, rbit, sticky, q[0], neg);
-            q = q + {32'd0, inc};
-            // q in [2^23, 2^24]: exponent field p + 126 plus q's hidden bit.
-            i2f32 = {neg, 31'd0} + ((p + 126) << 23) + q[31:0];
-        end
-    end
-endfunction
-
-// frnd: round to an integral value in mode rm (NaN canonical, ftz on the input).
-function [31:0] rnd32(input [31:0] a_in, input [1:0] rm, input fz);
-    reg [31:0] xa;
-    reg [64:0] r;
-    begin
-        xa = flush(a_in, fz);
-        r = to_int(xa, rm);
-        if (is_nan(xa)) rnd32 = 32'h7fffffff;
-        else if (xa[30:23] >= 8'd150) rnd32 = xa;
-        else if (r[63:0] == 0) rnd32 = {xa[31], 31'd0};
-        else rnd32 = {xa[31], 31'd0} | i2f32(r[31:0], 1'b0, 2'd1);
     end
 endfunction
 
@@ -405,16 +573,34 @@ always @(*) begin
     d = 64'd0;
     pout = 1'b0;
     case (op)
-        OP_FADD: d = {32'd0, fma32(a, 32'h3f800000, b, rnd, ftz, sat)};
-        OP_FSUB: d = {32'd0, fma32(a, 32'h3f800000, b ^ 32'h80000000, rnd, ftz, sat)};
-        OP_FMUL: d = {32'd0, fma32(a, b, (rnd == 2'd2) ? 32'h00000000 : 32'h80000000, rnd, ftz, sat)};
-        OP_FFMA: d = {32'd0, fma32(a, b, c, rnd, ftz, sat)};
-        OP_FMIN: d = {32'd0, minmax(a, b, 1'b0, ftz)};
-        OP_FMAX: d = {32'd0, minmax(a, b, 1'b1, ftz)};
-        OP_FSETP: pout = setp(a, b, fcmp, ext0);
-        OP_FRND: d = {32'd0, rnd32(a, rnd, ftz)};
-        OP_F2I: d = {32'd0, f2i32(a, rnd, ftz, modv[MOD_INTTY_LO])};
-        OP_I2F: d = {32'd0, i2f32(a, modv[MOD_INTTY_LO], rnd)};
+        OP_FADD: d = fin32(fma(fa, 64'h3f800000, fb, rnd, F32), ftz, sat);
+        OP_FSUB: d = fin32(fma(fa, 64'h3f800000, fb ^ 64'h80000000, rnd, F32), ftz, sat);
+        OP_FMUL: d = fin32(fma(fa, fb, zero(rnd != 2'd2, F32), rnd, F32), ftz, sat);
+        OP_FFMA: d = fin32(fma(fa, fb, fc, rnd, F32), ftz, sat);
+        OP_FMIN: d = minmax(fa, fb, 1'b0, F32);
+        OP_FMAX: d = minmax(fa, fb, 1'b1, F32);
+        OP_FSETP: pout = setp(flush(a32, ext0), flush({32'd0, b[31:0]}, ext0), fcmp, F32);
+        OP_FRND: d = flush(rndi(fa, rnd, F32), ftz);
+        OP_F2I: d = f2int(fa, rnd, F32, ity);
+        OP_I2F: d = i2fl(a, ity, rnd, F32);
+        OP_F2H: d = cvtf(fa, F32, F16, rnd);
+        OP_H2F: d = cvtf({48'd0, a[15:0]}, F16, F32, 2'd0);
+        OP_FDIV: d = fin32(div(fa, fb, rnd, F32), ftz, 1'b0);
+        OP_FSQRT: d = fin32(sqrt(fa, rnd, F32), ftz, 1'b0);
+        OP_DADD: d = fma(a, 64'h3ff0000000000000, b, rnd, F64);
+        OP_DSUB: d = fma(a, 64'h3ff0000000000000, b ^ 64'h8000000000000000, rnd, F64);
+        OP_DMUL: d = fma(a, b, zero(rnd != 2'd2, F64), rnd, F64);
+        OP_DFMA: d = fma(a, b, c, rnd, F64);
+        OP_DMIN: d = minmax(a, b, 1'b0, F64);
+        OP_DMAX: d = minmax(a, b, 1'b1, F64);
+        OP_DSETP: pout = setp(a, b, fcmp, F64);
+        OP_DRND: d = rndi(a, rnd, F64);
+        OP_DDIV: d = div(a, b, rnd, F64);
+        OP_DSQRT: d = sqrt(a, rnd, F64);
+        OP_F2D: d = cvtf(fa, F32, F64, 2'd0);
+        OP_D2F: d = fin32(cvtf(a, F64, F32, rnd), ftz, sat);
+        OP_D2I: d = f2int(a, rnd, F64, ity);
+        OP_I2D: d = i2fl(a, ity, rnd, F64);
         default: d = 64'd0;
     endcase
 end

@@ -16,6 +16,7 @@ pub mod fpu;
 pub mod ram;
 pub mod regfile;
 pub mod sched;
+pub mod sfu;
 pub mod sm;
 pub mod stack;
 pub mod verilog;

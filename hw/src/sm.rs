@@ -30,6 +30,7 @@ use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
 use crate::decode::DecodeRom;
 use crate::fpu::Fpu;
+use crate::sfu::Sfu;
 use crate::ram::{Ram, ADDR_BITS};
 use crate::regfile::RegFile;
 use crate::sched::WarpPick;
@@ -234,6 +235,8 @@ pub struct Sm {
     ahi: Vec<DFF<Bits<64>>>,
     blo: Vec<DFF<Bits<64>>>,
     bhi: Vec<DFF<Bits<64>>>,
+    clo: Vec<DFF<Bits<64>>>,
+    chi: Vec<DFF<Bits<64>>>,
     rhi: Vec<DFF<Bits<64>>>,
     /// The warp's shuffle source values, one per thread.
     sbuf: Vec<DFF<Bits<64>>>,
@@ -255,7 +258,14 @@ pub struct Sm {
     dwords: Signal<Local, Bits<2>>,
     setp: Signal<Local, Bit>,
     is_fp: Signal<Local, Bit>,
+    is_sfu: Signal<Local, Bit>,
     is_shfl: Signal<Local, Bit>,
+    /// A 64-bit `IntTy` (`mod[5]`): conversions whose `d` or `a` it widens.
+    ity64: Signal<Local, Bit>,
+    /// Each lane's operands for its ALU and FPU (pairs assembled, immediate applied).
+    lane_a: Vec<Signal<Local, Bits<64>>>,
+    lane_b: Vec<Signal<Local, Bits<64>>>,
+    lane_c: Vec<Signal<Local, Bits<64>>>,
     pd: Signal<Local, Bits<3>>,
     sh_b: Vec<Signal<Local, Bits<64>>>,
     sh_seg: Vec<Signal<Local, Bits<64>>>,
@@ -313,6 +323,7 @@ pub struct Sm {
     rf: Vec<RegFile>,
     alus: Vec<IntAlu>,
     fpus: Vec<Fpu>,
+    sfus: Vec<Sfu>,
     sched: WarpPick,
     rom: DecodeRom,
     popc: Popc64,
@@ -472,6 +483,8 @@ impl Sm {
             done_f: Default::default(),
             alo: (0..lanes).map(|_| Default::default()).collect(),
             ahi: (0..lanes).map(|_| Default::default()).collect(),
+            clo: (0..lanes).map(|_| Default::default()).collect(),
+            chi: (0..lanes).map(|_| Default::default()).collect(),
             blo: (0..lanes).map(|_| Default::default()).collect(),
             bhi: (0..lanes).map(|_| Default::default()).collect(),
             rhi: (0..lanes).map(|_| Default::default()).collect(),
@@ -492,7 +505,12 @@ impl Sm {
             dwords: Default::default(),
             setp: Default::default(),
             is_fp: Default::default(),
+            is_sfu: Default::default(),
             is_shfl: Default::default(),
+            ity64: Default::default(),
+            lane_a: (0..lanes).map(|_| Default::default()).collect(),
+            lane_b: (0..lanes).map(|_| Default::default()).collect(),
+            lane_c: (0..lanes).map(|_| Default::default()).collect(),
             pd: Default::default(),
             sh_b: (0..lanes).map(|_| Default::default()).collect(),
             sh_seg: (0..lanes).map(|_| Default::default()).collect(),
@@ -549,8 +567,9 @@ impl Sm {
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
             alus: (0..lanes).map(|_| IntAlu::default()).collect(),
             fpus: (0..lanes).map(|_| Fpu::default()).collect(),
+            sfus: (0..lanes).map(|_| Sfu::default()).collect(),
             sched: WarpPick::default(),
-            rom: DecodeRom::new(cfg.fp32),
+            rom: DecodeRom::new(cfg.fp32, cfg.fp64),
             popc: Popc64::default(),
             gp: Gather::new(lanes),
             gc: Gather::new(lanes),
@@ -665,6 +684,10 @@ impl Logic for Sm {
             self.blo[l].d.next = self.blo[l].q.val();
             self.bhi[l].clock.next = self.clock.val();
             self.bhi[l].d.next = self.bhi[l].q.val();
+            self.clo[l].clock.next = self.clock.val();
+            self.clo[l].d.next = self.clo[l].q.val();
+            self.chi[l].clock.next = self.clock.val();
+            self.chi[l].d.next = self.chi[l].q.val();
             self.rhi[l].clock.next = self.clock.val();
             self.rhi[l].d.next = self.rhi[l].q.val();
             self.rf[l].clock.next = self.clock.val();
@@ -692,12 +715,17 @@ impl Logic for Sm {
         self.f_rpc.next = bit_cast::<32, 20>(self.ir.q.val().get_bits::<20>(12));
         self.rom.op.next = self.f_op.val();
         self.cls.next = self.rom.word.val().get_bits::<4>(0);
-        self.wide_a.next = self.rom.word.val().get_bit(4);
+        self.ity64.next = self.f_mod.val().get_bit(5);
+        self.wide_a.next = self.rom.word.val().get_bit(4) | (self.rom.word.val().get_bit(14) & self.ity64.val());
         self.wide_b.next = self.rom.word.val().get_bit(5);
         self.dwords.next = self.rom.word.val().get_bits::<2>(6);
+        if self.rom.word.val().get_bit(12) & self.ity64.val() {
+            self.dwords.next = 2.into();
+        }
         self.setp.next = self.rom.word.val().get_bit(8);
         self.auxsel.next = self.rom.word.val().get_bits::<2>(9);
         self.is_fp.next = self.rom.word.val().get_bit(11);
+        self.is_sfu.next = self.rom.word.val().get_bit(15);
         self.is_shfl.next = self.rom.word.val().get_bit(13);
         // Predicate destination: d[2:0], or mod[4:2] for shfl's in-range predicate.
         self.pd.next = self.f_d.val().get_bits::<3>(0);
@@ -765,6 +793,7 @@ impl Logic for Sm {
         if self.phase.q.val() == 1 {
             self.port_a.next = self.f_a.val() + 1;
             self.port_b.next = self.f_b.val() + 1;
+            self.port_c.next = self.f_c.val() + 1;
         }
         if self.state.q.val() == SmState::MemData {
             self.port_b.next = self.f_b.val() + bit_cast::<7, 3>(self.mk.q.val());
@@ -805,40 +834,46 @@ impl Logic for Sm {
                 self.sel_b.next = self.vb[l].val();
                 self.sel_c.next = self.vc[l].val();
             }
-            self.alus[l].op.next = self.f_op.val();
-            self.alus[l].modv.next = self.f_mod.val();
-            self.alus[l].a.next = self.va[l].val();
-            self.alus[l].b.next = self.vb[l].val();
+            self.lane_a[l].next = self.va[l].val();
+            self.lane_b[l].next = self.vb[l].val();
+            self.lane_c[l].next = self.vc[l].val();
             if self.f_i.val() {
-                self.alus[l].b.next = self.imm64.val();
+                self.lane_b[l].next = self.imm64.val();
             }
             if self.wide.val() {
-                self.alus[l].a.next = self.alo[l].q.val();
+                self.lane_a[l].next = self.alo[l].q.val();
                 if self.wide_a.val() {
-                    self.alus[l].a.next = (self.ahi[l].q.val() << 32) | self.alo[l].q.val();
+                    self.lane_a[l].next = (self.ahi[l].q.val() << 32) | self.alo[l].q.val();
                 }
-                self.alus[l].b.next = self.blo[l].q.val();
+                self.lane_b[l].next = self.blo[l].q.val();
                 if self.wide_b.val() {
-                    self.alus[l].b.next = (self.bhi[l].q.val() << 32) | self.blo[l].q.val();
+                    self.lane_b[l].next = (self.bhi[l].q.val() << 32) | self.blo[l].q.val();
+                    self.lane_c[l].next = (self.chi[l].q.val() << 32) | self.clo[l].q.val();
                 }
             }
+            self.alus[l].op.next = self.f_op.val();
+            self.alus[l].modv.next = self.f_mod.val();
+            self.alus[l].a.next = self.lane_a[l].val();
+            self.alus[l].b.next = self.lane_b[l].val();
             self.alus[l].c.next = self.vc[l].val().get_bits::<32>(0);
             self.alus[l].cin.next = self.beat_carry.val().get_bit(l);
             self.alus[l].pin.next = self.beat_paux.val().get_bit(l);
             self.fpus[l].op.next = self.f_op.val();
             self.fpus[l].modv.next = self.f_mod.val();
             self.fpus[l].ext0.next = self.ir.q.val().get_bit(46) & !self.f_i.val();
-            self.fpus[l].a.next = self.va[l].val().get_bits::<32>(0);
-            self.fpus[l].b.next = self.vb[l].val().get_bits::<32>(0);
-            if self.f_i.val() {
-                self.fpus[l].b.next = self.f_imm.val();
-            }
-            self.fpus[l].c.next = self.vc[l].val().get_bits::<32>(0);
+            self.fpus[l].a.next = self.lane_a[l].val();
+            self.fpus[l].b.next = self.lane_b[l].val();
+            self.fpus[l].c.next = self.lane_c[l].val();
+            self.sfus[l].modv.next = self.f_mod.val();
+            self.sfus[l].a.next = self.va[l].val().get_bits::<32>(0);
             self.lane_d[l].next = self.alus[l].d.val();
             self.gp.bits[l].next = self.alus[l].pout.val();
             if self.is_fp.val() {
                 self.lane_d[l].next = self.fpus[l].d.val();
                 self.gp.bits[l].next = self.fpus[l].pout.val();
+            }
+            if self.is_sfu.val() {
+                self.lane_d[l].next = self.sfus[l].d.val();
             }
             self.gc.bits[l].next = self.alus[l].cout.val();
             // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8).
@@ -1336,12 +1371,6 @@ impl Logic for Sm {
                 if self.is_shfl.val() {
                     self.state.d.next = SmState::ShflGather;
                 }
-                // Conversions with 64-bit integer types are not built yet (last: overrides Exec).
-                if self.rom.word.val().get_bit(12) & self.f_mod.val().get_bit(5) {
-                    self.t_code.d.next = 2.into();
-                    self.t_pc.d.next = self.pc.q.val();
-                    self.state.d.next = SmState::Trapped;
-                }
             }
             SmState::Exec => {
                 self.c_exec.d.next = self.c_exec.q.val() + 1;
@@ -1362,6 +1391,7 @@ impl Logic for Sm {
                     } else {
                         if self.phase.q.val() == 0 {
                             self.alo[l].d.next = self.va[l].val();
+                            self.clo[l].d.next = self.vc[l].val();
                             self.blo[l].d.next = self.vb[l].val();
                             if self.f_i.val() {
                                 self.blo[l].d.next = self.imm64.val();
@@ -1370,6 +1400,7 @@ impl Logic for Sm {
                         if self.phase.q.val() == 1 {
                             self.ahi[l].d.next = self.va[l].val();
                             self.bhi[l].d.next = self.vb[l].val();
+                            self.chi[l].d.next = self.vc[l].val();
                         }
                         if self.phase.q.val() == 2 {
                             self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);

@@ -133,12 +133,12 @@ fn ram_verilog_matches_its_model() {
 
 #[test]
 fn decode_rom_verilog_matches_its_model() {
-    let mut rom = DecodeRom::new(true);
+    let mut rom = DecodeRom::new(true, true);
     rom.connect_all();
     let verilog = verilog_of(&rom);
     heddle_hw::verilog::lint("decode_rom", &verilog).unwrap();
     let vectors: Vec<Vec<u128>> = (0..128).map(|op| vec![op]).collect();
-    let hw = run_verilator("decode_rom", &verilog, &[("op", 7)], &[("word", 14)], false, &vectors).unwrap();
+    let hw = run_verilator("decode_rom", &verilog, &[("op", 7)], &[("word", heddle_hw::decode::WORD_BITS)], false, &vectors).unwrap();
     for (v, h) in vectors.iter().zip(&hw) {
         rom.op.next = (v[0] as u64).into();
         assert!(settle(&mut rom));

@@ -1,15 +1,21 @@
-//! The FP32 unit's Verilog against the golden model's semantics
-//! (`heddle_isa::scalar::fp`), under Verilator: 1e5 operand sets per
-//! operation and rounding mode for add, subtract, multiply, fused
-//! multiply-add, round-to-integral and the 32-bit conversions (with `.ftz` and `.sat` on a quarter of them each), and 1e5
-//! each for min, max and compare; special values (signed zeros, infinities,
-//! NaNs with payloads, subnormals, the largest finite value, values near 1)
-//! and cancelling operands are mixed in.
+//! The FPU's Verilog against the golden model's semantics
+//! (`heddle_isa::scalar::fp`), under Verilator. binary32: 1e5 operand sets
+//! per operation and rounding mode for add, subtract, multiply, fused
+//! multiply-add, divide, square root, round-to-integral, the integer
+//! conversions (all four integer types) and f2h (with `.ftz` and `.sat` on a
+//! quarter of them each), 1e5 each for min, max, compare and h2f. binary64:
+//! 1e5 per operation and rounding mode for add, subtract, multiply, fma,
+//! divide, square root, round-to-integral, d2f, d2i and i2d, 1e5 each for min,
+//! max, compare and f2d. Special values (signed zeros, infinities, NaNs with
+//! payloads, subnormals, the largest finite value, values near 1) and
+//! cancelling operands are mixed in.
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
 use heddle_hw::fpu::{model, Fpu};
 use heddle_hw::verilog::{lint, verilog_of};
 use heddle_isa::Opcode;
+
+type Vector = Vec<u128>;
 use rust_hdl::prelude::*;
 
 const SPECIAL: &[u32] = &[
@@ -74,69 +80,95 @@ fn operands(rng: &mut fastrand::Rng, op: Opcode) -> (u32, u32, u32) {
     }
 }
 
-#[test]
-fn fpu_verilog_is_bit_exact_with_the_golden_semantics() {
-    let mut rng = fastrand::Rng::with_seed(17);
-    let mut vectors: Vec<Vec<u128>> = vec![];
-    for op in [Opcode::Fadd, Opcode::Fsub, Opcode::Fmul, Opcode::Ffma] {
-        for rnd in 0..4u32 {
-            for _ in 0..100_000 {
-                let (a, b, c) = operands(&mut rng, op);
-                let ftz = (rng.u8(0..4) == 0) as u32;
-                let sat = (rng.u8(0..4) == 0) as u32;
-                vectors.push(vec![op as u128, (rnd | ftz << 2 | sat << 3) as u128, 0, a as u128, b as u128, c as u128]);
-            }
-        }
+const SPECIAL64: &[u64] = &[
+    0x0000_0000_0000_0000,
+    0x8000_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0x7ff0_0000_0000_0001,
+    0xfff8_0000_1234_0000,
+    0x0000_0000_0000_0001,
+    0x8000_0000_0000_0001,
+    0x000f_ffff_ffff_ffff,
+    0x0010_0000_0000_0000,
+    0x8010_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0xffef_ffff_ffff_ffff,
+    0x3ff0_0000_0000_0000,
+    0xbff0_0000_0000_0000,
+    0x3fef_ffff_ffff_ffff,
+    0x3ff0_0000_0000_0001,
+    0x3fe0_0000_0000_0000,
+    0x4330_0000_0000_0000,
+    0x43e0_0000_0000_0000,
+    0xc3e0_0000_0000_0000,
+    0x41f0_0000_0000_0000,
+    0x41e0_0000_0000_0000,
+    0x47ef_ffff_e000_0000,
+    0x3810_0000_0000_0000,
+    0x36a0_0000_0000_0000,
+];
+
+fn value64(rng: &mut fastrand::Rng) -> u64 {
+    let s = rng.u64(0..2) << 63;
+    match rng.u8(0..9) {
+        0 => SPECIAL64[rng.usize(..SPECIAL64.len())],
+        1 => rng.u64(..1 << 53) | s,
+        2 => (0x3fe0_0000_0000_0000 + rng.u64(..1 << 53)) | s,
+        3 => (0x7fd0_0000_0000_0000 + rng.u64(..3 << 52)) | s,
+        // Around the binary32 range edges (d2f) and integers (d2i, drnd).
+        4 => (0x3680_0000_0000_0000 + rng.u64(..0x0100_0000_0000_0000)) | s,
+        5 => (0x47e0_0000_0000_0000 + rng.u64(..1 << 53)) | s,
+        6 => (0x4000_0000_0000_0000 + rng.u64(..0x0400_0000_0000_0000)) | s,
+        _ => rng.u64(..),
     }
-    for op in [Opcode::Frnd, Opcode::F2i, Opcode::I2f] {
-        for rnd in 0..4u32 {
-            for _ in 0..100_000 {
-                let (a, _, _) = operands(&mut rng, op);
-                // Integers of every magnitude for i2f; floats near integers and the s32/u32 limits for f2i.
-                let a = match (op, rng.u8(0..4)) {
-                    (Opcode::I2f, 0) => {
-                        let bits = rng.u32(1..32);
-                        rng.u32(..1 << bits)
-                    }
-                    (_, 1) => (f32::from_bits(a).trunc() + [0.5, -0.5, 0.25, 0.75][rng.usize(..4)]).to_bits(),
-                    (Opcode::F2i, 2) => [0x4f00_0000u32, 0xcf00_0000, 0x4f80_0000, 0x4effffff, 0xcf000001, 0x4f7fffff][rng.usize(..6)],
-                    _ => a,
-                };
-                let ftz = if op == Opcode::I2f { 0 } else { (rng.u8(0..4) == 0) as u32 };
-                let ty = rng.u32(0..2); // u32, s32
-                vectors.push(vec![op as u128, (rnd | ftz << 2 | ty << 4) as u128, 0, a as u128, 0, 0]);
-            }
+}
+
+fn operands64(rng: &mut fastrand::Rng, op: Opcode) -> (u64, u64, u64) {
+    let (a, b, c) = (value64(rng), value64(rng), value64(rng));
+    match (op, rng.u8(0..4)) {
+        (Opcode::Dadd, 0) => (a, (a ^ 1 << 63).wrapping_add(rng.u64(0..4)).wrapping_sub(2), c),
+        (Opcode::Dsub, 0) => (a, a.wrapping_add(rng.u64(0..4)).wrapping_sub(2), c),
+        (Opcode::Dfma, 0) => {
+            let p = f64::from_bits(a) * f64::from_bits(b);
+            (a, b, (-p).to_bits().wrapping_add(rng.u64(0..3)).wrapping_sub(1))
         }
-    }
-    for op in [Opcode::Fmin, Opcode::Fmax, Opcode::Fsetp] {
-        for _ in 0..100_000 {
-            let (a, b, _) = operands(&mut rng, op);
-            let b = if rng.u8(0..8) == 0 { a } else { b };
-            let modv = if op == Opcode::Fsetp { rng.u32(0..14) | rng.u32(0..4) << 4 } else { rng.u32(0..2) << 2 };
-            vectors.push(vec![op as u128, modv as u128, rng.u128(0..2), a as u128, b as u128, 0]);
+        (Opcode::Dfma, 1) => {
+            // Exponent gaps around the 110-place window edge.
+            let e = rng.u64(1..2046);
+            (a, b, (c & 0x800f_ffff_ffff_ffff) | e << 52)
         }
+        // Exact quotients and squares.
+        (Opcode::Ddiv, 0) => (f64::from_bits(b).mul_add(f64::from_bits(c), 0.0).to_bits(), b, c),
+        (Opcode::Dsqrt, 0) => ((f64::from_bits(a) * f64::from_bits(a)).to_bits(), b, c),
+        _ => (a, b, c),
     }
+}
+
+/// Runs `vectors` (op, mod, ext0, a, b, c) through the Verilog under Verilator
+/// and through the rust-hdl block (on a sample) and compares both with the model.
+fn check(name: &str, vectors: &[Vector]) {
     let mut fpu = Fpu::default();
     fpu.connect_all();
     let verilog = verilog_of(&fpu);
-    lint("fpu", &verilog).unwrap();
-    let inputs: &[Port] = &[("op", 7), ("modv", 6), ("ext0", 1), ("a", 32), ("b", 32), ("c", 32)];
-    let hw = run_verilator("fpu", &verilog, inputs, &[("d", 64), ("pout", 1)], false, &vectors).unwrap();
+    lint(name, &verilog).unwrap();
+    let inputs: &[Port] = &[("op", 7), ("modv", 6), ("ext0", 1), ("a", 64), ("b", 64), ("c", 64)];
+    let hw = run_verilator(name, &verilog, inputs, &[("d", 64), ("pout", 1)], false, vectors).unwrap();
     assert_eq!(hw.len(), vectors.len());
     let mut bad = 0;
     for (i, (v, h)) in vectors.iter().zip(&hw).enumerate() {
-        let want = model(v[0] as u8, v[1] as u32, v[2] == 1, v[3] as u32, v[4] as u32, v[5] as u32);
+        let want = model(v[0] as u8, v[1] as u32, v[2] == 1, v[3] as u64, v[4] as u64, v[5] as u64);
         if (want.0 as u128, want.1 as u128) != (h[0], h[1]) {
             bad += 1;
             if bad <= 20 {
                 let op = Opcode::from_code(v[0] as u8).unwrap();
                 eprintln!(
-                    "{op:?} mod {:#x} ext {} a {:#010x} b {:#010x} c {:#010x}: golden {:#010x}/{} verilog {:#010x}/{}",
+                    "{op:?} mod {:#x} ext {} a {:#x} b {:#x} c {:#x}: golden {:#x}/{} verilog {:#x}/{}",
                     v[1], v[2], v[3], v[4], v[5], want.0, want.1 as u8, h[0], h[1]
                 );
             }
         }
-        // The rust-hdl block itself, on a sample.
         if i % 97 == 0 {
             fpu.op.next = (v[0] as u64).into();
             fpu.modv.next = (v[1] as u64).into();
@@ -145,8 +177,124 @@ fn fpu_verilog_is_bit_exact_with_the_golden_semantics() {
             fpu.b.next = (v[4] as u64).into();
             fpu.c.next = (v[5] as u64).into();
             assert!(settle(&mut fpu));
-            assert_eq!((fpu.d.val().to_u64() as u32, fpu.pout.val()), want);
+            assert_eq!((fpu.d.val().to_u64(), fpu.pout.val()), want);
         }
     }
     assert_eq!(bad, 0, "{bad} of {} vectors differ", vectors.len());
+}
+
+fn vector(op: Opcode, modv: u32, ext0: u32, a: u64, b: u64, c: u64) -> Vector {
+    vec![op as u128, modv as u128, ext0 as u128, a as u128, b as u128, c as u128]
+}
+
+const N: usize = 100_000;
+
+#[test]
+fn binary32_verilog_is_bit_exact_with_the_golden_semantics() {
+    let mut rng = fastrand::Rng::with_seed(17);
+    let mut vectors = vec![];
+    for op in [Opcode::Fadd, Opcode::Fsub, Opcode::Fmul, Opcode::Ffma, Opcode::Fdiv, Opcode::Fsqrt, Opcode::F2h] {
+        for rnd in 0..4u32 {
+            for _ in 0..N {
+                let (a, b, c) = operands(&mut rng, op);
+                let (a, b) = match (op, rng.u8(0..4)) {
+                    // Exact quotients and squares, and f2h's overflow and subnormal edges.
+                    (Opcode::Fdiv, 0) => ((f32::from_bits(b) * f32::from_bits(c)).to_bits(), b),
+                    (Opcode::Fsqrt, 0) => ((f32::from_bits(b) * f32::from_bits(b)).to_bits(), b),
+                    (Opcode::F2h, 0) => ((0x3300_0000 + rng.u32(..0x1500_0000)) | rng.u32(0..2) << 31, b),
+                    _ => (a, b),
+                };
+                let ftz = (rng.u8(0..4) == 0) as u32;
+                let sat = (rng.u8(0..4) == 0 && op != Opcode::Fdiv && op != Opcode::Fsqrt && op != Opcode::F2h) as u32;
+                vectors.push(vector(op, rnd | ftz << 2 | sat << 3, 0, a as u64, b as u64, c as u64));
+            }
+        }
+    }
+    for op in [Opcode::Frnd, Opcode::F2i, Opcode::I2f] {
+        for rnd in 0..4u32 {
+            for _ in 0..N {
+                let (a, _, _) = operands(&mut rng, op);
+                let ty = rng.u32(0..4); // u32, s32, u64, s64
+                // Integers of every magnitude for i2f; floats near integers and the type limits for f2i.
+                let a = match (op, rng.u8(0..4)) {
+                    (Opcode::I2f, 0) => {
+                        let bits = rng.u32(1..64);
+                        rng.u64(..1 << bits)
+                    }
+                    (Opcode::I2f, _) => rng.u64(..),
+                    (_, 1) => (f32::from_bits(a).trunc() + [0.5, -0.5, 0.25, 0.75][rng.usize(..4)]).to_bits() as u64,
+                    (Opcode::F2i, 2) => [0x4f00_0000u64, 0xcf00_0000, 0x4f80_0000, 0x4eff_ffff, 0xcf00_0001, 0x4f7f_ffff, 0x5f00_0000, 0xdf00_0000, 0x5f80_0000, 0x5eff_ffff, 0xdf00_0001]
+                        [rng.usize(..11)],
+                    _ => a as u64,
+                };
+                let ftz = if op == Opcode::I2f { 0 } else { (rng.u8(0..4) == 0) as u32 };
+                vectors.push(vector(op, rnd | ftz << 2 | ty << 4, 0, a, 0, 0));
+            }
+        }
+    }
+    for op in [Opcode::Fmin, Opcode::Fmax, Opcode::Fsetp, Opcode::H2f] {
+        for _ in 0..N {
+            let (a, b, _) = operands(&mut rng, op);
+            let b = if rng.u8(0..8) == 0 { a } else { b };
+            let a = if op == Opcode::H2f { rng.u32(..) } else { a };
+            let modv = if op == Opcode::Fsetp { rng.u32(0..14) | rng.u32(0..4) << 4 } else { rng.u32(0..2) << 2 };
+            vectors.push(vector(op, modv, rng.u32(0..2), a as u64, b as u64, 0));
+        }
+    }
+    check("fpu32", &vectors);
+}
+
+#[test]
+fn binary64_verilog_is_bit_exact_with_the_golden_semantics() {
+    let mut rng = fastrand::Rng::with_seed(64);
+    let mut vectors = vec![];
+    let ops = [Opcode::Dadd, Opcode::Dsub, Opcode::Dmul, Opcode::Dfma, Opcode::Ddiv, Opcode::Dsqrt, Opcode::Drnd, Opcode::D2f];
+    for op in ops {
+        for rnd in 0..4u32 {
+            for _ in 0..N {
+                let (a, b, c) = operands64(&mut rng, op);
+                let a = match (op, rng.u8(0..4)) {
+                    (Opcode::Drnd, 0) => (f64::from_bits(a).trunc() + [0.5, -0.5, 0.25, 0.75][rng.usize(..4)]).to_bits(),
+                    _ => a,
+                };
+                // d2f's .ftz and .sat.
+                let extra = if op == Opcode::D2f { ((rng.u8(0..4) == 0) as u32) << 2 | ((rng.u8(0..4) == 0) as u32) << 3 } else { 0 };
+                vectors.push(vector(op, rnd | extra, 0, a, b, c));
+            }
+        }
+    }
+    for op in [Opcode::D2i, Opcode::I2d] {
+        for rnd in 0..4u32 {
+            for _ in 0..N {
+                let ty = rng.u32(0..4);
+                let a = match (op, rng.u8(0..4)) {
+                    (Opcode::I2d, 0) => {
+                        let bits = rng.u32(1..64);
+                        rng.u64(..1 << bits)
+                    }
+                    (Opcode::I2d, _) => rng.u64(..),
+                    (_, 1) => (f64::from_bits(value64(&mut rng)).trunc() + [0.5, -0.5, 0.25, 0.75][rng.usize(..4)]).to_bits(),
+                    (_, 2) => {
+                        [0x41e0_0000_0000_0000u64, 0xc1e0_0000_0000_0000, 0x41f0_0000_0000_0000, 0x41df_ffff_ffc0_0000, 0x43e0_0000_0000_0000, 0xc3e0_0000_0000_0000, 0x43f0_0000_0000_0000, 0x43ef_ffff_ffff_ffff, 0xc3e0_0000_0000_0001]
+                            [rng.usize(..9)]
+                    }
+                    _ => value64(&mut rng),
+                };
+                vectors.push(vector(op, rnd | ty << 4, 0, a, 0, 0));
+            }
+        }
+    }
+    for op in [Opcode::Dmin, Opcode::Dmax, Opcode::Dsetp, Opcode::F2d] {
+        for _ in 0..N {
+            let (a, b, _) = operands64(&mut rng, op);
+            let b = if rng.u8(0..8) == 0 { a } else { b };
+            let (a, modv) = match op {
+                Opcode::Dsetp => (a, rng.u32(0..14)),
+                Opcode::F2d => (value(&mut rng) as u64, rng.u32(0..2) << 2),
+                _ => (a, 0),
+            };
+            vectors.push(vector(op, modv, 0, a, b, 0));
+        }
+    }
+    check("fpu64", &vectors);
 }

@@ -585,17 +585,8 @@ impl Machine<'_> {
             Opcode::F2h => map1(regs, ws, exec, d, a, |a| fp::f2h(a, rnd, ftz)),
             Opcode::H2f => map1(regs, ws, exec, d, a, fp::h2f),
             Opcode::Mufu => {
-                let f: fn(u32, bool) -> u32 = match m(ModKind::SfuFn) {
-                    0 => sfu::rcp,
-                    1 => sfu::rsqrt,
-                    2 => sfu::lg2,
-                    3 => sfu::ex2,
-                    4 => sfu::sin,
-                    5 => sfu::cos,
-                    6 => sfu::sqrt,
-                    _ => sfu::tanh,
-                };
-                map1(regs, ws, exec, d, a, |a| f(a, ftz))
+                let sfn = m(ModKind::SfuFn);
+                map1(regs, ws, exec, d, a, |a| sfu::mufu(sfn, a, ftz))
             }
             Opcode::Dadd | Opcode::Dsub | Opcode::Dmul | Opcode::Dmin | Opcode::Dmax => {
                 lanes!(exec, ws, l => {
