@@ -27,6 +27,8 @@ pub mod class {
     pub const BALLOT: u64 = 13;
     pub const NOP: u64 = 14;
     pub const TRAP: u64 = 15;
+    /// A system call, serviced on the memory port.
+    pub const SYS: u64 = 16;
 }
 
 /// Which field packs the auxiliary predicate operand.
@@ -41,13 +43,13 @@ pub mod aux {
 }
 
 /// ROM word width.
-pub const WORD_BITS: usize = 16;
+pub const WORD_BITS: usize = 17;
 
-/// One ROM word: class[3:0], wide_a[4], wide_b[5], d_words[7:6], setp[8], aux[10:9],
-/// fp[11] (the lane's FPU, not its integer ALU, computes the result),
-/// ity_d[12] (a 64-bit `IntTy` makes `d` a pair), shfl[13] (the warp shuffle:
-/// gather then select), ity_a[14] (a 64-bit `IntTy` makes `a` a pair),
-/// sfu[15] (the lane's special-function unit computes the result).
+/// One ROM word: class[4:0], wide_a[5], wide_b[6], d_words[8:7], setp[9], aux[11:10],
+/// fp[12] (the lane's FPU, not its integer ALU, computes the result),
+/// ity_d[13] (a 64-bit `IntTy` makes `d` a pair), shfl[14] (the warp shuffle:
+/// gather then select), ity_a[15] (a 64-bit `IntTy` makes `a` a pair),
+/// sfu[16] (the lane's special-function unit computes the result).
 /// `fp32`, `fp64`: the SM has FP32 (and SFU) units, binary64 units
 /// (`SmConfig::fp32`, `SmConfig::fp64`); opcodes of a missing unit decode as
 /// not implemented.
@@ -72,6 +74,7 @@ pub fn rom_word(op: Opcode, fp32: bool, fp64: bool) -> u64 {
         Opcode::Ballot => class::BALLOT,
         Opcode::Nop | Opcode::Fence => class::NOP,
         Opcode::Trap | Opcode::Brkpt => class::TRAP,
+        Opcode::Syscall => class::SYS,
         _ => class::UNIMPL,
     };
     let setp = info.format == Format::SetP;
@@ -92,16 +95,16 @@ pub fn rom_word(op: Opcode, fp32: bool, fp64: bool) -> u64 {
     };
     let shfl = op == Opcode::Shfl;
     class
-        | (wide_a as u64) << 4
-        | (wide_b as u64) << 5
-        | (d_words as u64) << 6
-        | (setp as u64) << 8
-        | auxsel << 9
-        | (fp as u64) << 11
-        | (ity_d as u64) << 12
-        | (shfl as u64) << 13
-        | (ity_a as u64) << 14
-        | (sfu as u64) << 15
+        | (wide_a as u64) << 5
+        | (wide_b as u64) << 6
+        | (d_words as u64) << 7
+        | (setp as u64) << 9
+        | auxsel << 10
+        | (fp as u64) << 12
+        | (ity_d as u64) << 13
+        | (shfl as u64) << 14
+        | (ity_a as u64) << 15
+        | (sfu as u64) << 16
 }
 
 #[derive(LogicBlock, Default)]
@@ -130,9 +133,9 @@ impl Logic for DecodeRom {
         let mut s = String::from("always @(*) begin\n    case (op)\n");
         for &op in Opcode::ALL {
             let w = rom_word(op, self._fp32, self._fp64);
-            s += &format!("        7'h{:02x}: word = {WORD_BITS}'h{w:04x}; // {}\n", op as u8, op.mnemonic());
+            s += &format!("        7'h{:02x}: word = {WORD_BITS}'h{w:05x}; // {}\n", op as u8, op.mnemonic());
         }
-        s += &format!("        default: word = {WORD_BITS}'h0000;\n    endcase\nend");
+        s += &format!("        default: word = {WORD_BITS}'h00000;\n    endcase\nend");
         Verilog::Custom(s)
     }
 }

@@ -30,10 +30,10 @@ use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
 use crate::decode::DecodeRom;
 use crate::fpu::Fpu;
-use crate::sfu::Sfu;
 use crate::ram::{Ram, ADDR_BITS};
 use crate::regfile::RegFile;
 use crate::sched::WarpPick;
+use crate::sfu::Sfu;
 use crate::stack::ReconvStack;
 use crate::SmConfig;
 use heddle_isa::fields::RPC_NONE;
@@ -80,6 +80,10 @@ pub mod mem {
     pub const LOAD: u64 = 0;
     pub const STORE: u64 = 1;
     pub const ATOMIC: u64 = 2;
+    /// A system call: `mem_atom_op` is the call number (`SysNo`), the argument
+    /// words a..a+6 are `mem_wdata`, `mem_wdata_hi`, `mem_cdata` (two words
+    /// each, low first) and `mem_xdata`; `mem_rdata` is the result.
+    pub const SYSCALL: u64 = 3;
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -133,6 +137,8 @@ pub struct Sm {
     pub mem_wdata: Signal<Out, Bits<64>>,
     pub mem_wdata_hi: Signal<Out, Bits<64>>,
     pub mem_cdata: Signal<Out, Bits<64>>,
+    /// A system call's seventh argument word (`a+6`).
+    pub mem_xdata: Signal<Out, Bits<32>>,
     pub mem_atom_op: Signal<Out, Bits<4>>,
     pub mem_thread: Signal<Out, Bits<16>>,
     pub mem_lane: Signal<Out, Bits<8>>,
@@ -211,6 +217,8 @@ pub struct Sm {
     wb1: DFF<Bits<32>>,
     wb2: DFF<Bits<32>>,
     wb3: DFF<Bits<32>>,
+    /// A system call's seventh argument word.
+    wb4: DFF<Bits<32>>,
     cb0: DFF<Bits<32>>,
     cb1: DFF<Bits<32>>,
     rb_lo: DFF<Bits<64>>,
@@ -251,7 +259,7 @@ pub struct Sm {
     f_mod: Signal<Local, Bits<6>>,
     f_imm: Signal<Local, Bits<32>>,
     f_rpc: Signal<Local, Bits<32>>,
-    cls: Signal<Local, Bits<4>>,
+    cls: Signal<Local, Bits<5>>,
     wide_a: Signal<Local, Bit>,
     wide_b: Signal<Local, Bit>,
     wide: Signal<Local, Bit>,
@@ -386,6 +394,7 @@ impl Sm {
             mem_wdata: Default::default(),
             mem_wdata_hi: Default::default(),
             mem_cdata: Default::default(),
+            mem_xdata: Default::default(),
             mem_atom_op: Default::default(),
             mem_thread: Default::default(),
             mem_lane: Default::default(),
@@ -461,6 +470,7 @@ impl Sm {
             wb1: Default::default(),
             wb2: Default::default(),
             wb3: Default::default(),
+            wb4: Default::default(),
             cb0: Default::default(),
             cb1: Default::default(),
             rb_lo: Default::default(),
@@ -654,6 +664,7 @@ impl Logic for Sm {
             wb1,
             wb2,
             wb3,
+            wb4,
             cb0,
             cb1,
             rb_lo,
@@ -714,19 +725,19 @@ impl Logic for Sm {
         }
         self.f_rpc.next = bit_cast::<32, 20>(self.ir.q.val().get_bits::<20>(12));
         self.rom.op.next = self.f_op.val();
-        self.cls.next = self.rom.word.val().get_bits::<4>(0);
+        self.cls.next = self.rom.word.val().get_bits::<5>(0);
         self.ity64.next = self.f_mod.val().get_bit(5);
-        self.wide_a.next = self.rom.word.val().get_bit(4) | (self.rom.word.val().get_bit(14) & self.ity64.val());
-        self.wide_b.next = self.rom.word.val().get_bit(5);
-        self.dwords.next = self.rom.word.val().get_bits::<2>(6);
-        if self.rom.word.val().get_bit(12) & self.ity64.val() {
+        self.wide_a.next = self.rom.word.val().get_bit(5) | (self.rom.word.val().get_bit(15) & self.ity64.val());
+        self.wide_b.next = self.rom.word.val().get_bit(6);
+        self.dwords.next = self.rom.word.val().get_bits::<2>(7);
+        if self.rom.word.val().get_bit(13) & self.ity64.val() {
             self.dwords.next = 2.into();
         }
-        self.setp.next = self.rom.word.val().get_bit(8);
-        self.auxsel.next = self.rom.word.val().get_bits::<2>(9);
-        self.is_fp.next = self.rom.word.val().get_bit(11);
-        self.is_sfu.next = self.rom.word.val().get_bit(15);
-        self.is_shfl.next = self.rom.word.val().get_bit(13);
+        self.setp.next = self.rom.word.val().get_bit(9);
+        self.auxsel.next = self.rom.word.val().get_bits::<2>(10);
+        self.is_fp.next = self.rom.word.val().get_bit(12);
+        self.is_sfu.next = self.rom.word.val().get_bit(16);
+        self.is_shfl.next = self.rom.word.val().get_bit(14);
         // Predicate destination: d[2:0], or mod[4:2] for shfl's in-range predicate.
         self.pd.next = self.f_d.val().get_bits::<3>(0);
         if self.is_shfl.val() {
@@ -759,12 +770,26 @@ impl Logic for Sm {
                 self.mwidth.next = 5.into();
             }
         }
+        if self.cls.val() == 16 {
+            self.mwidth.next = 4.into();
+        }
         self.words.next = 1.into();
         if self.mwidth.val() == 5 {
             self.words.next = 2.into();
         }
         if self.mwidth.val() == 6 {
             self.words.next = 4.into();
+        }
+        // A system call reads seven argument words (a..a+6) and writes its
+        // result to d (printf), or d and d+1 (malloc).
+        if self.cls.val() == 16 {
+            self.words.next = 7.into();
+            if self.state.q.val() == SmState::MemWb {
+                self.words.next = 1.into();
+                if self.f_mod.val().get_bits::<2>(0) == 1 {
+                    self.words.next = 2.into();
+                }
+            }
         }
         self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.lo32.val();
         self.epoch_hi.next = bit_cast::<64, 16>(self.epoch.q.val()) << 32;
@@ -800,6 +825,9 @@ impl Logic for Sm {
             self.port_c.next = self.f_c.val() + bit_cast::<7, 3>(self.mk.q.val());
             if self.cls.val() == 4 {
                 self.port_c.next = self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val());
+            }
+            if self.cls.val() == 16 {
+                self.port_c.next = self.f_a.val() + bit_cast::<7, 3>(self.mk.q.val());
             }
         }
         self.beat_exec.next = self.exec.q.val() >> self.beat_base.val();
@@ -1013,17 +1041,25 @@ impl Logic for Sm {
         if self.cls.val() == 5 {
             self.mem_kind.next = 2.into();
         }
+        if self.cls.val() == 16 {
+            self.mem_kind.next = 3.into();
+        }
         self.mem_space.next = self.f_mod.val().get_bits::<3>(3);
         self.mem_atom_op.next = 0.into();
         if self.cls.val() == 5 {
             self.mem_space.next = bit_cast::<3, 2>(self.f_mod.val().get_bits::<2>(4));
             self.mem_atom_op.next = self.f_mod.val().get_bits::<4>(0);
         }
+        if self.cls.val() == 16 {
+            // The call number (`SysNo`).
+            self.mem_atom_op.next = bit_cast::<4, 2>(self.f_mod.val().get_bits::<2>(0));
+        }
         self.mem_width.next = self.mwidth.val();
         self.mem_addr.next = self.maddr.q.val();
         self.mem_wdata.next = (bit_cast::<64, 32>(self.wb1.q.val()) << 32) | bit_cast::<64, 32>(self.wb0.q.val());
         self.mem_wdata_hi.next = (bit_cast::<64, 32>(self.wb3.q.val()) << 32) | bit_cast::<64, 32>(self.wb2.q.val());
         self.mem_cdata.next = (bit_cast::<64, 32>(self.cb1.q.val()) << 32) | bit_cast::<64, 32>(self.cb0.q.val());
+        self.mem_xdata.next = self.wb4.q.val();
         self.mem_thread.next = (bit_cast::<16, 6>(self.cur.q.val()) << self.log_ws.val()) | bit_cast::<16, 8>(self.mt.q.val());
         self.mem_lane.next = self.mt.q.val();
         self.cta_start.next = false;
@@ -1334,7 +1370,7 @@ impl Logic for Sm {
                 if (self.cls.val() == 1) | (self.cls.val() == 2) | (self.cls.val() == 13) {
                     self.state.d.next = SmState::Exec;
                 }
-                if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) {
+                if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) | (self.cls.val() == 16) {
                     self.state.d.next = SmState::MemAddr;
                 }
                 if self.cls.val() == 6 {
@@ -1404,7 +1440,7 @@ impl Logic for Sm {
                         }
                         if self.phase.q.val() == 2 {
                             self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
-                            self.rhi[l].d.next = self.alus[l].d.val() >> 32;
+                            self.rhi[l].d.next = self.lane_d[l].val() >> 32;
                         }
                         if self.phase.q.val() == 3 {
                             self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + 1);
@@ -1452,12 +1488,15 @@ impl Logic for Sm {
                 // Store data words d+k, or atomic operands b+k and c+k.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 self.mk.d.next = self.mk.q.val() + 1;
-                if self.cls.val() == 4 {
+                if (self.cls.val() == 4) | (self.cls.val() == 16) {
                     match self.mk.q.val().index() {
                         0 => self.wb0.d.next = self.sel_c.val().get_bits::<32>(0),
                         1 => self.wb1.d.next = self.sel_c.val().get_bits::<32>(0),
                         2 => self.wb2.d.next = self.sel_c.val().get_bits::<32>(0),
-                        _ => self.wb3.d.next = self.sel_c.val().get_bits::<32>(0),
+                        3 => self.wb3.d.next = self.sel_c.val().get_bits::<32>(0),
+                        4 => self.cb0.d.next = self.sel_c.val().get_bits::<32>(0),
+                        5 => self.cb1.d.next = self.sel_c.val().get_bits::<32>(0),
+                        _ => self.wb4.d.next = self.sel_c.val().get_bits::<32>(0),
                     }
                 } else {
                     if self.mk.q.val() == 0 {
@@ -1486,7 +1525,7 @@ impl Logic for Sm {
                     self.t_pc.d.next = self.pc.q.val();
                     self.t_lane.d.next = self.mt.q.val();
                     self.state.d.next = SmState::Trapped;
-                } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
+                } else if (self.cls.val() == 4) | (self.f_d.val() == 127) | ((self.cls.val() == 16) & self.f_mod.val().get_bit(1)) {
                     self.state.d.next = SmState::MemAddr;
                     self.mt.d.next = self.mt.q.val() + 1;
                     if self.mt.q.val() == self.ws.val() - 1 {

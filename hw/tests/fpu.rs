@@ -215,7 +215,7 @@ fn binary32_verilog_is_bit_exact_with_the_golden_semantics() {
             for _ in 0..N {
                 let (a, _, _) = operands(&mut rng, op);
                 let ty = rng.u32(0..4); // u32, s32, u64, s64
-                // Integers of every magnitude for i2f; floats near integers and the type limits for f2i.
+                                        // Integers of every magnitude for i2f; floats near integers and the type limits for f2i.
                 let a = match (op, rng.u8(0..4)) {
                     (Opcode::I2f, 0) => {
                         let bits = rng.u32(1..64);
@@ -223,8 +223,19 @@ fn binary32_verilog_is_bit_exact_with_the_golden_semantics() {
                     }
                     (Opcode::I2f, _) => rng.u64(..),
                     (_, 1) => (f32::from_bits(a).trunc() + [0.5, -0.5, 0.25, 0.75][rng.usize(..4)]).to_bits() as u64,
-                    (Opcode::F2i, 2) => [0x4f00_0000u64, 0xcf00_0000, 0x4f80_0000, 0x4eff_ffff, 0xcf00_0001, 0x4f7f_ffff, 0x5f00_0000, 0xdf00_0000, 0x5f80_0000, 0x5eff_ffff, 0xdf00_0001]
-                        [rng.usize(..11)],
+                    (Opcode::F2i, 2) => [
+                        0x4f00_0000u64,
+                        0xcf00_0000,
+                        0x4f80_0000,
+                        0x4eff_ffff,
+                        0xcf00_0001,
+                        0x4f7f_ffff,
+                        0x5f00_0000,
+                        0xdf00_0000,
+                        0x5f80_0000,
+                        0x5eff_ffff,
+                        0xdf00_0001,
+                    ][rng.usize(..11)],
                     _ => a as u64,
                 };
                 let ftz = if op == Opcode::I2f { 0 } else { (rng.u8(0..4) == 0) as u32 };
@@ -274,10 +285,17 @@ fn binary64_verilog_is_bit_exact_with_the_golden_semantics() {
                     }
                     (Opcode::I2d, _) => rng.u64(..),
                     (_, 1) => (f64::from_bits(value64(&mut rng)).trunc() + [0.5, -0.5, 0.25, 0.75][rng.usize(..4)]).to_bits(),
-                    (_, 2) => {
-                        [0x41e0_0000_0000_0000u64, 0xc1e0_0000_0000_0000, 0x41f0_0000_0000_0000, 0x41df_ffff_ffc0_0000, 0x43e0_0000_0000_0000, 0xc3e0_0000_0000_0000, 0x43f0_0000_0000_0000, 0x43ef_ffff_ffff_ffff, 0xc3e0_0000_0000_0001]
-                            [rng.usize(..9)]
-                    }
+                    (_, 2) => [
+                        0x41e0_0000_0000_0000u64,
+                        0xc1e0_0000_0000_0000,
+                        0x41f0_0000_0000_0000,
+                        0x41df_ffff_ffc0_0000,
+                        0x43e0_0000_0000_0000,
+                        0xc3e0_0000_0000_0000,
+                        0x43f0_0000_0000_0000,
+                        0x43ef_ffff_ffff_ffff,
+                        0xc3e0_0000_0000_0001,
+                    ][rng.usize(..9)],
                     _ => value64(&mut rng),
                 };
                 vectors.push(vector(op, rnd | ty << 4, 0, a, 0, 0));

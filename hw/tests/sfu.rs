@@ -10,9 +10,35 @@ use heddle_hw::verilog::{lint, verilog_of};
 use rust_hdl::prelude::*;
 
 const SPECIAL: &[u32] = &[
-    0x0000_0000, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_1234, 0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x0080_0000,
-    0x7f7f_ffff, 0xff7f_ffff, 0x3f80_0000, 0xbf80_0000, 0x3f7f_ffff, 0x3f80_0001, 0x4049_0fdb, 0xc049_0fdb, 0x3fc9_0fdb, 0x4300_0000,
-    0xc300_0000, 0x42fe_0000, 0xc316_0000, 0x3980_0000, 0x3900_0000, 0x4100_0000, 0x40ff_ffff, 0x4000_0000, 0x4080_0000,
+    0x0000_0000,
+    0x8000_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0xffc0_1234,
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x0080_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3f7f_ffff,
+    0x3f80_0001,
+    0x4049_0fdb,
+    0xc049_0fdb,
+    0x3fc9_0fdb,
+    0x4300_0000,
+    0xc300_0000,
+    0x42fe_0000,
+    0xc316_0000,
+    0x3980_0000,
+    0x3900_0000,
+    0x4100_0000,
+    0x40ff_ffff,
+    0x4000_0000,
+    0x4080_0000,
 ];
 
 fn operand(rng: &mut fastrand::Rng, sfn: u32) -> u32 {
@@ -23,9 +49,9 @@ fn operand(rng: &mut fastrand::Rng, sfn: u32) -> u32 {
         // The function's interesting range: |x| < 2^e.
         2 => {
             let top = match sfn {
-                3 => 0x4380_0000, // ex2: |x| < 256
+                3 => 0x4380_0000,     // ex2: |x| < 256
                 4 | 5 => 0x4080_0000, // sin, cos: |x| < 4
-                7 => 0x4180_0000, // tanh: |x| < 16
+                7 => 0x4180_0000,     // tanh: |x| < 16
                 _ => 0x4000_0000,
             };
             rng.u32(0x3000_0000..top) | s

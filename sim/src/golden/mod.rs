@@ -17,7 +17,7 @@
 //! asks for retire records. The golden model has no cycles.
 
 pub(crate) mod exec;
-mod syscall;
+pub(crate) mod syscall;
 pub mod warp;
 
 use crate::device::{Device, Launch, Outcome, Tracer};

@@ -24,6 +24,39 @@ pub(crate) fn result_regs(sysno: u32) -> Option<u8> {
     }
 }
 
+/// Device memory as one thread sees it through generic addresses: what the
+/// host side of a system call reads (the golden model's and the RTL engine's).
+pub(crate) trait ThreadMemory {
+    /// The bytes from a generic address to the end of its region.
+    fn region(&self, addr: u64) -> Result<&[u8], String>;
+
+    /// The NUL-terminated string at a generic address.
+    fn cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
+        let r = self.region(addr)?;
+        let end = r.iter().position(|&b| b == 0).ok_or_else(|| format!("string at {addr:#x} has no terminating NUL"))?;
+        Ok(r[..end].to_vec())
+    }
+}
+
+/// `vprintf(format, args)` for one thread: the formatted bytes, or the
+/// trap (a `Printf` error at the format's address).
+pub(crate) fn vprintf<M: ThreadMemory + StringReader>(mem: &M, fmt_addr: u64, args_addr: u64) -> Result<Vec<u8>, (TrapKind, u64)> {
+    mem.cstr(fmt_addr)
+        .and_then(|fmt| {
+            let args = if args_addr == 0 { &[][..] } else { mem.region(args_addr)? };
+            printf::format(&fmt, args, mem).map_err(|e| e.to_string())
+        })
+        .map_err(|reason| (TrapKind::Printf { reason }, fmt_addr))
+}
+
+/// `__assertfail(message, file, line, function, ...)` for one thread, from
+/// its argument registers a, a+1, ...
+pub(crate) fn assert_fail(mem: &impl ThreadMemory, args: &[u32]) -> TrapKind {
+    let pair = |k: usize| args[k] as u64 | (args[k + 1] as u64) << 32;
+    let text = |addr: u64| mem.cstr(addr).map(|s| String::from_utf8_lossy(&s).into_owned()).unwrap_or_else(|e| format!("<{e}>"));
+    TrapKind::AssertFail { message: text(pair(0)), file: text(pair(2)), line: args[4], function: text(pair(5)) }
+}
+
 /// Reads device memory as one thread sees it through generic addresses.
 struct ThreadView<'m, 'a> {
     m: &'m Machine<'a>,
@@ -32,8 +65,7 @@ struct ThreadView<'m, 'a> {
     lane: usize,
 }
 
-impl ThreadView<'_, '_> {
-    /// The bytes from a generic address to the end of its region.
+impl ThreadMemory for ThreadView<'_, '_> {
     fn region(&self, addr: u64) -> Result<&[u8], String> {
         let a = u32::try_from(addr).map_err(|_| format!("address {addr:#x} is beyond 32 bits"))?;
         let (space, off) = resolve(0, a);
@@ -57,9 +89,7 @@ impl ThreadView<'_, '_> {
 
 impl StringReader for ThreadView<'_, '_> {
     fn read_cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
-        let r = self.region(addr)?;
-        let end = r.iter().position(|&b| b == 0).ok_or_else(|| format!("string at {addr:#x} has no terminating NUL"))?;
-        Ok(r[..end].to_vec())
+        self.cstr(addr)
     }
 }
 
@@ -77,15 +107,8 @@ impl Machine<'_> {
             let pair = |k: usize| reg(k) as u64 | (reg(k + 1) as u64) << 32;
             match sys {
                 0 => {
-                    let (fmt_addr, args_addr) = (pair(0), pair(2));
                     let view = ThreadView { m: self, cta, w, lane: l };
-                    let out = view
-                        .read_cstr(fmt_addr)
-                        .and_then(|fmt| {
-                            let args = if args_addr == 0 { &[][..] } else { view.region(args_addr)? };
-                            printf::format(&fmt, args, &view).map_err(|e| e.to_string())
-                        })
-                        .map_err(|reason| self.trap(cta, w, Some(l), pc, TrapKind::Printf { reason }, Some(fmt_addr)))?;
+                    let out = vprintf(&view, pair(0), pair(2)).map_err(|(kind, addr)| self.trap(cta, w, Some(l), pc, kind, Some(addr)))?;
                     self.stdout.extend_from_slice(&out);
                     cta.regs[d + l] = out.len() as u32;
                 }
@@ -101,11 +124,8 @@ impl Machine<'_> {
                     }
                 }
                 _ => {
-                    let view = ThreadView { m: self, cta, w, lane: l };
-                    let text = |addr: u64| {
-                        view.read_cstr(addr).map(|s| String::from_utf8_lossy(&s).into_owned()).unwrap_or_else(|e| format!("<{e}>"))
-                    };
-                    let kind = TrapKind::AssertFail { message: text(pair(0)), file: text(pair(2)), line: reg(4), function: text(pair(5)) };
+                    let args: Vec<u32> = (0..7).map(reg).collect();
+                    let kind = assert_fail(&ThreadView { m: self, cta, w, lane: l }, &args);
                     return Err(self.trap(cta, w, Some(l), pc, kind, None));
                 }
             }

@@ -1,9 +1,12 @@
 //! The memory behind the SM's memory port: global memory, the CTA's shared
 //! memory, per-thread local memory, the constant bank and the parameter
-//! space, with the golden model's address map, checks and atomics.
+//! space, with the golden model's address map, checks and atomics; and the
+//! host side of system calls, which the SM also presents on this port.
 
 use crate::golden::exec::{atomic_op, resolve, Spaces};
+use crate::golden::syscall::{assert_fail, vprintf, ThreadMemory};
 use crate::memory::GlobalMemory;
+use crate::printf::StringReader;
 use crate::retire::{MemAccess, MemKind};
 use crate::stats::{MemCounts, Stats};
 use crate::trap::{Space, TrapKind};
@@ -26,8 +29,8 @@ pub struct Request {
     pub lane: u32,
 }
 
-/// A fault: its kind and the faulting generic address.
-pub type Fault = (TrapKind, u64);
+/// A fault: its kind and the faulting generic address, if there is one.
+pub type Fault = (TrapKind, Option<u64>);
 
 pub struct Bus<'a> {
     pub global: &'a mut GlobalMemory,
@@ -86,7 +89,7 @@ impl Bus<'_> {
             SIZES[r.width.min(6) as usize]
         };
         let (space, off) = resolve(r.space, r.addr);
-        let fault = |k: TrapKind| (k, r.addr as u64);
+        let fault = |k: TrapKind| (k, Some(r.addr as u64));
         if atomic && !matches!(space, Space::Global | Space::Shared) {
             return Err(fault(TrapKind::InvalidInstruction { reason: format!("atomic on {space} memory") }));
         }
@@ -122,6 +125,62 @@ impl Bus<'_> {
             return Ok((old, access(new as u128)));
         }
         Ok((old, access(old)))
+    }
+}
+
+/// One thread's view of the bus's memories.
+struct ThreadBus<'b, 'a> {
+    bus: &'b Bus<'a>,
+    thread: u32,
+}
+
+impl ThreadMemory for ThreadBus<'_, '_> {
+    fn region(&self, addr: u64) -> Result<&[u8], String> {
+        let a = u32::try_from(addr).map_err(|_| format!("address {addr:#x} is beyond 32 bits"))?;
+        let (space, off) = resolve(0, a);
+        let b = self.bus;
+        let (bytes, start): (&[u8], usize) = match space {
+            Space::Global => (b.global.tail(off).ok_or_else(|| format!("address {addr:#x} is not allocated"))?, 0),
+            Space::Shared => (&b.shared, off as usize),
+            Space::Local => {
+                let per = b.local_bytes as usize;
+                let base = self.thread as usize * per;
+                (&b.local[base..base + per], off as usize)
+            }
+            Space::Const => (b.consts, off as usize),
+            Space::Param => (b.params, off as usize),
+        };
+        bytes
+            .get(start..)
+            .filter(|r| !r.is_empty() || start == bytes.len())
+            .ok_or_else(|| format!("address {addr:#x} is outside {space} memory"))
+    }
+}
+
+impl StringReader for ThreadBus<'_, '_> {
+    fn read_cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
+        self.cstr(addr)
+    }
+}
+
+impl Bus<'_> {
+    /// Services one thread's system call (`r.atom_op` = `SysNo`; `args` =
+    /// its registers a..a+6) as the golden model does: the result for `d`
+    /// (and `d+1`), or the fault.
+    pub fn syscall(&mut self, r: &Request, args: &[u32; 7], stdout: &mut Vec<u8>, stats: &mut Stats) -> Result<u64, Fault> {
+        stats.syscalls += 1;
+        let pair = |k: usize| args[k] as u64 | (args[k + 1] as u64) << 32;
+        match r.atom_op {
+            0 => {
+                let out = vprintf(&ThreadBus { bus: self, thread: r.thread }, pair(0), pair(2)).map_err(|(k, a)| (k, Some(a)))?;
+                stdout.extend_from_slice(&out);
+                Ok(out.len() as u64)
+            }
+            1 => Ok(self.global.malloc(pair(0)) as u64),
+            2 if self.global.free(pair(0)) => Ok(0),
+            2 => Err((TrapKind::BadFree, Some(pair(0)))),
+            _ => Err((assert_fail(&ThreadBus { bus: self, thread: r.thread }, args), None)),
+        }
     }
 }
 

@@ -18,7 +18,7 @@ use crate::retire::{MemAccess, PredWrite, RegWrite, Retire};
 use crate::stats::Stats;
 use crate::trap::{Trap, TrapKind};
 use bus::{Bus, Request};
-use heddle_hw::sm::{host, trap, LaneWrite, Sm};
+use heddle_hw::sm::{host, mem, trap, LaneWrite, Sm};
 use heddle_hw::SmConfig;
 use heddle_isa::object::Kernel;
 use heddle_isa::sreg::SReg;
@@ -228,7 +228,8 @@ fn simulate_launch<T: Tracer>(
     let dev_code = code.clone();
     let mut stats = Stats::default();
     let mut pending = Pending::default();
-    let mut fault: Option<(TrapKind, u64, u32)> = None;
+    let mut fault: Option<(TrapKind, Option<u64>, u32)> = None;
+    let mut stdout = vec![];
     let mut last_pc = vec![0u32; nwarps as usize];
     let mut compared = 0u64;
     let mut cta = 0u32;
@@ -257,12 +258,20 @@ fn simulate_launch<T: Tracer>(
                 thread: sm.mem_thread.val().to_u32(),
                 lane: sm.mem_lane.val().to_u32(),
             };
-            match bus.service(&req, &mut stats) {
+            let served = if req.kind == mem::SYSCALL {
+                let (w, h, c) = (req.wdata as u64, (req.wdata >> 64) as u64, req.cdata);
+                let args =
+                    [w as u32, (w >> 32) as u32, h as u32, (h >> 32) as u32, c as u32, (c >> 32) as u32, sm.mem_xdata.val().to_u32()];
+                bus.syscall(&req, &args, &mut stdout, &mut stats).map(|v| (v as u128, None))
+            } else {
+                bus.service(&req, &mut stats).map(|(data, access)| (data, Some(access)))
+            };
+            match served {
                 Ok((data, access)) => {
                     sm.mem_rdata.next = (data as u64).into();
                     sm.mem_rdata_hi.next = ((data >> 64) as u64).into();
                     sm.mem_fault.next = false;
-                    pending.mem.push(access);
+                    pending.mem.extend(access);
                 }
                 Err((kind, addr)) => {
                     sm.mem_fault.next = true;
@@ -367,7 +376,7 @@ fn simulate_launch<T: Tracer>(
             trap::MEMORY => {
                 let (kind, addr, lane) = fault.clone().ok_or_else(|| "memory trap without a fault".to_string())?;
                 t.lane = Some(lane);
-                t.addr = Some(addr);
+                t.addr = addr;
                 kind
             }
             trap::DIVERGENT_UNIFORM => TrapKind::DivergentUniformBranch,
@@ -383,7 +392,7 @@ fn simulate_launch<T: Tracer>(
         }
         Some(t)
     };
-    Ok(RtlOutcome { outcome: Outcome { trap, stats, stdout: vec![] }, rtl, compared })
+    Ok(RtlOutcome { outcome: Outcome { trap, stats, stdout }, rtl, compared })
 }
 
 /// An instruction's mnemonic with its modifiers (`shfl.idx`, `i2f.s64`).
