@@ -29,6 +29,8 @@ pub mod class {
     pub const TRAP: u64 = 15;
     /// A system call, serviced on the memory port.
     pub const SYS: u64 = 16;
+    /// An indirect call: the warp's targets grouped, one call frame per group.
+    pub const CALLI: u64 = 17;
 }
 
 /// Which field packs the auxiliary predicate operand.
@@ -75,6 +77,7 @@ pub fn rom_word(op: Opcode, fp32: bool, fp64: bool) -> u64 {
         Opcode::Nop | Opcode::Fence => class::NOP,
         Opcode::Trap | Opcode::Brkpt => class::TRAP,
         Opcode::Syscall => class::SYS,
+        Opcode::Calli => class::CALLI,
         _ => class::UNIMPL,
     };
     let setp = info.format == Format::SetP;

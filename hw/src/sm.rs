@@ -103,6 +103,10 @@ pub enum SmState {
     MemWb,
     ShflGather,
     ShflSelect,
+    CalliGather,
+    CalliLead,
+    CalliPush,
+    CalliWait,
     Ctl2,
     CtlWait,
     Commit,
@@ -337,6 +341,14 @@ pub struct Sm {
     popc: Popc64,
     gp: Gather,
     gc: Gather,
+    /// An indirect call's group: the executing threads whose target is `cl_hval`.
+    gcall: Gather,
+    mt64: Signal<Local, Bits<64>>,
+    /// Every thread's `a` operand goes into `sbuf` this cycle (shuffle, indirect call).
+    gathering: Signal<Local, Bit>,
+    cl_val: Signal<Local, Bits<64>>,
+    cl_dup: Signal<Local, Bit>,
+    cl_h: Signal<Local, Bits<64>>,
 
     lanes: Constant<Bits<8>>,
     ws: Constant<Bits<8>>,
@@ -583,6 +595,12 @@ impl Sm {
             popc: Popc64::default(),
             gp: Gather::new(lanes),
             gc: Gather::new(lanes),
+            gcall: Gather::new(cfg.warp_size as usize),
+            mt64: Default::default(),
+            gathering: Default::default(),
+            cl_val: Default::default(),
+            cl_dup: Default::default(),
+            cl_h: Default::default(),
             lanes: c8(lanes as u64),
             ws: c8(cfg.warp_size as u64),
             log_l: c8(lanes.trailing_zeros() as u64),
@@ -841,6 +859,7 @@ impl Logic for Sm {
         self.sel_a.next = 0.into();
         self.sel_b.next = 0.into();
         self.sel_c.next = 0.into();
+        self.gathering.next = (self.state.q.val() == SmState::ShflGather) | (self.state.q.val() == SmState::CalliGather);
         for l in 0..self._lanes {
             self.rf[l].ra.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_a.val());
             self.rf[l].rb.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_b.val());
@@ -938,7 +957,7 @@ impl Logic for Sm {
                 if self.sh_src[l].val() == self.index64[e].val() {
                     self.sh_val[l].next = self.sbuf[e].q.val();
                 }
-                if (self.state.q.val() == SmState::ShflGather) & (self.sh_lane[l].val() == self.index64[e].val()) {
+                if self.gathering.val() & (self.sh_lane[l].val() == self.index64[e].val()) {
                     self.sbuf[e].d.next = self.va[l].val();
                 }
             }
@@ -1033,6 +1052,29 @@ impl Logic for Sm {
         self.ready.next = self.w_live.q.val() & !self.w_wait.q.val();
         self.sched.ready.next = self.ready.val();
         self.sched.last.next = self.last.q.val();
+        // ---- Indirect calls: `gcall` = the executing threads whose target is
+        // `cl_val`. Lead pass (thread mt, cl_val = its target): mt leads a
+        // group unless a thread below it is in the group. Push pass: cl_val is
+        // the target of the highest remaining leader `cl_h`.
+        self.mt64.next = bit_cast::<64, 8>(self.mt.q.val());
+        self.cl_val.next = 0.into();
+        self.cl_h.next = 0.into();
+        for e in 0..self._ws {
+            if (self.state.q.val() == SmState::CalliLead) & (self.index64[e].val() == self.mt64.val()) {
+                self.cl_val.next = self.sbuf[e].q.val();
+            }
+            if (self.state.q.val() != SmState::CalliLead) & self.res_pred.q.val().get_bit(e) {
+                self.cl_val.next = self.sbuf[e].q.val();
+                self.cl_h.next = self.index64[e].val();
+            }
+        }
+        // (A second loop: a local signal reads as last written, so cl_val must be final.)
+        for e in 0..self._ws {
+            self.gcall.bits[e].next = self.exec.q.val().get_bit(e) & (self.sbuf[e].q.val() == self.cl_val.val());
+        }
+        self.gcall.base.next = 0.into();
+        self.cl_dup.next = (self.gcall.placed.val() & ((bits::<64>(1) << self.mt64.val()) - 1)) != 0;
+
         self.mem_req.next = false;
         self.mem_kind.next = 0.into();
         if self.cls.val() == 4 {
@@ -1407,6 +1449,12 @@ impl Logic for Sm {
                 if self.is_shfl.val() {
                     self.state.d.next = SmState::ShflGather;
                 }
+                if self.cls.val() == 17 {
+                    // SETPC(pc + 1): the return address; then the targets.
+                    self.stack.cmd.next = 0.into();
+                    self.stack.start.next = true;
+                    self.state.d.next = SmState::CalliGather;
+                }
             }
             SmState::Exec => {
                 self.c_exec.d.next = self.c_exec.q.val() + 1;
@@ -1589,6 +1637,50 @@ impl Logic for Sm {
                     self.state.d.next = SmState::Commit;
                 }
             }
+            SmState::CalliGather => {
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                self.beat.d.next = self.beat.q.val() + 1;
+                if self.beat.q.val() == self.last_beat.val() {
+                    self.beat.d.next = 0.into();
+                    self.state.d.next = SmState::CalliLead;
+                }
+            }
+            SmState::CalliLead => {
+                // Thread mt leads a group unless an executing thread below it has its target.
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                if (((self.exec.q.val() >> self.mt64.val()) & 1) != 0) & !self.cl_dup.val() {
+                    self.res_pred.d.next = self.res_pred.q.val() | (bits::<64>(1) << self.mt64.val());
+                }
+                self.mt.d.next = self.mt.q.val() + 1;
+                if self.mt.q.val() == self.ws.val() - 1 {
+                    self.state.d.next = SmState::CalliPush;
+                }
+            }
+            SmState::CalliPush => {
+                // One call frame per group, the last leader's first, so the
+                // first group runs first (the golden model's order).
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                if !self.stack.busy.val() {
+                    if self.stack.overflow.val() {
+                        self.t_code.d.next = 3.into();
+                        self.t_pc.d.next = self.pc.q.val();
+                        self.state.d.next = SmState::Trapped;
+                    } else if self.res_pred.q.val() == 0 {
+                        self.state.d.next = SmState::Commit;
+                    } else {
+                        self.stack.cmd.next = 4.into();
+                        self.stack.target.next = self.cl_val.val().get_bits::<32>(0);
+                        self.stack.mask.next = self.gcall.placed.val();
+                        self.stack.start.next = true;
+                        self.res_pred.d.next = self.res_pred.q.val() & !(bits::<64>(1) << self.cl_h.val());
+                        self.state.d.next = SmState::CalliWait;
+                    }
+                }
+            }
+            SmState::CalliWait => {
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                self.state.d.next = SmState::CalliPush;
+            }
             SmState::Ctl2 => {
                 // After SETPC(pc + 1): call pushes a frame, ret and exit walk the stack.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
@@ -1624,7 +1716,7 @@ impl Logic for Sm {
             SmState::Commit => {
                 self.retire.next = true;
                 self.state.d.next = SmState::Sched;
-                if (self.cls.val() < 6) | (self.cls.val() > 9) {
+                if ((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != 17) {
                     self.stack.cmd.next = 0.into();
                     self.stack.start.next = true;
                 }
