@@ -31,6 +31,8 @@ pub mod class {
     pub const SYS: u64 = 16;
     /// An indirect call: the warp's targets grouped, one call frame per group.
     pub const CALLI: u64 = 17;
+    /// A barrier with a reduction.
+    pub const BARRED: u64 = 18;
 }
 
 /// Which field packs the auxiliary predicate operand.
@@ -78,6 +80,7 @@ pub fn rom_word(op: Opcode, fp32: bool, fp64: bool) -> u64 {
         Opcode::Trap | Opcode::Brkpt => class::TRAP,
         Opcode::Syscall => class::SYS,
         Opcode::Calli => class::CALLI,
+        Opcode::Barred => class::BARRED,
         _ => class::UNIMPL,
     };
     let setp = info.format == Format::SetP;
@@ -93,7 +96,7 @@ pub fn rom_word(op: Opcode, fp32: bool, fp64: bool) -> u64 {
     let auxsel = match info.format {
         Format::SetP => aux::D,
         Format::Sel => aux::MOD,
-        Format::Plop | Format::Vote | Format::Ballot => aux::A,
+        Format::Plop | Format::Vote | Format::Ballot | Format::BarRed => aux::A,
         _ => aux::NONE,
     };
     let shfl = op == Opcode::Shfl;

@@ -36,7 +36,7 @@ use crate::sched::WarpPick;
 use crate::sfu::Sfu;
 use crate::stack::ReconvStack;
 use crate::SmConfig;
-use heddle_isa::fields::RPC_NONE;
+use heddle_isa::fields::{BARRIERS, RPC_NONE};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
@@ -73,6 +73,8 @@ pub mod trap {
     pub const DIVERGENT_UNIFORM: u64 = 9;
     pub const EPOCH: u64 = 10;
     pub const BAD_REGISTER: u64 = 11;
+    /// A barrier id past the last barrier; `trap_value` is the id.
+    pub const BAD_BARRIER: u64 = 12;
 }
 
 /// `mem_kind` values.
@@ -107,6 +109,10 @@ pub enum SmState {
     CalliLead,
     CalliPush,
     CalliWait,
+    BarArrive,
+    BarCheck,
+    BarRelease,
+    BarWb,
     Ctl2,
     CtlWait,
     Commit,
@@ -132,6 +138,7 @@ pub struct Sm {
     pub trap_warp: Signal<Out, Bits<6>>,
     pub trap_pc: Signal<Out, Bits<32>>,
     pub trap_lane: Signal<Out, Bits<8>>,
+    pub trap_value: Signal<Out, Bits<32>>,
     // Memory port.
     pub mem_req: Signal<Out, Bit>,
     pub mem_kind: Signal<Out, Bits<2>>,
@@ -228,7 +235,28 @@ pub struct Sm {
     rb_lo: DFF<Bits<64>>,
     rb_hi: DFF<Bits<64>>,
     live_threads: DFF<Bits<32>>,
-    bar_arrived: DFF<Bits<32>>,
+    // The CTA barriers (BARRIERS of them): threads arrived, threads expected
+    // (0: every live thread), and for `barred` the threads whose predicate
+    // held and the threads that arrived with one.
+    bar_arr: Vec<DFF<Bits<32>>>,
+    bar_exp: Vec<DFF<Bits<32>>>,
+    bar_cnt: Vec<DFF<Bits<32>>>,
+    bar_rt: Vec<DFF<Bits<32>>>,
+    /// Per warp: the barrier it waits at, and for `barred` its destination
+    /// register and reduction (`w_red`: one is pending).
+    w_bar: Vec<DFF<Bits<4>>>,
+    w_rd: Vec<DFF<Bits<7>>>,
+    w_rop: Vec<DFF<Bits<2>>>,
+    w_red: DFF<Bits<64>>,
+    /// The barrier instruction's id and count, the barrier and warp being
+    /// checked or released, and the completed barrier's reduction counts.
+    bar_id: DFF<Bits<32>>,
+    bar_count: DFF<Bits<32>>,
+    bk: DFF<Bits<8>>,
+    bw: DFF<Bits<8>>,
+    r_cnt: DFF<Bits<32>>,
+    r_thr: DFF<Bits<32>>,
+    t_val: DFF<Bits<32>>,
     icount: DFF<Bits<64>>,
     cycles: DFF<Bits<64>>,
     c_issued: DFF<Bits<64>>,
@@ -321,7 +349,23 @@ pub struct Sm {
     bool_v: Signal<Local, Bits<64>>,
     new_pred: Signal<Local, Bits<64>>,
     vote_r: Signal<Local, Bit>,
-    arrived_new: Signal<Local, Bits<32>>,
+    /// The barrier `bk` (or `bar_id` in BarArrive): its counters and whether it is complete.
+    b_arr: Signal<Local, Bits<32>>,
+    b_exp: Signal<Local, Bits<32>>,
+    b_cnt: Signal<Local, Bits<32>>,
+    b_rt: Signal<Local, Bits<32>>,
+    b_sel: Signal<Local, Bits<64>>,
+    b_done: Signal<Local, Bit>,
+    /// The warp `bw`: the barrier it waits at, its `barred` destination and
+    /// reduction, its live threads (this beat), and the reduction's value.
+    bw64: Signal<Local, Bits<64>>,
+    bw_bar: Signal<Local, Bits<4>>,
+    bw_rd: Signal<Local, Bits<7>>,
+    bw_rop: Signal<Local, Bits<2>>,
+    bw_live: Signal<Local, Bits<64>>,
+    red_v: Signal<Local, Bits<64>>,
+    /// The last warp index of the launch's CTAs.
+    last_w: Signal<Local, Bits<8>>,
     rd_word: Signal<Local, Bits<64>>,
     ready: Signal<Local, Bits<64>>,
     nc_x: Signal<Local, Bits<32>>,
@@ -339,6 +383,8 @@ pub struct Sm {
     sched: WarpPick,
     rom: DecodeRom,
     popc: Popc64,
+    /// `barred`: the live threads whose predicate holds.
+    popc2: Popc64,
     gp: Gather,
     gc: Gather,
     /// An indirect call's group: the executing threads whose target is `cl_hval`.
@@ -356,6 +402,8 @@ pub struct Sm {
     log_ws: Constant<Bits<8>>,
     last_beat: Constant<Bits<8>>,
     rf_wshift: Constant<Bits<8>>,
+    n_bars: Constant<Bits<32>>,
+    last_bar: Constant<Bits<8>>,
     full: Constant<Bits<64>>,
     lane_ones: Constant<Bits<64>>,
     budget: Constant<Bits<64>>,
@@ -371,6 +419,8 @@ pub struct Sm {
     sx16: Constant<Bits<64>>,
     _lanes: usize,
     _ws: usize,
+    _warps: usize,
+    _bars: usize,
 }
 
 impl Sm {
@@ -398,6 +448,7 @@ impl Sm {
             trap_warp: Default::default(),
             trap_pc: Default::default(),
             trap_lane: Default::default(),
+            trap_value: Default::default(),
             mem_req: Default::default(),
             mem_kind: Default::default(),
             mem_space: Default::default(),
@@ -488,7 +539,21 @@ impl Sm {
             rb_lo: Default::default(),
             rb_hi: Default::default(),
             live_threads: Default::default(),
-            bar_arrived: Default::default(),
+            bar_arr: (0..BARRIERS).map(|_| Default::default()).collect(),
+            bar_exp: (0..BARRIERS).map(|_| Default::default()).collect(),
+            bar_cnt: (0..BARRIERS).map(|_| Default::default()).collect(),
+            bar_rt: (0..BARRIERS).map(|_| Default::default()).collect(),
+            w_bar: (0..cfg.warps).map(|_| Default::default()).collect(),
+            w_rd: (0..cfg.warps).map(|_| Default::default()).collect(),
+            w_rop: (0..cfg.warps).map(|_| Default::default()).collect(),
+            w_red: Default::default(),
+            bar_id: Default::default(),
+            bar_count: Default::default(),
+            bk: Default::default(),
+            bw: Default::default(),
+            r_cnt: Default::default(),
+            r_thr: Default::default(),
+            t_val: Default::default(),
             icount: Default::default(),
             cycles: Default::default(),
             c_issued: Default::default(),
@@ -576,7 +641,19 @@ impl Sm {
             bool_v: Default::default(),
             new_pred: Default::default(),
             vote_r: Default::default(),
-            arrived_new: Default::default(),
+            b_arr: Default::default(),
+            b_exp: Default::default(),
+            b_cnt: Default::default(),
+            b_rt: Default::default(),
+            b_sel: Default::default(),
+            b_done: Default::default(),
+            bw64: Default::default(),
+            bw_bar: Default::default(),
+            bw_rd: Default::default(),
+            bw_rop: Default::default(),
+            bw_live: Default::default(),
+            red_v: Default::default(),
+            last_w: Default::default(),
             rd_word: Default::default(),
             ready: Default::default(),
             nc_x: Default::default(),
@@ -593,6 +670,7 @@ impl Sm {
             sched: WarpPick::default(),
             rom: DecodeRom::new(cfg.fp32, cfg.fp64),
             popc: Popc64::default(),
+            popc2: Popc64::default(),
             gp: Gather::new(lanes),
             gc: Gather::new(lanes),
             gcall: Gather::new(cfg.warp_size as usize),
@@ -607,6 +685,8 @@ impl Sm {
             log_ws: c8(cfg.warp_size.trailing_zeros() as u64),
             last_beat: c8(beats as u64 - 1),
             rf_wshift: c8(beats.trailing_zeros() as u64 + 7),
+            n_bars: Constant::new((BARRIERS as u64).into()),
+            last_bar: c8(BARRIERS as u64 - 1),
             full: Constant::new(full.into()),
             lane_ones: Constant::new(((1u64 << lanes) - 1).into()),
             budget: Constant::new(cfg.instruction_budget.into()),
@@ -622,6 +702,8 @@ impl Sm {
             sx16: Constant::new(0xffff_0000u64.into()),
             _lanes: lanes,
             _ws: cfg.warp_size as usize,
+            _warps: cfg.warps as usize,
+            _bars: BARRIERS,
         }
     }
 }
@@ -688,7 +770,14 @@ impl Logic for Sm {
             rb_lo,
             rb_hi,
             live_threads,
-            bar_arrived,
+            w_red,
+            bar_id,
+            bar_count,
+            bk,
+            bw,
+            r_cnt,
+            r_thr,
+            t_val,
             icount,
             cycles,
             c_issued,
@@ -1048,7 +1137,73 @@ impl Logic for Sm {
         self.exited.wdata.next = self.exited_old.q.val() | self.exec.q.val();
         self.live_cur.next = !self.exited_old.q.val() & self.full.val();
         self.popc.x.next = self.live_cur.val();
-        self.arrived_new.next = self.bar_arrived.q.val() + bit_cast::<32, 8>(self.popc.n.val());
+        // ---- Barriers.
+        for b in 0..self._bars {
+            self.bar_arr[b].clock.next = self.clock.val();
+            self.bar_arr[b].d.next = self.bar_arr[b].q.val();
+            self.bar_exp[b].clock.next = self.clock.val();
+            self.bar_exp[b].d.next = self.bar_exp[b].q.val();
+            self.bar_cnt[b].clock.next = self.clock.val();
+            self.bar_cnt[b].d.next = self.bar_cnt[b].q.val();
+            self.bar_rt[b].clock.next = self.clock.val();
+            self.bar_rt[b].d.next = self.bar_rt[b].q.val();
+        }
+        self.b_sel.next = bit_cast::<64, 8>(self.bk.q.val());
+        if self.state.q.val() == SmState::BarArrive {
+            self.b_sel.next = bit_cast::<64, 32>(self.bar_id.q.val());
+        }
+        self.b_arr.next = 0.into();
+        self.b_exp.next = 0.into();
+        self.b_cnt.next = 0.into();
+        self.b_rt.next = 0.into();
+        for b in 0..self._bars {
+            if self.index64[b].val() == self.b_sel.val() {
+                self.b_arr.next = self.bar_arr[b].q.val();
+                self.b_exp.next = self.bar_exp[b].q.val();
+                self.b_cnt.next = self.bar_cnt[b].q.val();
+                self.b_rt.next = self.bar_rt[b].q.val();
+            }
+        }
+        self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.live_threads.q.val());
+        if self.b_exp.val() != 0 {
+            self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.b_exp.val());
+        }
+        self.bw64.next = bit_cast::<64, 8>(self.bw.q.val());
+        self.bw_bar.next = 0.into();
+        self.bw_rd.next = 0.into();
+        self.bw_rop.next = 0.into();
+        for w in 0..self._warps {
+            self.w_bar[w].clock.next = self.clock.val();
+            self.w_bar[w].d.next = self.w_bar[w].q.val();
+            self.w_rd[w].clock.next = self.clock.val();
+            self.w_rd[w].d.next = self.w_rd[w].q.val();
+            self.w_rop[w].clock.next = self.clock.val();
+            self.w_rop[w].d.next = self.w_rop[w].q.val();
+            if self.index64[w].val() == self.bw64.val() {
+                self.bw_bar.next = self.w_bar[w].q.val();
+                self.bw_rd.next = self.w_rd[w].q.val();
+                self.bw_rop.next = self.w_rop[w].q.val();
+            }
+        }
+        self.red_v.next = bit_cast::<64, 32>(self.r_cnt.q.val());
+        if self.bw_rop.val() == 1 {
+            self.red_v.next = 0.into();
+            if self.r_cnt.q.val() == self.r_thr.q.val() {
+                self.red_v.next = 1.into();
+            }
+        }
+        if self.bw_rop.val() == 2 {
+            self.red_v.next = 0.into();
+            if self.r_cnt.q.val() != 0 {
+                self.red_v.next = 1.into();
+            }
+        }
+        self.last_w.next = self.r_nwarps.q.val().get_bits::<8>(0) - 1;
+        self.popc2.x.next = self.paux.q.val() & self.live_cur.val();
+        if self.state.q.val() == SmState::BarWb {
+            self.exited.raddr.next = bit_cast::<ADDR_BITS, 8>(self.bw.q.val());
+        }
+        self.bw_live.next = (!self.exited.rdata.val() & self.full.val()) >> self.beat_base.val();
         self.ready.next = self.w_live.q.val() & !self.w_wait.q.val();
         self.sched.ready.next = self.ready.val();
         self.sched.last.next = self.last.q.val();
@@ -1121,6 +1276,7 @@ impl Logic for Sm {
         self.trap_warp.next = self.t_warp.q.val();
         self.trap_pc.next = self.t_pc.q.val();
         self.trap_lane.next = self.t_lane.q.val();
+        self.trap_value.next = self.t_val.q.val();
         self.perf_cycles.next = self.cycles.q.val();
         self.perf_issued.next = self.c_issued.q.val();
         self.perf_threads.next = self.c_threads.q.val();
@@ -1218,8 +1374,14 @@ impl Logic for Sm {
                     self.rem.d.next = self.r_nthreads.q.val();
                     self.w_live.d.next = 0.into();
                     self.w_wait.d.next = 0.into();
+                    self.w_red.d.next = 0.into();
                     self.live_threads.d.next = self.r_nthreads.q.val();
-                    self.bar_arrived.d.next = 0.into();
+                    for b in 0..self._bars {
+                        self.bar_arr[b].d.next = 0.into();
+                        self.bar_exp[b].d.next = 0.into();
+                        self.bar_cnt[b].d.next = 0.into();
+                        self.bar_rt[b].d.next = 0.into();
+                    }
                     self.state.d.next = SmState::InitWarp;
                 }
             }
@@ -1432,11 +1594,9 @@ impl Logic for Sm {
                     self.stack.start.next = true;
                     self.state.d.next = SmState::Ctl2;
                 }
-                // bar: barrier 0 with the whole CTA only (immediate id 0, count rz).
-                if (self.cls.val() == 10) & (!self.f_i.val() | (self.f_imm.val() != 0) | (self.f_a.val() != 127)) {
-                    self.t_code.d.next = 2.into();
-                    self.t_pc.d.next = self.pc.q.val();
-                    self.state.d.next = SmState::Trapped;
+                // bar, barred: the first executing thread's id and count (MemAddr), then arrive.
+                if ((self.cls.val() == 10) | (self.cls.val() == 18)) & (self.exec.q.val() != 0) {
+                    self.state.d.next = SmState::MemAddr;
                 }
                 if (self.cls.val() == 15) & (self.exec.q.val() != 0) {
                     self.t_code.d.next = 7.into();
@@ -1524,6 +1684,14 @@ impl Logic for Sm {
                     self.state.d.next = SmState::MemData;
                     if self.cls.val() == 3 {
                         self.state.d.next = SmState::MemReq;
+                    }
+                    if (self.cls.val() == 10) | (self.cls.val() == 18) {
+                        self.bar_id.d.next = self.sel_b.val().get_bits::<32>(0);
+                        if self.f_i.val() {
+                            self.bar_id.d.next = self.f_imm.val();
+                        }
+                        self.bar_count.d.next = self.sel_a.val().get_bits::<32>(0);
+                        self.state.d.next = SmState::BarArrive;
                     }
                 } else {
                     self.mt.d.next = self.mt.q.val() + 1;
@@ -1681,6 +1849,115 @@ impl Logic for Sm {
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
                 self.state.d.next = SmState::CalliPush;
             }
+            SmState::BarArrive => {
+                // The warp's live threads arrive at barrier bar_id; sync and barred wait.
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                if self.bar_id.q.val() >= self.n_bars.val() {
+                    self.t_code.d.next = 12.into();
+                    self.t_val.d.next = self.bar_id.q.val();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.t_lane.d.next = self.mt.q.val();
+                    self.state.d.next = SmState::Trapped;
+                } else {
+                    for b in 0..self._bars {
+                        if self.index64[b].val() == self.b_sel.val() {
+                            self.bar_arr[b].d.next = self.b_arr.val() + bit_cast::<32, 8>(self.popc.n.val());
+                            if self.cls.val() == 10 {
+                                self.bar_exp[b].d.next = self.bar_count.q.val();
+                            } else {
+                                self.bar_cnt[b].d.next = self.b_cnt.val() + bit_cast::<32, 8>(self.popc2.n.val());
+                                self.bar_rt[b].d.next = self.b_rt.val() + bit_cast::<32, 8>(self.popc.n.val());
+                            }
+                        }
+                    }
+                    if (self.cls.val() == 18) | !self.f_mod.val().get_bit(0) {
+                        self.w_wait.d.next = self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val());
+                    }
+                    for w in 0..self._warps {
+                        if self.index64[w].val() == bit_cast::<64, 6>(self.cur.q.val()) {
+                            self.w_bar[w].d.next = self.bar_id.q.val().get_bits::<4>(0);
+                            if self.cls.val() == 18 {
+                                self.w_rd[w].d.next = self.f_d.val();
+                                self.w_rop[w].d.next = self.f_mod.val().get_bits::<2>(0);
+                            }
+                        }
+                    }
+                    if self.cls.val() == 18 {
+                        self.w_red.d.next = self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val());
+                    }
+                    self.bk.d.next = 0.into();
+                    self.state.d.next = SmState::BarCheck;
+                }
+            }
+            SmState::BarCheck => {
+                // Barrier bk: complete? Then reset it and release its warps.
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                if self.b_done.val() {
+                    self.r_cnt.d.next = self.b_cnt.val();
+                    self.r_thr.d.next = self.b_rt.val();
+                    for b in 0..self._bars {
+                        if self.index64[b].val() == self.b_sel.val() {
+                            self.bar_arr[b].d.next = 0.into();
+                            self.bar_exp[b].d.next = 0.into();
+                            self.bar_cnt[b].d.next = 0.into();
+                            self.bar_rt[b].d.next = 0.into();
+                        }
+                    }
+                    self.bw.d.next = 0.into();
+                    self.state.d.next = SmState::BarRelease;
+                } else {
+                    self.bk.d.next = self.bk.q.val() + 1;
+                    if self.bk.q.val() == self.last_bar.val() {
+                        self.state.d.next = SmState::Commit;
+                    }
+                }
+            }
+            SmState::BarRelease => {
+                // Warp bw waits at barrier bk: it goes on; a pending reduction is written first.
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                self.beat.d.next = 0.into();
+                self.bw.d.next = self.bw.q.val() + 1;
+                if self.bw.q.val() == self.last_w.val() {
+                    self.bk.d.next = self.bk.q.val() + 1;
+                    self.state.d.next = SmState::BarCheck;
+                    if self.bk.q.val() == self.last_bar.val() {
+                        self.state.d.next = SmState::Commit;
+                    }
+                }
+                if (((self.w_wait.q.val() >> self.bw64.val()) & 1) != 0) & (bit_cast::<8, 4>(self.bw_bar.val()) == self.bk.q.val()) {
+                    self.w_wait.d.next = self.w_wait.q.val() & !(bits::<64>(1) << self.bw64.val());
+                    if ((self.w_red.q.val() >> self.bw64.val()) & 1) != 0 {
+                        self.w_red.d.next = self.w_red.q.val() & !(bits::<64>(1) << self.bw64.val());
+                        self.bw.d.next = self.bw.q.val();
+                        self.bk.d.next = self.bk.q.val();
+                        self.state.d.next = SmState::BarWb;
+                    }
+                }
+            }
+            SmState::BarWb => {
+                // The reduction into d of warp bw's live threads, a beat per cycle; then the next warp.
+                self.c_ctl.d.next = self.c_ctl.q.val() + 1;
+                for l in 0..self._lanes {
+                    self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 8>(self.bw.q.val()) << self.rf_wshift.val())
+                        | (bit_cast::<ADDR_BITS, 8>(self.beat.q.val()) << 7)
+                        | bit_cast::<ADDR_BITS, 7>(self.bw_rd.val());
+                    self.rf[l].wdata.next = self.epoch_hi.val() | self.red_v.val();
+                    self.rf[l].we.next = self.bw_live.val().get_bit(l) & (self.bw_rd.val() != 127);
+                }
+                self.beat.d.next = self.beat.q.val() + 1;
+                if self.beat.q.val() == self.last_beat.val() {
+                    self.beat.d.next = 0.into();
+                    self.bw.d.next = self.bw.q.val() + 1;
+                    self.state.d.next = SmState::BarRelease;
+                    if self.bw.q.val() == self.last_w.val() {
+                        self.bk.d.next = self.bk.q.val() + 1;
+                        self.state.d.next = SmState::BarCheck;
+                        if self.bk.q.val() == self.last_bar.val() {
+                            self.state.d.next = SmState::Commit;
+                        }
+                    }
+                }
+            }
             SmState::Ctl2 => {
                 // After SETPC(pc + 1): call pushes a frame, ret and exit walk the stack.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
@@ -1710,6 +1987,11 @@ impl Logic for Sm {
                     } else if (self.cls.val() == 9) | ((self.cls.val() == 8) & self.stack.no_frame.val()) {
                         self.exited.we.next = true;
                         self.live_threads.d.next = self.live_threads.q.val() - bit_cast::<32, 8>(self.popc.n.val());
+                        // Fewer live threads may complete a barrier.
+                        if self.w_wait.q.val() != 0 {
+                            self.bk.d.next = 0.into();
+                            self.state.d.next = SmState::BarCheck;
+                        }
                     }
                 }
             }
@@ -1729,23 +2011,6 @@ impl Logic for Sm {
                 }
                 if self.cc_we.q.val() & (self.cls.val() == 1) {
                     self.carry.we.next = true;
-                }
-                if (self.cls.val() == 10) & (self.exec.q.val() != 0) {
-                    if !self.f_mod.val().get_bit(0) {
-                        self.w_wait.d.next = self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val());
-                    }
-                    self.bar_arrived.d.next = self.arrived_new.val();
-                    if self.arrived_new.val() >= self.live_threads.q.val() {
-                        self.bar_arrived.d.next = 0.into();
-                        self.w_wait.d.next = 0.into();
-                    }
-                }
-                if ((self.cls.val() == 8) | (self.cls.val() == 9))
-                    & (self.bar_arrived.q.val() != 0)
-                    & (self.bar_arrived.q.val() >= self.live_threads.q.val())
-                {
-                    self.bar_arrived.d.next = 0.into();
-                    self.w_wait.d.next = 0.into();
                 }
             }
             SmState::Trapped => {

@@ -74,6 +74,9 @@ pub const NUM_REGS: u8 = 127;
 /// The constant-true predicate.
 pub const PT: u8 = 7;
 /// Reconvergence pc meaning "none": the branch is uniform (`bra.uni`).
+/// CTA barriers per CTA: `bar` and `barred` ids are 0..BARRIERS.
+pub const BARRIERS: usize = 16;
+
 pub const RPC_NONE: u32 = (1 << 20) - 1;
 /// Largest program, in instructions (pcs are instruction indices < 2^20 - 1).
 pub const MAX_CODE: u32 = RPC_NONE;

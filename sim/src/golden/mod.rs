@@ -33,8 +33,7 @@ use warp::Warp;
 
 /// Warp instructions a warp runs before the next warp gets its turn.
 pub const QUANTUM: u32 = 64;
-/// Barriers per CTA.
-pub const BARRIERS: usize = 16;
+pub use heddle_isa::fields::BARRIERS;
 
 /// A predecoded instruction.
 #[derive(Debug, Clone, Copy)]

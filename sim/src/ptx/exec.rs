@@ -17,7 +17,7 @@ use heddle_isa::mem;
 use heddle_isa::scalar::fp::{self, Rnd};
 use heddle_isa::scalar::{int, sfu};
 
-const BARRIERS: usize = 16;
+use heddle_isa::fields::BARRIERS;
 const QUANTUM: u32 = 64;
 
 struct Frame {

@@ -13,12 +13,12 @@ pub mod bus;
 pub mod vcd;
 
 use crate::device::{Device, Launch, LaunchError, Outcome, Tracer};
-use crate::golden::{bad_register, Stepper};
+use crate::golden::{bad_register, Stepper, BARRIERS};
 use crate::retire::{MemAccess, PredWrite, RegWrite, Retire};
 use crate::stats::Stats;
 use crate::trap::{Trap, TrapKind};
 use bus::{Bus, Request};
-use heddle_hw::sm::{host, mem, trap, LaneWrite, Sm};
+use heddle_hw::sm::{host, mem, trap, LaneWrite, Sm, SmState};
 use heddle_hw::SmConfig;
 use heddle_isa::object::Kernel;
 use heddle_isa::sreg::SReg;
@@ -283,7 +283,10 @@ fn simulate_launch<T: Tracer>(
             sm.mem_fault.next = false;
             settle(&mut sm)?;
         }
-        for LaneWrite { thread, reg, value, .. } in sm.lane_writes(cfg) {
+        // A completed `barred` writes its result into the waiting warps' registers:
+        // no instruction's retire record lists that (the golden model's neither).
+        let silent = sm.state() == SmState::BarWb;
+        for LaneWrite { thread, reg, value, .. } in sm.lane_writes(cfg).into_iter().filter(|_| !silent) {
             pending.regs.push(RegWrite { lane: thread as u8, reg: reg as u8, value });
         }
         if let Some(v) = vcd.as_mut() {
@@ -383,6 +386,11 @@ fn simulate_launch<T: Tracer>(
             trap::BAD_REGISTER => {
                 let r = dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()).and_then(|i| bad_register(&i, k.regs as u32));
                 TrapKind::InvalidInstruction { reason: format!("r{} is beyond the kernel's {} registers", r.unwrap_or(0), k.regs) }
+            }
+            trap::BAD_BARRIER => {
+                t.lane = Some(sm.trap_lane.val().to_u32());
+                let id = sm.trap_value.val().to_u32();
+                TrapKind::InvalidInstruction { reason: format!("barrier {id} does not exist (0..={})", BARRIERS - 1) }
             }
             trap::EPOCH => TrapKind::Unimplemented { what: "more than 65534 CTAs in one launch on the RTL SM".into() },
             other => return Err(format!("the RTL reported unknown trap code {other}").into()),
