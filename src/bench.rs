@@ -3,10 +3,12 @@
 //! shared-memory reduction with barriers). A benchmark, not a test: it
 //! prints figures and checks only that every launch ran without a trap.
 
+use crate::manifest;
 use heddle_hw::SmConfig;
 use heddle_isa::asm::assemble;
 use heddle_sim::device::{Device, Launch};
 use std::fmt::Write;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The benchmark kernels (also assembled by the test suite).
@@ -80,18 +82,91 @@ pub fn run(seconds: f64) -> Result<String, String> {
 const RTL_CASES: &[(&str, u32, u32, u32)] =
     &[("alu", 1, 256, 20), ("fma", 1, 256, 20), ("istream", 2, 256, 0), ("diverge", 1, 256, 8), ("reduce", 2, 256, 0)];
 
+const RTL_HEADER: &str = "config   kernel                  block    cycles  seconds    cycles/s     IPC lane use";
+
+fn rtl_row(out: &mut String, config: &str, kernel: &str, block: u32, cycles: u64, secs: f64, warp: u64, thread: u64, lanes: u32) {
+    let c = cycles.max(1) as f64;
+    let _ = writeln!(
+        out,
+        "{config:<8} {kernel:<22} {block:>6} {cycles:>9} {secs:>8.2} {:>11.0} {:>7.3} {:>8.3}",
+        c / secs,
+        warp as f64 / c,
+        thread as f64 / c / lanes as f64
+    );
+}
+
+/// `heddle bench --rtl --corpus PATH`: every launch manifest under PATH (a
+/// case directory, or a directory of them) on the RTL for `tiny` and
+/// `default`: cycles per second, IPC and lane utilisation per kernel. A case
+/// a configuration cannot run (too few threads or registers, a missing
+/// unit) prints why.
+pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
+    let mut cases: Vec<PathBuf> = if path.join("case.json").is_file() {
+        vec![path.join("case.json")]
+    } else {
+        std::fs::read_dir(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .filter_map(|e| Some(e.ok()?.path().join("case.json")))
+            .filter(|p| p.is_file())
+            .collect()
+    };
+    cases.sort();
+    let mut out = format!("RTL (rust-hdl, simulate() driven by hand), one core, corpus {}\n{RTL_HEADER}\n", path.display());
+    for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
+        for case in &cases {
+            let kernel = case.parent().and_then(|d| d.file_name()).map_or("?".into(), |n| n.to_string_lossy().to_string());
+            let opt = manifest::Options {
+                engine: "rtl".into(),
+                ptx_variant: None,
+                dump: None,
+                json: false,
+                config: cfg.clone(),
+                rtl: Default::default(),
+            };
+            let start = Instant::now();
+            let r = manifest::run(case, &opt);
+            let secs = start.elapsed().as_secs_f64();
+            match r {
+                Ok(r) if r.code == 0 => {
+                    let block = block_threads(case).unwrap_or(0);
+                    rtl_row(
+                        &mut out,
+                        name,
+                        &kernel,
+                        block,
+                        r.cycles.unwrap_or(0),
+                        secs,
+                        r.warp_instructions,
+                        r.thread_instructions,
+                        cfg.lanes,
+                    )
+                }
+                Ok(r) => {
+                    let why = r.text.lines().find(|l| l.contains("trap") || l.contains("FAIL")).unwrap_or("failed").trim().to_string();
+                    let _ = writeln!(out, "{name:<8} {kernel:<22} n/a: {why}");
+                }
+                Err(e) => {
+                    let _ = writeln!(out, "{name:<8} {kernel:<22} n/a: {}", e.lines().next().unwrap_or(""));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Threads per CTA of a manifest.
+fn block_threads(case: &Path) -> Option<u32> {
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(case).ok()?).ok()?;
+    Some(v.get("block")?.as_array()?.iter().filter_map(|x| x.as_u64()).product::<u64>() as u32)
+}
+
 /// `heddle bench --rtl`: RTL simulation speed (cycles per second through
 /// rust-hdl) and the SM's IPC and lane utilisation, per kernel, for the
 /// `tiny` and `default` configurations.
 pub fn run_rtl() -> Result<String, String> {
     let obj = assemble("bench_kernels.hasm", KERNELS).map_err(|d| d.to_string())?;
     let mut out = String::new();
-    let _ = writeln!(out, "RTL (rust-hdl, simulate() driven by hand), one core");
-    let _ = writeln!(
-        out,
-        "{:<8} {:<8} {:>6} {:>9} {:>8} {:>11} {:>7} {:>8}",
-        "config", "kernel", "block", "cycles", "seconds", "cycles/s", "IPC", "lane use"
-    );
+    let _ = writeln!(out, "RTL (rust-hdl, simulate() driven by hand), one core\n{RTL_HEADER}");
     for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
         for &(kernel, grid, block, iters) in RTL_CASES {
             if kernel == "fma" && !cfg.fp32 {
@@ -117,15 +192,8 @@ pub fn run_rtl() -> Result<String, String> {
             if let Some(trap) = r.outcome.trap {
                 return Err(format!("RTL benchmark {kernel} on {name} trapped: {trap}"));
             }
-            let c = r.rtl.cycles as f64;
-            let _ = writeln!(
-                out,
-                "{name:<8} {kernel:<8} {block:>6} {:>9} {t:>8.2} {:>11.0} {:>7.3} {:>8.3}",
-                r.rtl.cycles,
-                c / t,
-                r.outcome.stats.warp_instructions as f64 / c,
-                r.outcome.stats.thread_instructions as f64 / c / cfg.lanes as f64
-            );
+            let s = &r.outcome.stats;
+            rtl_row(&mut out, name, kernel, block, r.rtl.cycles, t, s.warp_instructions, s.thread_instructions, cfg.lanes);
         }
     }
     Ok(out)

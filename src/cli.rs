@@ -123,6 +123,11 @@ enum Cmd {
         /// Benchmark the RTL instead: cycles per second, IPC and lane utilisation.
         #[arg(long)]
         rtl: bool,
+        /// With --rtl: run the launch manifests under this path (a case
+        /// directory or a directory of them, e.g. tests/corpus) instead of the
+        /// built-in kernels.
+        #[arg(long, requires = "rtl")]
+        corpus: Option<PathBuf>,
     },
 }
 
@@ -315,8 +320,13 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             print!("{}", heddle_isa::doc::reference());
             Ok(0)
         }
-        Cmd::Bench { seconds, rtl } => {
-            print!("{}", if rtl { crate::bench::run_rtl()? } else { crate::bench::run(seconds)? });
+        Cmd::Bench { seconds, rtl, corpus } => {
+            let text = match (rtl, corpus) {
+                (true, Some(c)) => crate::bench::run_rtl_corpus(&c)?,
+                (true, None) => crate::bench::run_rtl()?,
+                _ => crate::bench::run(seconds)?,
+            };
+            print!("{text}");
             Ok(0)
         }
     }

@@ -29,6 +29,10 @@ pub struct Options {
 pub struct Report {
     pub text: String,
     pub code: i32,
+    /// The launch's counts: warp and thread instructions, and cycles (RTL).
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub cycles: Option<u64>,
 }
 
 fn field<'v>(v: &'v Value, k: &str) -> Option<&'v Value> {
@@ -187,6 +191,9 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
     let rtl = (opt.engine == "rtl").then_some(&opt.rtl);
     let (outcome, rtl_stats) = crate::run::launch(&mut dev, &launch, rtl, &mut NoTrace)?;
     let mut report = check(&m, dir, &name, &dev, &buffers, &outcome, opt)?;
+    report.warp_instructions = outcome.stats.warp_instructions;
+    report.thread_instructions = outcome.stats.thread_instructions;
+    report.cycles = outcome.stats.cycles;
     if let Some(s) = rtl_stats.filter(|_| !opt.json) {
         report.text.push_str(&s);
     }
@@ -394,5 +401,5 @@ fn check(m: &Value, dir: &Path, name: &str, dev: &Device, buffers: &[Buffer], o:
         });
         text = format!("{}\n", serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?);
     }
-    Ok(Report { text, code: if failed == 0 { 0 } else { 1 } })
+    Ok(Report { text, code: if failed == 0 { 0 } else { 1 }, warp_instructions: 0, thread_instructions: 0, cycles: None })
 }

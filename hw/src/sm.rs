@@ -8,10 +8,13 @@
 //!          ──> fetch + guard (imem, predicate RAM) ──> Aux (predicate operands)
 //!          ──> Dispatch by decode class (DecodeRom, from the ISA table):
 //!                ALU/S2R/BALLOT: Exec, one beat of `lanes` threads per cycle
-//!                  (64-bit operations: four cycles per beat)
-//!                LD/ST/ATOM: one thread per request on the memory port
+//!                  through the lanes' ALU, FPU or SFU (64-bit operands:
+//!                  four cycles per beat)
+//!                LD/ST/ATOM/SYS: one thread per request on the memory port
 //!                BRA/CALL/RET/EXIT: reconvergence-stack commands
-//!                BAR: arrival count, warp waits
+//!                CALLI: gather targets, one call frame per distinct target
+//!                BAR/BARRED: arrive at one of 16 barriers; a completed
+//!                  barrier releases its warps and writes `barred` results
 //!          ──> Commit (predicates, carry, pc, retire pulse) ──> Sched
 //! ```
 //!
@@ -22,9 +25,15 @@
 //!
 //! The memory port is a request/response interface serviced within the
 //! cycle (the memory model sits behind it); the RTL engine in `heddle-sim`
-//! implements it. Opcodes whose decode class is `UNIMPL` (FP32, f64, SFU,
-//! divide, shuffle, syscalls, indirect calls, `barred`) end the launch
-//! with trap code [`trap::UNIMPLEMENTED`].
+//! implements it, system calls included. Opcodes whose decode class is
+//! `UNIMPL` (FP32 and SFU opcodes without `SmConfig::fp32`, binary64 ones
+//! without `SmConfig::fp64`) end the launch with trap code
+//! [`trap::UNIMPLEMENTED`].
+//!
+//! Writing `update()`: a `Signal<Local, _>` reads back what was last
+//! assigned in this same call (rust-hdl's `val()` of a local is its `next`,
+//! like a blocking assignment in the Verilog it becomes). A value computed
+//! in a loop must be complete before another loop compares against it.
 
 use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
@@ -35,7 +44,7 @@ use crate::regfile::RegFile;
 use crate::sched::WarpPick;
 use crate::sfu::Sfu;
 use crate::stack::ReconvStack;
-use crate::SmConfig;
+use crate::{ConfigError, SmConfig};
 use heddle_isa::fields::{BARRIERS, RPC_NONE};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
@@ -424,16 +433,15 @@ pub struct Sm {
 }
 
 impl Sm {
-    pub fn new(cfg: &SmConfig) -> Sm {
-        cfg.validate().expect("a validated SmConfig");
+    pub fn new(cfg: &SmConfig) -> Result<Sm, ConfigError> {
+        cfg.validate()?;
         let lanes = cfg.lanes as usize;
         let beats = cfg.beats() as usize;
         let warps = cfg.warps as usize;
         let rf_words = warps * beats * 128;
-        assert!(rf_words <= 1 << ADDR_BITS, "register file of {rf_words} words exceeds the address width");
         let c8 = |v: u64| Constant::new(v.into());
         let full = if cfg.warp_size == 64 { u64::MAX } else { (1u64 << cfg.warp_size) - 1 };
-        Sm {
+        Ok(Sm {
             clock: Default::default(),
             host_we: Default::default(),
             host_addr: Default::default(),
@@ -704,7 +712,7 @@ impl Sm {
             _ws: cfg.warp_size as usize,
             _warps: cfg.warps as usize,
             _bars: BARRIERS,
-        }
+        })
     }
 }
 

@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 
 #[test]
 fn sm_verilog_lints_clean_for_the_tiny_preset() {
-    let mut sm = Sm::new(&SmConfig::tiny());
+    let mut sm = Sm::new(&SmConfig::tiny()).unwrap();
     sm.connect_all();
     let v = verilog_of(&sm);
     if let Ok(dir) = std::env::var("HEDDLE_DUMP_VERILOG") {

@@ -177,7 +177,7 @@ fn simulate_launch<T: Tracer>(
     let threads = l.block.iter().product::<u32>();
     let nwarps = threads.div_ceil(cfg.warp_size);
     let code = dev.module.code.clone();
-    let mut sm = Sm::new(cfg);
+    let mut sm = Sm::new(cfg).map_err(|e| e.to_string())?;
     sm.connect_all();
     settle(&mut sm)?;
     let mut vcd = match &opts.vcd {
