@@ -401,6 +401,10 @@ pub struct Sm {
     mt64: Signal<Local, Bits<64>>,
     /// Every thread's `a` operand goes into `sbuf` this cycle (shuffle, indirect call).
     gathering: Signal<Local, Bit>,
+    /// States that use the warp-wide buffer, the indirect-call groups, the barriers.
+    warp_phase: Signal<Local, Bit>,
+    calli_phase: Signal<Local, Bit>,
+    bar_phase: Signal<Local, Bit>,
     cl_val: Signal<Local, Bits<64>>,
     cl_dup: Signal<Local, Bit>,
     cl_h: Signal<Local, Bits<64>>,
@@ -684,6 +688,9 @@ impl Sm {
             gcall: Gather::new(cfg.warp_size as usize),
             mt64: Default::default(),
             gathering: Default::default(),
+            warp_phase: Default::default(),
+            calli_phase: Default::default(),
+            bar_phase: Default::default(),
             cl_val: Default::default(),
             cl_dup: Default::default(),
             cl_h: Default::default(),
@@ -957,6 +964,12 @@ impl Logic for Sm {
         self.sel_b.next = 0.into();
         self.sel_c.next = 0.into();
         self.gathering.next = (self.state.q.val() == SmState::ShflGather) | (self.state.q.val() == SmState::CalliGather);
+        self.warp_phase.next = self.gathering.val() | (self.state.q.val() == SmState::ShflSelect);
+        self.calli_phase.next = (self.state.q.val() == SmState::CalliLead) | (self.state.q.val() == SmState::CalliPush);
+        self.bar_phase.next = (self.state.q.val() == SmState::BarArrive)
+            | (self.state.q.val() == SmState::BarCheck)
+            | (self.state.q.val() == SmState::BarRelease)
+            | (self.state.q.val() == SmState::BarWb);
         for l in 0..self._lanes {
             self.rf[l].ra.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_a.val());
             self.rf[l].rb.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_b.val());
@@ -1050,12 +1063,16 @@ impl Logic for Sm {
                 self.sh_src[l].next = self.sh_j[l].val();
             }
             self.sh_val[l].next = 0.into();
-            for e in 0..self._ws {
-                if self.sh_src[l].val() == self.index64[e].val() {
-                    self.sh_val[l].next = self.sbuf[e].q.val();
-                }
-                if self.gathering.val() & (self.sh_lane[l].val() == self.index64[e].val()) {
-                    self.sbuf[e].d.next = self.va[l].val();
+            // (The warp-wide buffer is only used in these states; skipping the
+            // loops elsewhere saves most of the simulation's time.)
+            if self.warp_phase.val() {
+                for e in 0..self._ws {
+                    if self.sh_src[l].val() == self.index64[e].val() {
+                        self.sh_val[l].next = self.sbuf[e].q.val();
+                    }
+                    if self.gathering.val() & (self.sh_lane[l].val() == self.index64[e].val()) {
+                        self.sbuf[e].d.next = self.va[l].val();
+                    }
                 }
             }
             // Special registers.
@@ -1164,12 +1181,14 @@ impl Logic for Sm {
         self.b_exp.next = 0.into();
         self.b_cnt.next = 0.into();
         self.b_rt.next = 0.into();
-        for b in 0..self._bars {
-            if self.index64[b].val() == self.b_sel.val() {
-                self.b_arr.next = self.bar_arr[b].q.val();
-                self.b_exp.next = self.bar_exp[b].q.val();
-                self.b_cnt.next = self.bar_cnt[b].q.val();
-                self.b_rt.next = self.bar_rt[b].q.val();
+        if self.bar_phase.val() {
+            for b in 0..self._bars {
+                if self.index64[b].val() == self.b_sel.val() {
+                    self.b_arr.next = self.bar_arr[b].q.val();
+                    self.b_exp.next = self.bar_exp[b].q.val();
+                    self.b_cnt.next = self.bar_cnt[b].q.val();
+                    self.b_rt.next = self.bar_rt[b].q.val();
+                }
             }
         }
         self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.live_threads.q.val());
@@ -1187,7 +1206,7 @@ impl Logic for Sm {
             self.w_rd[w].d.next = self.w_rd[w].q.val();
             self.w_rop[w].clock.next = self.clock.val();
             self.w_rop[w].d.next = self.w_rop[w].q.val();
-            if self.index64[w].val() == self.bw64.val() {
+            if self.bar_phase.val() & (self.index64[w].val() == self.bw64.val()) {
                 self.bw_bar.next = self.w_bar[w].q.val();
                 self.bw_rd.next = self.w_rd[w].q.val();
                 self.bw_rop.next = self.w_rop[w].q.val();
@@ -1223,17 +1242,22 @@ impl Logic for Sm {
         self.cl_val.next = 0.into();
         self.cl_h.next = 0.into();
         for e in 0..self._ws {
-            if (self.state.q.val() == SmState::CalliLead) & (self.index64[e].val() == self.mt64.val()) {
-                self.cl_val.next = self.sbuf[e].q.val();
-            }
-            if (self.state.q.val() != SmState::CalliLead) & self.res_pred.q.val().get_bit(e) {
-                self.cl_val.next = self.sbuf[e].q.val();
-                self.cl_h.next = self.index64[e].val();
-            }
+            self.gcall.bits[e].next = false;
         }
-        // (A second loop: a local signal reads as last written, so cl_val must be final.)
-        for e in 0..self._ws {
-            self.gcall.bits[e].next = self.exec.q.val().get_bit(e) & (self.sbuf[e].q.val() == self.cl_val.val());
+        if self.calli_phase.val() {
+            for e in 0..self._ws {
+                if (self.state.q.val() == SmState::CalliLead) & (self.index64[e].val() == self.mt64.val()) {
+                    self.cl_val.next = self.sbuf[e].q.val();
+                }
+                if (self.state.q.val() != SmState::CalliLead) & self.res_pred.q.val().get_bit(e) {
+                    self.cl_val.next = self.sbuf[e].q.val();
+                    self.cl_h.next = self.index64[e].val();
+                }
+            }
+            // (A second loop: a local signal reads as last written, so cl_val must be final.)
+            for e in 0..self._ws {
+                self.gcall.bits[e].next = self.exec.q.val().get_bit(e) & (self.sbuf[e].q.val() == self.cl_val.val());
+            }
         }
         self.gcall.base.next = 0.into();
         self.cl_dup.next = (self.gcall.placed.val() & ((bits::<64>(1) << self.mt64.val()) - 1)) != 0;
