@@ -399,6 +399,8 @@ pub struct Sm {
     /// An indirect call's group: the executing threads whose target is `cl_hval`.
     gcall: Gather,
     mt64: Signal<Local, Bits<64>>,
+    m_next: Signal<Local, Bits<64>>,
+    m_found: Signal<Local, Bit>,
     /// Every thread's `a` operand goes into `sbuf` this cycle (shuffle, indirect call).
     gathering: Signal<Local, Bit>,
     /// States that use the warp-wide buffer, the indirect-call groups, the barriers.
@@ -687,6 +689,8 @@ impl Sm {
             gc: Gather::new(lanes),
             gcall: Gather::new(cfg.warp_size as usize),
             mt64: Default::default(),
+            m_next: Default::default(),
+            m_found: Default::default(),
             gathering: Default::default(),
             warp_phase: Default::default(),
             calli_phase: Default::default(),
@@ -1260,6 +1264,18 @@ impl Logic for Sm {
             }
         }
         self.gcall.base.next = 0.into();
+
+        // ---- The memory loop's next executing thread at or after mt (m_found: there is one).
+        self.m_next.next = 0.into();
+        self.m_found.next = false;
+        if self.state.q.val() == SmState::MemAddr {
+            for e in 0..self._ws {
+                if !self.m_found.val() & self.exec.q.val().get_bit(e) & (self.index64[e].val() >= self.mt64.val()) {
+                    self.m_next.next = self.index64[e].val();
+                    self.m_found.next = true;
+                }
+            }
+        }
         self.cl_dup.next = (self.gcall.placed.val() & ((bits::<64>(1) << self.mt64.val()) - 1)) != 0;
 
         self.mem_req.next = false;
@@ -1726,8 +1742,9 @@ impl Logic for Sm {
                         self.state.d.next = SmState::BarArrive;
                     }
                 } else {
-                    self.mt.d.next = self.mt.q.val() + 1;
-                    if self.mt.q.val() == self.ws.val() - 1 {
+                    // Skip to the next executing thread, or finish.
+                    self.mt.d.next = self.m_next.val().get_bits::<8>(0);
+                    if !self.m_found.val() {
                         self.state.d.next = SmState::Commit;
                     }
                 }
