@@ -405,6 +405,7 @@ pub struct Sm {
     gathering: Signal<Local, Bit>,
     /// States that use the warp-wide buffer, the indirect-call groups, the barriers.
     warp_phase: Signal<Local, Bit>,
+    dispatching: Signal<Local, Bit>,
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
     cl_val: Signal<Local, Bits<64>>,
@@ -693,6 +694,7 @@ impl Sm {
             m_found: Default::default(),
             gathering: Default::default(),
             warp_phase: Default::default(),
+            dispatching: Default::default(),
             calli_phase: Default::default(),
             bar_phase: Default::default(),
             cl_val: Default::default(),
@@ -1605,65 +1607,8 @@ impl Logic for Sm {
                 }
                 self.state.d.next = SmState::Dispatch;
             }
-            SmState::Dispatch => {
-                self.beat.d.next = 0.into();
-                self.phase.d.next = 0.into();
-                self.mt.d.next = 0.into();
-                self.mk.d.next = 0.into();
-                self.res_pred.d.next = 0.into();
-                self.res_carry.d.next = 0.into();
-                self.cc_we.d.next = false;
-                self.state.d.next = SmState::Commit;
-                if self.cls.val() == 0 {
-                    self.t_code.d.next = 2.into();
-                    self.t_pc.d.next = self.pc.q.val();
-                    self.state.d.next = SmState::Trapped;
-                }
-                if (self.cls.val() == 1) | (self.cls.val() == 2) | (self.cls.val() == 13) {
-                    self.state.d.next = SmState::Exec;
-                }
-                if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) | (self.cls.val() == 16) {
-                    self.state.d.next = SmState::MemAddr;
-                }
-                if self.cls.val() == 6 {
-                    if (self.f_rpc.val() == self.rpc_none.val()) & (self.exec.q.val() != 0) & (self.exec.q.val() != self.active.q.val()) {
-                        self.t_code.d.next = 9.into();
-                        self.t_pc.d.next = self.pc.q.val();
-                        self.state.d.next = SmState::Trapped;
-                    } else {
-                        self.stack.cmd.next = 3.into();
-                        self.stack.pc.next = self.pc.q.val();
-                        self.stack.start.next = true;
-                        self.state.d.next = SmState::CtlWait;
-                    }
-                }
-                if (self.cls.val() == 7) | (self.cls.val() == 8) | (self.cls.val() == 9) {
-                    self.stack.cmd.next = 0.into();
-                    self.stack.start.next = true;
-                    self.state.d.next = SmState::Ctl2;
-                }
-                // bar, barred: the first executing thread's id and count (MemAddr), then arrive.
-                if ((self.cls.val() == 10) | (self.cls.val() == 18)) & (self.exec.q.val() != 0) {
-                    self.state.d.next = SmState::MemAddr;
-                }
-                if (self.cls.val() == 15) & (self.exec.q.val() != 0) {
-                    self.t_code.d.next = 7.into();
-                    if self.f_op.val() == self.op_trap.val() {
-                        self.t_code.d.next = 6.into();
-                    }
-                    self.t_pc.d.next = self.pc.q.val();
-                    self.state.d.next = SmState::Trapped;
-                }
-                if self.is_shfl.val() {
-                    self.state.d.next = SmState::ShflGather;
-                }
-                if self.cls.val() == 17 {
-                    // SETPC(pc + 1): the return address; then the targets.
-                    self.stack.cmd.next = 0.into();
-                    self.stack.start.next = true;
-                    self.state.d.next = SmState::CalliGather;
-                }
-            }
+            // Dispatch: see below (it also runs in Aux's cycle).
+            SmState::Dispatch => {}
             SmState::Exec => {
                 self.c_exec.d.next = self.c_exec.q.val() + 1;
                 if self.wide.val() {
@@ -2069,6 +2014,68 @@ impl Logic for Sm {
             }
             _ => {
                 self.state.d.next = SmState::Idle;
+            }
+        }
+        // Dispatch by decode class, in Aux's cycle (Dispatch's after Aux2): resets the
+        // per-instruction counters and picks the next state (it overrides Aux's).
+        self.dispatching.next = ((self.state.q.val() == SmState::Aux) & (self.cls.val() != 11)) | (self.state.q.val() == SmState::Dispatch);
+        if self.dispatching.val() {
+            self.beat.d.next = 0.into();
+            self.phase.d.next = 0.into();
+            self.mt.d.next = 0.into();
+            self.mk.d.next = 0.into();
+            self.res_pred.d.next = 0.into();
+            self.res_carry.d.next = 0.into();
+            self.cc_we.d.next = false;
+            self.state.d.next = SmState::Commit;
+            if self.cls.val() == 0 {
+                self.t_code.d.next = 2.into();
+                self.t_pc.d.next = self.pc.q.val();
+                self.state.d.next = SmState::Trapped;
+            }
+            if (self.cls.val() == 1) | (self.cls.val() == 2) | (self.cls.val() == 13) {
+                self.state.d.next = SmState::Exec;
+            }
+            if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) | (self.cls.val() == 16) {
+                self.state.d.next = SmState::MemAddr;
+            }
+            if self.cls.val() == 6 {
+                if (self.f_rpc.val() == self.rpc_none.val()) & (self.exec.q.val() != 0) & (self.exec.q.val() != self.active.q.val()) {
+                    self.t_code.d.next = 9.into();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.state.d.next = SmState::Trapped;
+                } else {
+                    self.stack.cmd.next = 3.into();
+                    self.stack.pc.next = self.pc.q.val();
+                    self.stack.start.next = true;
+                    self.state.d.next = SmState::CtlWait;
+                }
+            }
+            if (self.cls.val() == 7) | (self.cls.val() == 8) | (self.cls.val() == 9) {
+                self.stack.cmd.next = 0.into();
+                self.stack.start.next = true;
+                self.state.d.next = SmState::Ctl2;
+            }
+            // bar, barred: the first executing thread's id and count (MemAddr), then arrive.
+            if ((self.cls.val() == 10) | (self.cls.val() == 18)) & (self.exec.q.val() != 0) {
+                self.state.d.next = SmState::MemAddr;
+            }
+            if (self.cls.val() == 15) & (self.exec.q.val() != 0) {
+                self.t_code.d.next = 7.into();
+                if self.f_op.val() == self.op_trap.val() {
+                    self.t_code.d.next = 6.into();
+                }
+                self.t_pc.d.next = self.pc.q.val();
+                self.state.d.next = SmState::Trapped;
+            }
+            if self.is_shfl.val() {
+                self.state.d.next = SmState::ShflGather;
+            }
+            if self.cls.val() == 17 {
+                // SETPC(pc + 1): the return address; then the targets.
+                self.stack.cmd.next = 0.into();
+                self.stack.start.next = true;
+                self.state.d.next = SmState::CalliGather;
             }
         }
     }
