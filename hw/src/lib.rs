@@ -9,6 +9,7 @@
 
 pub mod alu;
 pub mod bits;
+pub mod coalesce;
 pub mod config;
 pub mod cosim;
 pub mod decode;

@@ -37,6 +37,7 @@
 
 use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
+use crate::coalesce::Coalescer;
 use crate::decode::DecodeRom;
 use crate::fpu::Fpu;
 use crate::ram::{Ram, ADDR_BITS};
@@ -118,6 +119,10 @@ pub enum SmState {
     CalliLead,
     CalliPush,
     CalliWait,
+    BeatAddr,
+    BeatData,
+    BeatReq,
+    BeatWb,
     BarArrive,
     BarCheck,
     BarRelease,
@@ -165,6 +170,18 @@ pub struct Sm {
     pub mem_rdata: Signal<In, Bits<64>>,
     pub mem_rdata_hi: Signal<In, Bits<64>>,
     pub mem_fault: Signal<In, Bit>,
+    /// A beat-wide request (ld, st, atom): the lanes in `mem_beat_mask`, lane
+    /// `l` being thread `mem_thread + l` (lane `mem_lane + l` of the warp), each
+    /// with its address, data words (store data; atomics: b low, c high) and
+    /// loaded data; `mem_fault_lane` names the first faulting lane.
+    pub mem_beat_req: Signal<Out, Bit>,
+    pub mem_beat_mask: Signal<Out, Bits<32>>,
+    pub mem_laddr: Vec<Signal<Out, Bits<32>>>,
+    pub mem_lwdata: Vec<Signal<Out, Bits<64>>>,
+    pub mem_lwdata_hi: Vec<Signal<Out, Bits<64>>>,
+    pub mem_lrdata: Vec<Signal<In, Bits<64>>>,
+    pub mem_lrdata_hi: Vec<Signal<In, Bits<64>>>,
+    pub mem_fault_lane: Signal<In, Bits<8>>,
     // Launch progress and the retire port (for monitors).
     pub cta_start: Signal<Out, Bit>,
     pub cta_linear: Signal<Out, Bits<32>>,
@@ -183,6 +200,8 @@ pub struct Sm {
     pub perf_threads: Signal<Out, Bits<64>>,
     pub perf_exec: Signal<Out, Bits<64>>,
     pub perf_mem: Signal<Out, Bits<64>>,
+    /// Bus transactions: the coalescer's segments per beat-wide request.
+    pub perf_txn: Signal<Out, Bits<64>>,
     pub perf_ctl: Signal<Out, Bits<64>>,
     pub perf_front: Signal<Out, Bits<64>>,
     pub perf_barrier: Signal<Out, Bits<64>>,
@@ -272,6 +291,16 @@ pub struct Sm {
     c_threads: DFF<Bits<64>>,
     c_exec: DFF<Bits<64>>,
     c_mem: DFF<Bits<64>>,
+    c_txn: DFF<Bits<64>>,
+    /// Beat-wide memory: per lane the address, four data words and the loaded data.
+    /// (64 bits wide, zero-extended: hdl_gen cannot `bit_cast` in a lane loop.)
+    ladr: Vec<DFF<Bits<64>>>,
+    lw0: Vec<DFF<Bits<64>>>,
+    lw1: Vec<DFF<Bits<64>>>,
+    lw2: Vec<DFF<Bits<64>>>,
+    lw3: Vec<DFF<Bits<64>>>,
+    lrd_lo: Vec<DFF<Bits<64>>>,
+    lrd_hi: Vec<DFF<Bits<64>>>,
     c_ctl: DFF<Bits<64>>,
     c_front: DFF<Bits<64>>,
     c_barrier: DFF<Bits<64>>,
@@ -392,6 +421,7 @@ pub struct Sm {
     sched: WarpPick,
     rom: DecodeRom,
     popc: Popc64,
+    coal: Coalescer,
     /// `barred`: the live threads whose predicate holds.
     popc2: Popc64,
     gp: Gather,
@@ -399,6 +429,11 @@ pub struct Sm {
     /// An indirect call's group: the executing threads whose target is `cl_hval`.
     gcall: Gather,
     mt64: Signal<Local, Bits<64>>,
+    /// Beat-wide memory: the word each lane writes back, the beat's executing
+    /// lanes, and whether this is the warp's last beat.
+    lrd_word: Vec<Signal<Local, Bits<64>>>,
+    lane_mask: Signal<Local, Bits<32>>,
+    beat_last: Signal<Local, Bit>,
     m_next: Signal<Local, Bits<64>>,
     m_found: Signal<Local, Bit>,
     /// Every thread's `a` operand goes into `sbuf` this cycle (shuffle, indirect call).
@@ -430,6 +465,8 @@ pub struct Sm {
     lo32: Constant<Bits<64>>,
     sx31: Constant<Bits<64>>,
     lm64: Constant<Bits<64>>,
+    /// All lanes of a beat.
+    lanes_mask: Constant<Bits<32>>,
     ws64: Constant<Bits<64>>,
     sx8: Constant<Bits<64>>,
     sx16: Constant<Bits<64>>,
@@ -495,6 +532,15 @@ impl Sm {
             perf_threads: Default::default(),
             perf_exec: Default::default(),
             perf_mem: Default::default(),
+            perf_txn: Default::default(),
+            mem_beat_req: Default::default(),
+            mem_beat_mask: Default::default(),
+            mem_laddr: (0..lanes).map(|_| Default::default()).collect(),
+            mem_lwdata: (0..lanes).map(|_| Default::default()).collect(),
+            mem_lwdata_hi: (0..lanes).map(|_| Default::default()).collect(),
+            mem_lrdata: (0..lanes).map(|_| Default::default()).collect(),
+            mem_lrdata_hi: (0..lanes).map(|_| Default::default()).collect(),
+            mem_fault_lane: Default::default(),
             perf_ctl: Default::default(),
             perf_front: Default::default(),
             perf_barrier: Default::default(),
@@ -575,6 +621,14 @@ impl Sm {
             c_threads: Default::default(),
             c_exec: Default::default(),
             c_mem: Default::default(),
+            c_txn: Default::default(),
+            ladr: (0..lanes).map(|_| Default::default()).collect(),
+            lw0: (0..lanes).map(|_| Default::default()).collect(),
+            lw1: (0..lanes).map(|_| Default::default()).collect(),
+            lw2: (0..lanes).map(|_| Default::default()).collect(),
+            lw3: (0..lanes).map(|_| Default::default()).collect(),
+            lrd_lo: (0..lanes).map(|_| Default::default()).collect(),
+            lrd_hi: (0..lanes).map(|_| Default::default()).collect(),
             c_ctl: Default::default(),
             c_front: Default::default(),
             c_barrier: Default::default(),
@@ -685,11 +739,15 @@ impl Sm {
             sched: WarpPick::default(),
             rom: DecodeRom::new(cfg.fp32, cfg.fp64),
             popc: Popc64::default(),
+            coal: Coalescer::new(lanes),
             popc2: Popc64::default(),
             gp: Gather::new(lanes),
             gc: Gather::new(lanes),
             gcall: Gather::new(cfg.warp_size as usize),
             mt64: Default::default(),
+            lrd_word: (0..lanes).map(|_| Default::default()).collect(),
+            lane_mask: Default::default(),
+            beat_last: Default::default(),
             m_next: Default::default(),
             m_found: Default::default(),
             gathering: Default::default(),
@@ -718,6 +776,7 @@ impl Sm {
             lo32: Constant::new(0xffff_ffffu64.into()),
             sx31: Constant::new(0x8000_0000u64.into()),
             lm64: Constant::new((cfg.warp_size as u64 - 1).into()),
+            lanes_mask: Constant::new(((1u64 << lanes) - 1).into()),
             ws64: Constant::new((cfg.warp_size as u64).into()),
             sx8: Constant::new(0xffff_ff00u64.into()),
             sx16: Constant::new(0xffff_0000u64.into()),
@@ -805,6 +864,7 @@ impl Logic for Sm {
             c_threads,
             c_exec,
             c_mem,
+            c_txn,
             c_ctl,
             c_front,
             c_barrier,
@@ -948,7 +1008,7 @@ impl Logic for Sm {
             self.port_b.next = self.f_b.val() + 1;
             self.port_c.next = self.f_c.val() + 1;
         }
-        if self.state.q.val() == SmState::MemData {
+        if (self.state.q.val() == SmState::MemData) | (self.state.q.val() == SmState::BeatData) {
             self.port_b.next = self.f_b.val() + bit_cast::<7, 3>(self.mk.q.val());
             self.port_c.next = self.f_c.val() + bit_cast::<7, 3>(self.mk.q.val());
             if self.cls.val() == 4 {
@@ -959,6 +1019,31 @@ impl Logic for Sm {
             }
         }
         self.beat_exec.next = self.exec.q.val() >> self.beat_base.val();
+        self.lane_mask.next = self.beat_exec.val().get_bits::<32>(0) & self.lanes_mask.val();
+        self.beat_last.next = self.beat.q.val() == self.last_beat.val();
+        self.mem_beat_req.next = false;
+        self.mem_beat_mask.next = self.lane_mask.val();
+        self.coal.active.next = self.lane_mask.val();
+        for l in 0..self._lanes {
+            self.ladr[l].clock.next = self.clock.val();
+            self.ladr[l].d.next = self.ladr[l].q.val();
+            self.lw0[l].clock.next = self.clock.val();
+            self.lw0[l].d.next = self.lw0[l].q.val();
+            self.lw1[l].clock.next = self.clock.val();
+            self.lw1[l].d.next = self.lw1[l].q.val();
+            self.lw2[l].clock.next = self.clock.val();
+            self.lw2[l].d.next = self.lw2[l].q.val();
+            self.lw3[l].clock.next = self.clock.val();
+            self.lw3[l].d.next = self.lw3[l].q.val();
+            self.lrd_lo[l].clock.next = self.clock.val();
+            self.lrd_lo[l].d.next = self.lrd_lo[l].q.val();
+            self.lrd_hi[l].clock.next = self.clock.val();
+            self.lrd_hi[l].d.next = self.lrd_hi[l].q.val();
+            self.mem_laddr[l].next = self.ladr[l].q.val().get_bits::<32>(0);
+            self.mem_lwdata[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
+            self.mem_lwdata_hi[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
+            self.coal.addr[l].next = self.ladr[l].q.val().get_bits::<32>(0);
+        }
         self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
         self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();
         self.gp.base.next = self.beat_base.val();
@@ -1332,6 +1417,7 @@ impl Logic for Sm {
         self.perf_threads.next = self.c_threads.q.val();
         self.perf_exec.next = self.c_exec.q.val();
         self.perf_mem.next = self.c_mem.q.val();
+        self.perf_txn.next = self.c_txn.q.val();
         self.perf_ctl.next = self.c_ctl.q.val();
         self.perf_front.next = self.c_front.q.val();
         self.perf_barrier.next = self.c_barrier.q.val();
@@ -1843,6 +1929,108 @@ impl Logic for Sm {
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
                 self.state.d.next = SmState::CalliPush;
             }
+            SmState::BeatAddr => {
+                // Each lane's address (a + b or a + imm; atomics: a); a beat with no
+                // executing lane is skipped.
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                self.mt.d.next = self.beat_base.val();
+                self.mk.d.next = 0.into();
+                for l in 0..self._lanes {
+                    self.ladr[l].d.next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
+                    if self.cls.val() == 5 {
+                        self.ladr[l].d.next = self.va[l].val();
+                    }
+                }
+                if self.lane_mask.val() == 0 {
+                    self.beat.d.next = self.beat.q.val() + 1;
+                    if self.beat_last.val() {
+                        self.state.d.next = SmState::Commit;
+                    }
+                } else if self.cls.val() == 3 {
+                    self.state.d.next = SmState::BeatReq;
+                } else {
+                    self.state.d.next = SmState::BeatData;
+                }
+            }
+            SmState::BeatData => {
+                // Store data words d+k, or atomic operands b+k (or the immediate) and c+k.
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                self.mk.d.next = self.mk.q.val() + 1;
+                for l in 0..self._lanes {
+                    if self.cls.val() == 4 {
+                        match self.mk.q.val().index() {
+                            0 => self.lw0[l].d.next = self.vc[l].val(),
+                            1 => self.lw1[l].d.next = self.vc[l].val(),
+                            2 => self.lw2[l].d.next = self.vc[l].val(),
+                            _ => self.lw3[l].d.next = self.vc[l].val(),
+                        }
+                    } else if self.mk.q.val() == 0 {
+                        self.lw0[l].d.next = self.lane_b[l].val() & self.lo32.val();
+                        self.lw2[l].d.next = self.vc[l].val();
+                    } else {
+                        self.lw1[l].d.next = self.vb[l].val();
+                        self.lw3[l].d.next = self.vc[l].val();
+                    }
+                }
+                if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
+                    self.state.d.next = SmState::BeatReq;
+                }
+            }
+            SmState::BeatReq => {
+                // The beat's executing lanes on the memory port, serviced in lane order.
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                self.c_txn.d.next = self.c_txn.q.val() + bit_cast::<64, 8>(self.coal.count.val());
+                self.mem_beat_req.next = true;
+                self.mk.d.next = 0.into();
+                for l in 0..self._lanes {
+                    self.lrd_lo[l].d.next = self.mem_lrdata[l].val();
+                    self.lrd_hi[l].d.next = self.mem_lrdata_hi[l].val();
+                }
+                if self.mem_fault.val() {
+                    self.t_code.d.next = 8.into();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.t_lane.d.next = self.mt.q.val() + self.mem_fault_lane.val();
+                    self.state.d.next = SmState::Trapped;
+                } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
+                    self.beat.d.next = self.beat.q.val() + 1;
+                    self.state.d.next = SmState::BeatAddr;
+                    if self.beat_last.val() {
+                        self.state.d.next = SmState::Commit;
+                    }
+                } else {
+                    self.state.d.next = SmState::BeatWb;
+                }
+            }
+            SmState::BeatWb => {
+                // Loaded words (sign-extended s8/s16) into d+k of every executing lane.
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                self.mk.d.next = self.mk.q.val() + 1;
+                for l in 0..self._lanes {
+                    match self.mk.q.val().index() {
+                        0 => self.lrd_word[l].next = self.lrd_lo[l].q.val() & self.lo32.val(),
+                        1 => self.lrd_word[l].next = self.lrd_lo[l].q.val() >> 32,
+                        2 => self.lrd_word[l].next = self.lrd_hi[l].q.val() & self.lo32.val(),
+                        _ => self.lrd_word[l].next = self.lrd_hi[l].q.val() >> 32,
+                    }
+                    if (self.mwidth.val() == 1) & self.lrd_lo[l].q.val().get_bit(7) {
+                        self.lrd_word[l].next = (self.lrd_lo[l].q.val() & self.lo32.val()) | self.sx8.val();
+                    }
+                    if (self.mwidth.val() == 3) & self.lrd_lo[l].q.val().get_bit(15) {
+                        self.lrd_word[l].next = (self.lrd_lo[l].q.val() & self.lo32.val()) | self.sx16.val();
+                    }
+                    self.rf[l].we.next = self.beat_exec.val().get_bit(l);
+                    self.rf[l].waddr.next =
+                        self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()));
+                    self.rf[l].wdata.next = self.epoch_hi.val() | self.lrd_word[l].val();
+                }
+                if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
+                    self.beat.d.next = self.beat.q.val() + 1;
+                    self.state.d.next = SmState::BeatAddr;
+                    if self.beat_last.val() {
+                        self.state.d.next = SmState::Commit;
+                    }
+                }
+            }
             SmState::BarArrive => {
                 // The warp's live threads arrive at barrier bar_id; sync and barred wait.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
@@ -2036,7 +2224,11 @@ impl Logic for Sm {
             if (self.cls.val() == 1) | (self.cls.val() == 2) | (self.cls.val() == 13) {
                 self.state.d.next = SmState::Exec;
             }
-            if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) | (self.cls.val() == 16) {
+            // ld, st, atom: a beat of lanes per request; syscalls: a thread per request.
+            if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) {
+                self.state.d.next = SmState::BeatAddr;
+            }
+            if self.cls.val() == 16 {
                 self.state.d.next = SmState::MemAddr;
             }
             if self.cls.val() == 6 {

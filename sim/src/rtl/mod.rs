@@ -48,8 +48,11 @@ pub struct RtlStats {
     pub cycles: u64,
     /// Cycles spent in the lanes' execute beats.
     pub exec_cycles: u64,
-    /// Cycles spent issuing memory requests (one thread per request).
+    /// Cycles spent on memory instructions (a beat of lanes per request;
+    /// system calls a thread per request).
     pub mem_cycles: u64,
+    /// Bus transactions: the coalescer's aligned segments per beat request.
+    pub bus_transactions: u64,
     /// Cycles spent on branch, call, return and exit stack commands.
     pub ctl_cycles: u64,
     /// Cycles spent picking a warp, popping its stack and reading predicates.
@@ -279,6 +282,39 @@ fn simulate_launch<T: Tracer>(
                 }
             }
             settle(&mut sm)?;
+        } else if sm.mem_beat_req.val() {
+            // A beat: its lanes in lane order (as the golden model), up to the first fault.
+            let mask = sm.mem_beat_mask.val().to_u32();
+            let (thread, lane) = (sm.mem_thread.val().to_u32(), sm.mem_lane.val().to_u32());
+            sm.mem_fault.next = false;
+            for l in (0..cfg.lanes as usize).filter(|&l| mask >> l & 1 == 1) {
+                let (w, h) = (sm.mem_lwdata[l].val().to_u64(), sm.mem_lwdata_hi[l].val().to_u64());
+                let req = Request {
+                    kind: sm.mem_kind.val().to_u64(),
+                    space: sm.mem_space.val().to_u32(),
+                    width: sm.mem_width.val().to_u32(),
+                    addr: sm.mem_laddr[l].val().to_u32(),
+                    wdata: w as u128 | (h as u128) << 64,
+                    cdata: h,
+                    atom_op: sm.mem_atom_op.val().to_u32(),
+                    thread: thread + l as u32,
+                    lane: lane + l as u32,
+                };
+                match bus.service(&req, &mut stats) {
+                    Ok((data, access)) => {
+                        sm.mem_lrdata[l].next = (data as u64).into();
+                        sm.mem_lrdata_hi[l].next = ((data >> 64) as u64).into();
+                        pending.mem.push(access);
+                    }
+                    Err((kind, addr)) => {
+                        sm.mem_fault.next = true;
+                        sm.mem_fault_lane.next = (l as u64).into();
+                        fault = Some((kind, addr, req.lane));
+                        break;
+                    }
+                }
+            }
+            settle(&mut sm)?;
         } else if sm.mem_fault.val() {
             sm.mem_fault.next = false;
             settle(&mut sm)?;
@@ -342,6 +378,7 @@ fn simulate_launch<T: Tracer>(
         mem_cycles: sm.perf_mem.val().to_u64(),
         ctl_cycles: sm.perf_ctl.val().to_u64(),
         front_cycles: sm.perf_front.val().to_u64(),
+        bus_transactions: sm.perf_txn.val().to_u64(),
         lanes: cfg.lanes,
     };
     let trap = if trap == trap::NONE {
