@@ -16,8 +16,8 @@ fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
-/// Corpus cases the RTL runs in CI (the rest need units it does not have
-/// yet, or take minutes; the ignored test below runs them all).
+/// Corpus cases the RTL runs in CI (a spread over every unit; the rest take
+/// minutes each: the ignored test below runs them all).
 const CI_CASES: &[&str] = &[
     "assert_passes",
     "templated_kernels",
@@ -33,6 +33,14 @@ const CI_CASES: &[&str] = &[
     "saxpy_restrict_fma",
     "dynamic_shared_mem",
     "warp_shuffle_reduce",
+    "assert_fires",
+    "barrier_reductions",
+    "indirect_calls",
+    "double_arith",
+    "half_precision",
+    "fast_math_intrinsics",
+    "malloc_free",
+    "printf_many_threads",
 ];
 
 fn run_case(case: &str) -> Output {

@@ -39,6 +39,7 @@
 //!   [+0, 1] (NaN to +0); NaN results are the canonical NaN of the format.
 
 use crate::alu::isa_localparams;
+use crate::verilog::isqrt_function;
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};
 use heddle_isa::table::mod_info;
 use heddle_isa::{ModKind, Opcode};
@@ -160,7 +161,7 @@ impl Logic for Fpu {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!("{}{}", isa_localparams(), FPU_BODY))
+        Verilog::Custom(format!("{}{}{}", isa_localparams(), isqrt_function("isqrt", 256, 86), FPU_BODY))
     }
 }
 
@@ -372,26 +373,6 @@ function [63:0] div(input [63:0] xa, input [63:0] xb, input [1:0] rm, input [1:0
     end
 endfunction
 
-// Floor square root (n < 2^172), restoring digit recurrence: one result bit per step.
-function [255:0] isqrt(input [255:0] n);
-    reg [255:0] rem, root, bt;
-    integer i;
-    begin
-        rem = n;
-        root = 0;
-        bt = 256'd1 << 170;
-        for (i = 0; i < 86; i = i + 1) begin
-            if (rem >= root + bt) begin
-                rem = rem - (root + bt);
-                root = (root >> 1) + bt;
-            end else begin
-                root = root >> 1;
-            end
-            bt = bt >> 2;
-        end
-        isqrt = root;
-    end
-endfunction
 
 // sqrt(a) in format f, IEEE: x = M * 2^k with k even, q = isqrt(M * 2^116),
 // the remainder as sticky.

@@ -11,6 +11,7 @@
 //! under Verilator on 1e5+ operands per function.
 
 use crate::alu::isa_localparams;
+use crate::verilog::isqrt_function;
 use heddle_isa::scalar::sfu;
 use heddle_isa::table::mod_info;
 use heddle_isa::{ModKind, Opcode};
@@ -47,7 +48,7 @@ impl Logic for Sfu {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!("{}{}{}", isa_localparams(), roms(), SFU_BODY))
+        Verilog::Custom(format!("{}{}{}{}", isa_localparams(), roms(), isqrt_function("isqrt", 64, 32), SFU_BODY))
     }
 }
 
@@ -165,26 +166,6 @@ function signed [63:0] quad(input [191:0] row, input [63:0] t, input integer tb)
     end
 endfunction
 
-// Floor square root, restoring digit recurrence (32 steps).
-function [63:0] isqrt(input [63:0] x);
-    reg [63:0] rem, root, b;
-    integer i;
-    begin
-        rem = x;
-        root = 0;
-        b = 64'd1 << 62;
-        for (i = 0; i < 32; i = i + 1) begin
-            if (rem >= root + b) begin
-                rem = rem - (root + b);
-                root = (root >> 1) + b;
-            end else begin
-                root = root >> 1;
-            end
-            b = b >> 2;
-        end
-        isqrt = root;
-    end
-endfunction
 
 function [31:0] f_rcp(input [31:0] x, input fz);
     reg [63:0] q, r;

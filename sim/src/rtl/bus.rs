@@ -6,7 +6,6 @@
 use crate::golden::exec::{atomic_op, resolve, Spaces};
 use crate::golden::syscall::{assert_fail, vprintf, ThreadMemory};
 use crate::memory::GlobalMemory;
-use crate::printf::StringReader;
 use crate::retire::{MemAccess, MemKind};
 use crate::stats::{MemCounts, Stats};
 use crate::trap::{Space, TrapKind};
@@ -128,38 +127,18 @@ impl Bus<'_> {
     }
 }
 
-/// One thread's view of the bus's memories.
-struct ThreadBus<'b, 'a> {
-    bus: &'b Bus<'a>,
-    thread: u32,
-}
-
-impl ThreadMemory for ThreadBus<'_, '_> {
-    fn region(&self, addr: u64) -> Result<&[u8], String> {
-        let a = u32::try_from(addr).map_err(|_| format!("address {addr:#x} is beyond 32 bits"))?;
-        let (space, off) = resolve(0, a);
-        let b = self.bus;
-        let (bytes, start): (&[u8], usize) = match space {
-            Space::Global => (b.global.tail(off).ok_or_else(|| format!("address {addr:#x} is not allocated"))?, 0),
-            Space::Shared => (&b.shared, off as usize),
-            Space::Local => {
-                let per = b.local_bytes as usize;
-                let base = self.thread as usize * per;
-                (&b.local[base..base + per], off as usize)
-            }
-            Space::Const => (b.consts, off as usize),
-            Space::Param => (b.params, off as usize),
-        };
-        bytes
-            .get(start..)
-            .filter(|r| !r.is_empty() || start == bytes.len())
-            .ok_or_else(|| format!("address {addr:#x} is outside {space} memory"))
-    }
-}
-
-impl StringReader for ThreadBus<'_, '_> {
-    fn read_cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
-        self.cstr(addr)
+impl Bus<'_> {
+    /// Thread `thread`'s view of the bus's memories.
+    fn thread_memory(&self, thread: u32) -> ThreadMemory<'_> {
+        let per = self.local_bytes as usize;
+        let base = thread as usize * per;
+        ThreadMemory {
+            global: &*self.global,
+            shared: &self.shared,
+            local: &self.local[base..base + per],
+            consts: self.consts,
+            params: self.params,
+        }
     }
 }
 
@@ -172,14 +151,14 @@ impl Bus<'_> {
         let pair = |k: usize| args[k] as u64 | (args[k + 1] as u64) << 32;
         match r.atom_op {
             0 => {
-                let out = vprintf(&ThreadBus { bus: self, thread: r.thread }, pair(0), pair(2)).map_err(|(k, a)| (k, Some(a)))?;
+                let out = vprintf(&self.thread_memory(r.thread), pair(0), pair(2)).map_err(|(k, a)| (k, Some(a)))?;
                 stdout.extend_from_slice(&out);
                 Ok(out.len() as u64)
             }
             1 => Ok(self.global.malloc(pair(0)) as u64),
             2 if self.global.free(pair(0)) => Ok(0),
             2 => Err((TrapKind::BadFree, Some(pair(0)))),
-            _ => Err((assert_fail(&ThreadBus { bus: self, thread: r.thread }, args), None)),
+            _ => Err((assert_fail(&self.thread_memory(r.thread), args), None)),
         }
     }
 }
