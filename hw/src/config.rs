@@ -165,11 +165,6 @@ impl SmConfig {
                 self.warps, self.stack_depth
             ));
         }
-        // The register-file RAMs hold warps x beats x 128 registers.
-        let rf_words = self.warps as u64 * self.beats() as u64 * 128;
-        if rf_words > 1 << crate::ram::ADDR_BITS {
-            return err(format!("a register file of {rf_words} words exceeds the RAMs' {}-bit addresses", crate::ram::ADDR_BITS));
-        }
         if self.alu_latency == 0 || self.fpu_latency == 0 || self.sfu_latency == 0 {
             return err("latencies must be at least one cycle".into());
         }
@@ -203,8 +198,6 @@ mod tests {
             SmConfig { regs_per_thread: 200, ..SmConfig::default() },
             SmConfig { ctas: 64, ..SmConfig::default() },
             SmConfig { stack_depth: 1, ..SmConfig::default() },
-            // 64 warps of 64 threads on one lane: 64 beats x 64 warps x 128 registers.
-            SmConfig { warps: 64, warp_size: 64, lanes: 1, ..SmConfig::default() },
         ];
         for c in bad {
             let e = c.validate().unwrap_err();

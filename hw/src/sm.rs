@@ -482,7 +482,12 @@ impl Sm {
         let lanes = cfg.lanes as usize;
         let beats = cfg.beats() as usize;
         let warps = cfg.warps as usize;
+        // The register-file RAMs hold warps x beats x 128 registers (a limit of
+        // this RTL, not of the configuration: the golden model has none).
         let rf_words = warps * beats * 128;
+        if rf_words > 1 << ADDR_BITS {
+            return Err(ConfigError(format!("the RTL's register file of {rf_words} words exceeds its RAMs' {ADDR_BITS}-bit addresses")));
+        }
         let c8 = |v: u64| Constant::new(v.into());
         let full = if cfg.warp_size == 64 { u64::MAX } else { (1u64 << cfg.warp_size) - 1 };
         Ok(Sm {

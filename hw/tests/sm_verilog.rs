@@ -15,3 +15,13 @@ fn sm_verilog_lints_clean_for_the_tiny_preset() {
     }
     lint("sm_tiny", &v).unwrap();
 }
+
+/// A configuration the golden model runs but whose register file this RTL
+/// cannot address is an error, not a panic.
+#[test]
+fn an_rtl_register_file_beyond_its_ram_addresses_is_an_error() {
+    let cfg = SmConfig { warps: 64, warp_size: 64, lanes: 1, ..SmConfig::default() };
+    cfg.validate().unwrap();
+    let e = Sm::new(&cfg).err().expect("too large for the RTL");
+    assert!(e.to_string().contains("register file of 524288 words"), "{e}");
+}
