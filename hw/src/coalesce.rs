@@ -53,6 +53,10 @@ pub fn model(active: u32, addr: &[u32]) -> (u32, u32) {
 
 impl Logic for Coalescer {
     fn update(&mut self) {
+        // Combinational: recompute only when an input changed (saves simulation time).
+        if !self.active.changed && !self.addr.iter().any(|a| a.changed) {
+            return;
+        }
         let addr: Vec<u32> = self.addr.iter().map(|a| a.val().to_u32()).collect();
         let (leaders, count) = model(self.active.val().to_u32(), &addr);
         self.leaders.next = (leaders as u64).into();
