@@ -16,7 +16,6 @@ use heddle_isa::scalar::sfu;
 use heddle_isa::table::mod_info;
 use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
-use std::fmt::Write as _;
 
 /// The opcode this unit executes.
 pub const OP: Opcode = Opcode::Mufu;
@@ -57,7 +56,7 @@ impl Logic for Sfu {
 fn rom(name: &str, rows: &[[i64; 3]]) -> String {
     let mut s = format!("function [191:0] {name}(input [6:0] i);\n    case (i)\n");
     for (i, [c0, c1, c2]) in rows.iter().enumerate() {
-        writeln!(s, "        7'd{i}: {name} = {{64'h{:016x}, 64'h{:016x}, 64'h{:016x}}};", *c0 as u64, *c1 as u64, *c2 as u64).unwrap();
+        s += &format!("        7'd{i}: {name} = {{64'h{:016x}, 64'h{:016x}, 64'h{:016x}}};\n", *c0 as u64, *c1 as u64, *c2 as u64);
     }
     s += &format!("        default: {name} = 192'd0;\n    endcase\nendfunction\n");
     s

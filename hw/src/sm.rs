@@ -488,6 +488,9 @@ impl Sm {
         if rf_words > 1 << ADDR_BITS {
             return Err(ConfigError(format!("the RTL's register file of {rf_words} words exceeds its RAMs' {ADDR_BITS}-bit addresses")));
         }
+        if lanes > 32 {
+            return Err(ConfigError(format!("{lanes} lanes: the RTL's beat-wide memory path has at most 32")));
+        }
         let c8 = |v: u64| Constant::new(v.into());
         let full = if cfg.warp_size == 64 { u64::MAX } else { (1u64 << cfg.warp_size) - 1 };
         Ok(Sm {

@@ -24,4 +24,7 @@ fn an_rtl_register_file_beyond_its_ram_addresses_is_an_error() {
     cfg.validate().unwrap();
     let e = Sm::new(&cfg).err().expect("too large for the RTL");
     assert!(e.to_string().contains("register file of 524288 words"), "{e}");
+    let wide = SmConfig { warp_size: 64, lanes: 64, warps: 8, ..SmConfig::default() };
+    wide.validate().unwrap();
+    assert!(Sm::new(&wide).err().expect("too many lanes for the RTL").to_string().contains("at most 32"));
 }
