@@ -244,6 +244,20 @@ pub struct Sm {
     pauxb: DFF<Bits<64>>,
     carry_in: DFF<Bits<64>>,
     exited_old: DFF<Bits<64>>,
+    /// The prefetched instruction of the next warp (see "Overlapped front
+    /// end"): `pf_st` is one of `PF_*`; the rest mirror cur, ir, pc, active,
+    /// exec, paux, carry_in and exited_old.
+    pf_st: DFF<Bits<3>>,
+    pf_cur: DFF<Bits<6>>,
+    pf_ir: DFF<Bits<64>>,
+    pf_pc: DFF<Bits<32>>,
+    pf_active: DFF<Bits<64>>,
+    pf_exec: DFF<Bits<64>>,
+    pf_paux: DFF<Bits<64>>,
+    pf_carry: DFF<Bits<64>>,
+    pf_exited: DFF<Bits<64>>,
+    /// The prefetched instruction goes straight to Exec (its class is one Exec runs).
+    pf_fast: DFF<Bit>,
     beat: DFF<Bits<8>>,
     phase: DFF<Bits<2>>,
     res_pred: DFF<Bits<64>>,
@@ -420,6 +434,8 @@ pub struct Sm {
     sfus: Vec<Sfu>,
     sched: WarpPick,
     rom: DecodeRom,
+    /// The prefetched instruction's decode.
+    pf_rom: DecodeRom,
     popc: Popc64,
     coal: Coalescer,
     /// `barred`: the live threads whose predicate holds.
@@ -441,6 +457,18 @@ pub struct Sm {
     /// States that use the warp-wide buffer, the indirect-call groups, the barriers.
     warp_phase: Signal<Local, Bit>,
     dispatching: Signal<Local, Bit>,
+    /// Exec's last cycle of the instruction (it commits there), a cycle Exec
+    /// waits for the prefetch, and a cycle that commits (Exec's last or Commit).
+    commit_now: Signal<Local, Bit>,
+    ex_stall: Signal<Local, Bit>,
+    committing: Signal<Local, Bit>,
+    /// The instruction's compare and carry results with the committing beat's included.
+    rp_fin: Signal<Local, Bits<64>>,
+    rc_fin: Signal<Local, Bits<64>>,
+    cc_fin: Signal<Local, Bit>,
+    /// The prefetched instruction's decode class and predicate operand.
+    pf_cls: Signal<Local, Bits<5>>,
+    pf_aux_code: Signal<Local, Bits<4>>,
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
     cl_val: Signal<Local, Bits<64>>,
@@ -590,6 +618,16 @@ impl Sm {
             pauxb: Default::default(),
             carry_in: Default::default(),
             exited_old: Default::default(),
+            pf_st: Default::default(),
+            pf_cur: Default::default(),
+            pf_ir: Default::default(),
+            pf_pc: Default::default(),
+            pf_active: Default::default(),
+            pf_exec: Default::default(),
+            pf_paux: Default::default(),
+            pf_carry: Default::default(),
+            pf_exited: Default::default(),
+            pf_fast: Default::default(),
             beat: Default::default(),
             phase: Default::default(),
             res_pred: Default::default(),
@@ -746,6 +784,7 @@ impl Sm {
             sfus: (0..lanes).map(|_| Sfu::default()).collect(),
             sched: WarpPick::default(),
             rom: DecodeRom::new(cfg.fp32, cfg.fp64),
+            pf_rom: DecodeRom::new(cfg.fp32, cfg.fp64),
             popc: Popc64::default(),
             coal: Coalescer::new(lanes),
             popc2: Popc64::default(),
@@ -761,6 +800,14 @@ impl Sm {
             gathering: Default::default(),
             warp_phase: Default::default(),
             dispatching: Default::default(),
+            commit_now: Default::default(),
+            ex_stall: Default::default(),
+            committing: Default::default(),
+            rp_fin: Default::default(),
+            rc_fin: Default::default(),
+            cc_fin: Default::default(),
+            pf_cls: Default::default(),
+            pf_aux_code: Default::default(),
             calli_phase: Default::default(),
             bar_phase: Default::default(),
             cl_val: Default::default(),
@@ -840,6 +887,16 @@ impl Logic for Sm {
             pauxb,
             carry_in,
             exited_old,
+            pf_st,
+            pf_cur,
+            pf_ir,
+            pf_pc,
+            pf_active,
+            pf_exec,
+            pf_paux,
+            pf_carry,
+            pf_exited,
+            pf_fast,
             beat,
             phase,
             res_pred,
@@ -921,6 +978,20 @@ impl Logic for Sm {
         }
         self.f_rpc.next = bit_cast::<32, 20>(self.ir.q.val().get_bits::<20>(12));
         self.rom.op.next = self.f_op.val();
+        // The prefetched instruction: its class and packed predicate operand
+        // (the fields of `aux_code` below, read from `pf_ir`).
+        self.pf_rom.op.next = self.pf_ir.q.val().get_bits::<7>(0);
+        self.pf_cls.next = self.pf_rom.word.val().get_bits::<5>(0);
+        self.pf_aux_code.next = 7.into();
+        if self.pf_rom.word.val().get_bits::<2>(10) == 1 {
+            self.pf_aux_code.next = self.pf_ir.q.val().get_bits::<4>(15);
+        }
+        if self.pf_rom.word.val().get_bits::<2>(10) == 2 {
+            self.pf_aux_code.next = self.pf_ir.q.val().get_bits::<4>(26);
+        }
+        if self.pf_rom.word.val().get_bits::<2>(10) == 3 {
+            self.pf_aux_code.next = self.pf_ir.q.val().get_bits::<4>(19);
+        }
         self.cls.next = self.rom.word.val().get_bits::<5>(0);
         self.ity64.next = self.f_mod.val().get_bit(5);
         self.wide_a.next = self.rom.word.val().get_bit(5) | (self.rom.word.val().get_bit(15) & self.ity64.val());
@@ -1029,6 +1100,19 @@ impl Logic for Sm {
         self.beat_exec.next = self.exec.q.val() >> self.beat_base.val();
         self.lane_mask.next = self.beat_exec.val().get_bits::<32>(0) & self.lanes_mask.val();
         self.beat_last.next = self.beat.q.val() == self.last_beat.val();
+        // Exec commits in its last cycle, unless the prefetch still holds the
+        // stack or the predicate read port (then it waits a cycle).
+        self.commit_now.next =
+            (self.state.q.val() == SmState::Exec) & self.beat_last.val() & (!self.wide.val() | (self.phase.q.val() == 3));
+        self.ex_stall.next = self.commit_now.val() & ((self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2));
+        self.rp_fin.next = self.res_pred.q.val();
+        self.rc_fin.next = self.res_carry.q.val();
+        self.cc_fin.next = self.cc_we.q.val();
+        if self.commit_now.val() & !self.wide.val() {
+            self.rp_fin.next = self.res_pred.q.val() | self.gp.placed.val();
+            self.rc_fin.next = self.res_carry.q.val() | self.gc.placed.val();
+            self.cc_fin.next = self.alus[0].cc_we.val();
+        }
         self.mem_beat_req.next = false;
         self.mem_beat_mask.next = self.lane_mask.val();
         self.coal.active.next = self.lane_mask.val();
@@ -1254,7 +1338,7 @@ impl Logic for Sm {
         self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.carry.we.next = false;
         self.carry.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
-        self.carry.wdata.next = (self.carry_in.q.val() & !self.exec.q.val()) | (self.res_carry.q.val() & self.exec.q.val());
+        self.carry.wdata.next = (self.carry_in.q.val() & !self.exec.q.val()) | (self.rc_fin.val() & self.exec.q.val());
         self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.exited.we.next = false;
         self.exited.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
@@ -1332,6 +1416,10 @@ impl Logic for Sm {
         self.bw_live.next = (!self.exited.rdata.val() & self.full.val()) >> self.beat_base.val();
         self.ready.next = self.w_live.q.val() & !self.w_wait.q.val();
         self.sched.ready.next = self.ready.val();
+        if self.state.q.val() == SmState::Exec {
+            // The prefetch picks another warp.
+            self.sched.ready.next = self.ready.val() & !(bits::<64>(1) << self.cur.q.val());
+        }
         self.sched.last.next = self.last.q.val();
         // ---- Indirect calls: `gcall` = the executing threads whose target is
         // `cl_val`. Lead pass (thread mt, cl_val = its target): mt leads a
@@ -1430,18 +1518,18 @@ impl Logic for Sm {
         self.perf_front.next = self.c_front.q.val();
         self.perf_barrier.next = self.c_barrier.q.val();
         // Predicate combine for compares and plop: bits op pc (and, or, xor in mod[5:4]).
-        self.bool_v.next = self.res_pred.q.val() & self.paux.q.val();
+        self.bool_v.next = self.rp_fin.val() & self.paux.q.val();
         if self.cls.val() == 11 {
             self.bool_v.next = self.paux.q.val() & self.pauxb.q.val();
         }
         if self.f_mod.val().get_bits::<2>(4) == 1 {
-            self.bool_v.next = self.res_pred.q.val() | self.paux.q.val();
+            self.bool_v.next = self.rp_fin.val() | self.paux.q.val();
             if self.cls.val() == 11 {
                 self.bool_v.next = self.paux.q.val() | self.pauxb.q.val();
             }
         }
         if self.f_mod.val().get_bits::<2>(4) == 2 {
-            self.bool_v.next = self.res_pred.q.val() ^ self.paux.q.val();
+            self.bool_v.next = self.rp_fin.val() ^ self.paux.q.val();
             if self.cls.val() == 11 {
                 self.bool_v.next = self.paux.q.val() ^ self.pauxb.q.val();
             }
@@ -1456,7 +1544,7 @@ impl Logic for Sm {
                 ((self.paux.q.val() & self.exec.q.val()) == 0) | ((self.paux.q.val() & self.exec.q.val()) == self.exec.q.val());
         }
         if self.is_shfl.val() {
-            self.bool_v.next = self.res_pred.q.val();
+            self.bool_v.next = self.rp_fin.val();
         }
         if self.cls.val() == 12 {
             self.bool_v.next = 0.into();
@@ -1704,56 +1792,126 @@ impl Logic for Sm {
             // Dispatch: see below (it also runs in Aux's cycle).
             SmState::Dispatch => {}
             SmState::Exec => {
-                self.c_exec.d.next = self.c_exec.q.val() + 1;
-                if self.wide.val() {
-                    self.phase.d.next = self.phase.q.val() + 1;
-                }
-                for l in 0..self._lanes {
-                    if !self.wide.val() {
-                        self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
-                        if self.cls.val() == 2 {
-                            self.rf[l].wdata.next = self.epoch_hi.val() | (self.s2r[l].val() & self.lo32.val());
-                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
-                        }
-                        if self.cls.val() == 13 {
-                            self.rf[l].wdata.next = self.epoch_hi.val() | self.ballot.val();
-                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
-                        }
-                    } else {
-                        if self.phase.q.val() == 0 {
-                            self.alo[l].d.next = self.va[l].val();
-                            self.clo[l].d.next = self.vc[l].val();
-                            self.blo[l].d.next = self.vb[l].val();
-                            if self.f_i.val() {
-                                self.blo[l].d.next = self.imm64.val();
+                if self.ex_stall.val() {
+                    self.c_front.d.next = self.c_front.q.val() + 1;
+                } else {
+                    self.c_exec.d.next = self.c_exec.q.val() + 1;
+                    if self.wide.val() {
+                        self.phase.d.next = self.phase.q.val() + 1;
+                    }
+                    for l in 0..self._lanes {
+                        if !self.wide.val() {
+                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
+                            if self.cls.val() == 2 {
+                                self.rf[l].wdata.next = self.epoch_hi.val() | (self.s2r[l].val() & self.lo32.val());
+                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
+                            }
+                            if self.cls.val() == 13 {
+                                self.rf[l].wdata.next = self.epoch_hi.val() | self.ballot.val();
+                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
+                            }
+                        } else {
+                            if self.phase.q.val() == 0 {
+                                self.alo[l].d.next = self.va[l].val();
+                                self.clo[l].d.next = self.vc[l].val();
+                                self.blo[l].d.next = self.vb[l].val();
+                                if self.f_i.val() {
+                                    self.blo[l].d.next = self.imm64.val();
+                                }
+                            }
+                            if self.phase.q.val() == 1 {
+                                self.ahi[l].d.next = self.va[l].val();
+                                self.bhi[l].d.next = self.vb[l].val();
+                                self.chi[l].d.next = self.vc[l].val();
+                            }
+                            if self.phase.q.val() == 2 {
+                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
+                                self.rhi[l].d.next = self.lane_d[l].val() >> 32;
+                            }
+                            if self.phase.q.val() == 3 {
+                                self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + 1);
+                                self.rf[l].wdata.next = self.epoch_hi.val() | self.rhi[l].q.val();
+                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
                             }
                         }
-                        if self.phase.q.val() == 1 {
-                            self.ahi[l].d.next = self.va[l].val();
-                            self.bhi[l].d.next = self.vb[l].val();
-                            self.chi[l].d.next = self.vc[l].val();
-                        }
-                        if self.phase.q.val() == 2 {
-                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
-                            self.rhi[l].d.next = self.lane_d[l].val() >> 32;
-                        }
-                        if self.phase.q.val() == 3 {
-                            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + 1);
-                            self.rf[l].wdata.next = self.epoch_hi.val() | self.rhi[l].q.val();
-                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
+                    }
+                    if !self.wide.val() | (self.phase.q.val() == 2) {
+                        self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
+                        self.res_carry.d.next = self.res_carry.q.val() | self.gc.placed.val();
+                        self.cc_we.d.next = self.alus[0].cc_we.val();
+                    }
+                    if !self.wide.val() | (self.phase.q.val() == 3) {
+                        self.beat.d.next = self.beat.q.val() + 1;
+                    }
+                }
+                // Overlapped front end: Sched, Top and Aux for another warp while
+                // this instruction's beats run (its last cycle commits, below).
+                if (self.pf_st.q.val() == 0) & !self.commit_now.val() {
+                    self.pf_st.d.next = 4.into();
+                    if self.sched.any.val() {
+                        self.pf_cur.d.next = self.sched.pick.val();
+                        self.last.d.next = self.sched.pick.val();
+                        self.stack.warp.next = self.sched.pick.val();
+                        self.stack.cmd.next = 2.into();
+                        self.stack.start.next = true;
+                        self.pf_st.d.next = 1.into();
+                    }
+                }
+                if self.pf_st.q.val() == 1 {
+                    // Top's checks; a warp that has finished or would trap is left to Sched and Top.
+                    self.stack.warp.next = self.pf_cur.q.val();
+                    if !self.stack.busy.val() {
+                        self.pf_st.d.next = 4.into();
+                        if !self.stack.empty.val()
+                            & (self.stack.top_pc.val() < self.r_code_len.q.val())
+                            & !self.ibad.rdata.val().any()
+                            & (self.icount.q.val() < self.budget.val())
+                        {
+                            self.icount.d.next = self.icount.q.val() + 1;
+                            self.pf_ir.d.next = self.imem.rdata.val();
+                            self.pf_pc.d.next = self.stack.top_pc.val();
+                            self.pf_active.d.next = self.stack.top_mask.val();
+                            self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val()) << 3)
+                                | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
+                            if self.imem.rdata.val().get_bits::<3>(8) == 7 {
+                                self.guard_val.next = !bits::<64>(0);
+                            }
+                            if self.imem.rdata.val().get_bit(11) {
+                                self.pf_exec.d.next = self.stack.top_mask.val() & !self.guard_val.val();
+                            } else {
+                                self.pf_exec.d.next = self.stack.top_mask.val() & self.guard_val.val();
+                            }
+                            self.pf_st.d.next = 2.into();
                         }
                     }
                 }
-                if !self.wide.val() | (self.phase.q.val() == 2) {
-                    self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
-                    self.res_carry.d.next = self.res_carry.q.val() | self.gc.placed.val();
-                    self.cc_we.d.next = self.alus[0].cc_we.val();
-                }
-                if !self.wide.val() | (self.phase.q.val() == 3) {
-                    self.beat.d.next = self.beat.q.val() + 1;
-                    if self.beat.q.val() == self.last_beat.val() {
-                        self.state.d.next = SmState::Commit;
+                if self.pf_st.q.val() == 2 {
+                    // Aux's reads for the prefetched instruction.
+                    self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val()) << 3)
+                        | bit_cast::<ADDR_BITS, 3>(self.pf_aux_code.val().get_bits::<3>(0));
+                    self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
+                    self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
+                    self.pf_paux.d.next = self.pred_val.val();
+                    if self.pf_aux_code.val().get_bits::<3>(0) == 7 {
+                        self.pf_paux.d.next = !bits::<64>(0);
+                        if self.pf_aux_code.val().get_bit(3) {
+                            self.pf_paux.d.next = 0.into();
+                        }
+                    } else if self.pf_aux_code.val().get_bit(3) {
+                        self.pf_paux.d.next = !self.pred_val.val();
                     }
+                    self.pf_carry.d.next = self.carry.rdata.val();
+                    self.pf_exited.d.next = self.exited.rdata.val();
+                    self.pf_fast.d.next = ((self.pf_cls.val() == 1) & !self.pf_rom.word.val().get_bit(14))
+                        | (self.pf_cls.val() == 2)
+                        | (self.pf_cls.val() == 13);
+                    if self.pf_fast.d.val() {
+                        // Aux's counts (Aux does them for the rest).
+                        self.popc.x.next = self.pf_exec.q.val();
+                        self.c_issued.d.next = self.c_issued.q.val() + 1;
+                        self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
+                    }
+                    self.pf_st.d.next = 3.into();
                 }
             }
             SmState::MemAddr => {
@@ -2185,24 +2343,8 @@ impl Logic for Sm {
                     }
                 }
             }
-            SmState::Commit => {
-                self.retire.next = true;
-                self.state.d.next = SmState::Sched;
-                if ((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != 17) {
-                    self.stack.cmd.next = 0.into();
-                    self.stack.start.next = true;
-                }
-                self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
-                if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.pd.val() != 7) {
-                    self.preds.we.next = true;
-                    self.preds.wdata.next = self.new_pred.val();
-                    self.ret_pred_we.next = true;
-                    self.ret_pred_val.next = self.new_pred.val() & self.exec.q.val();
-                }
-                if self.cc_we.q.val() & (self.cls.val() == 1) {
-                    self.carry.we.next = true;
-                }
-            }
+            // Commit: see below (it also runs in Exec's last cycle).
+            SmState::Commit => {}
             SmState::Trapped => {
                 self.t_warp.d.next = self.cur.q.val();
                 self.done_f.d.next = true;
@@ -2210,6 +2352,48 @@ impl Logic for Sm {
             }
             _ => {
                 self.state.d.next = SmState::Idle;
+            }
+        }
+        // Commit (predicates, carry, pc, retire pulse), in Commit or in Exec's
+        // last cycle; then the prefetched instruction, if there is one, else Sched.
+        self.committing.next = (self.state.q.val() == SmState::Commit) | (self.commit_now.val() & !self.ex_stall.val());
+        if self.committing.val() {
+            self.retire.next = true;
+            self.state.d.next = SmState::Sched;
+            if ((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != 17) {
+                self.stack.cmd.next = 0.into();
+                self.stack.start.next = true;
+            }
+            self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
+            if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.pd.val() != 7) {
+                self.preds.we.next = true;
+                self.preds.wdata.next = self.new_pred.val();
+                self.ret_pred_we.next = true;
+                self.ret_pred_val.next = self.new_pred.val() & self.exec.q.val();
+            }
+            if self.cc_fin.val() & (self.cls.val() == 1) {
+                self.carry.we.next = true;
+            }
+            self.pf_st.d.next = 0.into();
+            if self.pf_st.q.val() == 3 {
+                self.cur.d.next = self.pf_cur.q.val();
+                self.ir.d.next = self.pf_ir.q.val();
+                self.pc.d.next = self.pf_pc.q.val();
+                self.active.d.next = self.pf_active.q.val();
+                self.exec.d.next = self.pf_exec.q.val();
+                self.state.d.next = SmState::Aux;
+                if self.pf_fast.q.val() {
+                    // Aux and Dispatch already done: straight to the first beat.
+                    self.paux.d.next = self.pf_paux.q.val();
+                    self.carry_in.d.next = self.pf_carry.q.val();
+                    self.exited_old.d.next = self.pf_exited.q.val();
+                    self.beat.d.next = 0.into();
+                    self.phase.d.next = 0.into();
+                    self.res_pred.d.next = 0.into();
+                    self.res_carry.d.next = 0.into();
+                    self.cc_we.d.next = false;
+                    self.state.d.next = SmState::Exec;
+                }
             }
         }
         // Dispatch by decode class, in Aux's cycle (Dispatch's after Aux2): resets the
