@@ -173,7 +173,7 @@ fn main_command_writes_a_vcd_that_parses() {
     let _ = std::fs::remove_file(&vcd_path);
     assert_eq!(clock_edges, 3000, "one rising edge per cycle of the window");
     assert_eq!(stamps, 6000);
-    for s in ["Sched", "Top", "Exec", "BeatReq", "BarCheck", "Commit"] {
+    for s in ["Sched", "Aux", "Exec", "BeatReq", "BarCheck", "Commit"] {
         assert!(states.iter().any(|x| x.contains(s)), "state {s} never seen: {states:?}");
     }
 }

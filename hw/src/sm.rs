@@ -4,19 +4,29 @@
 //! ```text
 //! host regs ──> CTA init (stacks, predicates, exited masks, tid registers)
 //!          ──> Sched (round-robin WarpPick over live, non-waiting warps)
-//!          ──> Top (reconvergence stack pops finished entries)
-//!          ──> fetch + guard (imem, predicate RAM) ──> Aux (predicate operands)
+//!          ──> Top (only when the stack top has finished entries to pop)
+//!          ──> fetch + guard (imem, predicate RAM; in Sched's cycle when
+//!              nothing is popped) ──> Aux (predicate operands)
 //!          ──> Dispatch by decode class (DecodeRom, from the ISA table):
 //!                ALU/S2R/BALLOT: Exec, one beat of `lanes` threads per cycle
 //!                  through the lanes' ALU, FPU or SFU (64-bit operands:
 //!                  four cycles per beat)
 //!                LD/ST/ATOM/SYS: one thread per request on the memory port
-//!                BRA/CALL/RET/EXIT: reconvergence-stack commands
+//!                BRA/CALL/RET/EXIT: reconvergence-stack commands (a
+//!                  uniform branch is a SETPC at Commit)
 //!                CALLI: gather targets, one call frame per distinct target
 //!                BAR/BARRED: arrive at one of 16 barriers; a completed
 //!                  barrier releases its warps and writes `barred` results
 //!          ──> Commit (predicates, carry, pc, retire pulse) ──> Sched
 //! ```
+//!
+//! Overlapped front end: while an Exec instruction's beats run, Sched,
+//! fetch and Aux run for another ready warp into the `pf_*` registers
+//! (`pf_st`: 0 not started, 1 waiting for TOP, 2 Aux's reads, 3 ready,
+//! 4 none this time). Exec commits in its last cycle and goes on with the
+//! prefetched instruction: straight into its first beat when Exec runs its
+//! class, else into Aux. With `warps` >= 2 and 4 beats per warp, back-to-back
+//! ALU instructions of different warps issue every 4 cycles.
 //!
 //! Register files: per lane, three copies of one RAM (three read ports, one
 //! write port), addressed `warp | beat | register`; each word carries the
@@ -245,8 +255,8 @@ pub struct Sm {
     carry_in: DFF<Bits<64>>,
     exited_old: DFF<Bits<64>>,
     /// The prefetched instruction of the next warp (see "Overlapped front
-    /// end"): `pf_st` is one of `PF_*`; the rest mirror cur, ir, pc, active,
-    /// exec, paux, carry_in and exited_old.
+    /// end" above): `pf_st` is its progress; the rest mirror cur, ir, pc,
+    /// active, exec, paux, carry_in and exited_old.
     pf_st: DFF<Bits<3>>,
     pf_cur: DFF<Bits<6>>,
     pf_ir: DFF<Bits<64>>,
@@ -469,6 +479,14 @@ pub struct Sm {
     /// The prefetched instruction's decode class and predicate operand.
     pf_cls: Signal<Local, Bits<5>>,
     pf_aux_code: Signal<Local, Bits<4>>,
+    /// Fetch (Top's work) this cycle for warp `fe_warp`, the warp on the
+    /// stack's input: Top's checks pass (`fe_ok`); its executing threads.
+    fe_go: Signal<Local, Bit>,
+    fe_warp: Signal<Local, Bits<6>>,
+    fe_ok: Signal<Local, Bit>,
+    fe_exec: Signal<Local, Bits<64>>,
+    /// A branch that every active thread takes, or none: a SETPC.
+    br_uni: Signal<Local, Bit>,
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
     cl_val: Signal<Local, Bits<64>>,
@@ -808,6 +826,11 @@ impl Sm {
             cc_fin: Default::default(),
             pf_cls: Default::default(),
             pf_aux_code: Default::default(),
+            fe_go: Default::default(),
+            fe_warp: Default::default(),
+            fe_ok: Default::default(),
+            fe_exec: Default::default(),
+            br_uni: Default::default(),
             calli_phase: Default::default(),
             bar_phase: Default::default(),
             cl_val: Default::default(),
@@ -1105,6 +1128,22 @@ impl Logic for Sm {
         self.commit_now.next =
             (self.state.q.val() == SmState::Exec) & self.beat_last.val() & (!self.wide.val() | (self.phase.q.val() == 3));
         self.ex_stall.next = self.commit_now.val() & ((self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2));
+        // The warp whose stack top is fetched from: Top's, Sched's pick, or the prefetch's.
+        self.fe_warp.next = self.cur.q.val();
+        self.fe_go.next = (self.state.q.val() == SmState::Top) & !self.stack.busy.val();
+        if self.state.q.val() == SmState::Sched {
+            self.fe_warp.next = self.sched.pick.val();
+            self.fe_go.next = (self.w_live.q.val() != 0) & self.sched.any.val() & self.stack.settled.val();
+        }
+        if (self.state.q.val() == SmState::Exec) & (self.pf_st.q.val() == 0) & !self.commit_now.val() {
+            self.fe_warp.next = self.sched.pick.val();
+            self.fe_go.next = self.sched.any.val() & self.stack.settled.val();
+        }
+        if (self.state.q.val() == SmState::Exec) & (self.pf_st.q.val() == 1) {
+            self.fe_warp.next = self.pf_cur.q.val();
+            self.fe_go.next = !self.stack.busy.val();
+        }
+        self.br_uni.next = (self.cls.val() == 6) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         self.rp_fin.next = self.res_pred.q.val();
         self.rc_fin.next = self.res_carry.q.val();
         self.cc_fin.next = self.cc_we.q.val();
@@ -1316,7 +1355,7 @@ impl Logic for Sm {
         // ---- Defaults for every other driven signal.
         self.stack.start.next = false;
         self.stack.cmd.next = 0.into();
-        self.stack.warp.next = self.cur.q.val();
+        self.stack.warp.next = self.fe_warp.val();
         self.stack.pc.next = self.pc.q.val() + 1;
         self.stack.target.next = self.f_imm.val();
         self.stack.rejoin.next = self.f_rpc.val();
@@ -1562,6 +1601,25 @@ impl Logic for Sm {
         self.rd_word.next = self.mem_rdata.val() & self.lo32.val();
         self.nc_x.next = self.cta_x.q.val() + 1;
 
+        // Fetch (Top's work) from warp fe_warp's stack top: the instruction
+        // word, its guard predicate and executing threads.
+        self.fe_ok.next = !self.stack.empty.val()
+            & (self.stack.top_pc.val() < self.r_code_len.q.val())
+            & !self.ibad.rdata.val().any()
+            & (self.icount.q.val() < self.budget.val());
+        self.fe_exec.next = 0.into();
+        if self.fe_go.val() {
+            self.preds.raddr.next =
+                (bit_cast::<ADDR_BITS, 6>(self.fe_warp.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
+            if self.imem.rdata.val().get_bits::<3>(8) == 7 {
+                self.guard_val.next = !bits::<64>(0);
+            }
+            if self.imem.rdata.val().get_bit(11) {
+                self.fe_exec.next = self.stack.top_mask.val() & !self.guard_val.val();
+            } else {
+                self.fe_exec.next = self.stack.top_mask.val() & self.guard_val.val();
+            }
+        }
         match self.state.q.val() {
             SmState::Idle => {
                 if self.host_we.val() {
@@ -1707,49 +1765,17 @@ impl Logic for Sm {
                     self.c_front.d.next = self.c_front.q.val() + 1;
                     self.cur.d.next = self.sched.pick.val();
                     self.last.d.next = self.sched.pick.val();
-                    self.stack.warp.next = self.sched.pick.val();
-                    self.stack.cmd.next = 2.into();
-                    self.stack.start.next = true;
-                    self.state.d.next = SmState::Top;
-                }
-            }
-            SmState::Top => {
-                self.c_front.d.next = self.c_front.q.val() + 1;
-                if !self.stack.busy.val() {
-                    if self.stack.empty.val() {
-                        self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.cur.q.val());
-                        self.state.d.next = SmState::Sched;
-                    } else if self.stack.top_pc.val() >= self.r_code_len.q.val() {
-                        self.t_code.d.next = 1.into();
-                        self.t_pc.d.next = self.stack.top_pc.val();
-                        self.state.d.next = SmState::Trapped;
-                    } else if self.ibad.rdata.val().any() {
-                        self.t_code.d.next = 11.into();
-                        self.t_pc.d.next = self.stack.top_pc.val();
-                        self.state.d.next = SmState::Trapped;
-                    } else if self.icount.q.val() >= self.budget.val() {
-                        self.t_code.d.next = 5.into();
-                        self.t_pc.d.next = self.stack.top_pc.val();
-                        self.state.d.next = SmState::Trapped;
-                    } else {
-                        self.icount.d.next = self.icount.q.val() + 1;
-                        self.ir.d.next = self.imem.rdata.val();
-                        self.pc.d.next = self.stack.top_pc.val();
-                        self.active.d.next = self.stack.top_mask.val();
-                        // Guard predicate straight from the fetched word.
-                        self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3)
-                            | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
-                        if self.imem.rdata.val().get_bits::<3>(8) == 7 {
-                            self.guard_val.next = !bits::<64>(0);
-                        }
-                        if self.imem.rdata.val().get_bit(11) {
-                            self.exec.d.next = self.stack.top_mask.val() & !self.guard_val.val();
-                        } else {
-                            self.exec.d.next = self.stack.top_mask.val() & self.guard_val.val();
-                        }
-                        self.state.d.next = SmState::Aux;
+                    // A settled stack top is fetched in this cycle (below); else TOP pops first.
+                    if !self.stack.settled.val() {
+                        self.stack.cmd.next = 2.into();
+                        self.stack.start.next = true;
+                        self.state.d.next = SmState::Top;
                     }
                 }
+            }
+            // Top: waits for TOP; the fetch is below.
+            SmState::Top => {
+                self.c_front.d.next = self.c_front.q.val() + 1;
             }
             SmState::Aux => {
                 self.c_front.d.next = self.c_front.q.val() + 1;
@@ -1851,38 +1877,24 @@ impl Logic for Sm {
                     if self.sched.any.val() {
                         self.pf_cur.d.next = self.sched.pick.val();
                         self.last.d.next = self.sched.pick.val();
-                        self.stack.warp.next = self.sched.pick.val();
-                        self.stack.cmd.next = 2.into();
-                        self.stack.start.next = true;
-                        self.pf_st.d.next = 1.into();
+                        if !self.stack.settled.val() {
+                            self.stack.cmd.next = 2.into();
+                            self.stack.start.next = true;
+                            self.pf_st.d.next = 1.into();
+                        }
                     }
                 }
-                if self.pf_st.q.val() == 1 {
-                    // Top's checks; a warp that has finished or would trap is left to Sched and Top.
-                    self.stack.warp.next = self.pf_cur.q.val();
-                    if !self.stack.busy.val() {
-                        self.pf_st.d.next = 4.into();
-                        if !self.stack.empty.val()
-                            & (self.stack.top_pc.val() < self.r_code_len.q.val())
-                            & !self.ibad.rdata.val().any()
-                            & (self.icount.q.val() < self.budget.val())
-                        {
-                            self.icount.d.next = self.icount.q.val() + 1;
-                            self.pf_ir.d.next = self.imem.rdata.val();
-                            self.pf_pc.d.next = self.stack.top_pc.val();
-                            self.pf_active.d.next = self.stack.top_mask.val();
-                            self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val()) << 3)
-                                | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
-                            if self.imem.rdata.val().get_bits::<3>(8) == 7 {
-                                self.guard_val.next = !bits::<64>(0);
-                            }
-                            if self.imem.rdata.val().get_bit(11) {
-                                self.pf_exec.d.next = self.stack.top_mask.val() & !self.guard_val.val();
-                            } else {
-                                self.pf_exec.d.next = self.stack.top_mask.val() & self.guard_val.val();
-                            }
-                            self.pf_st.d.next = 2.into();
-                        }
+                // The fetch (below) fills the prefetch; a warp that has finished or
+                // would trap is left to Sched and Top.
+                if self.fe_go.val() {
+                    self.pf_st.d.next = 4.into();
+                    if self.fe_ok.val() {
+                        self.icount.d.next = self.icount.q.val() + 1;
+                        self.pf_ir.d.next = self.imem.rdata.val();
+                        self.pf_pc.d.next = self.stack.top_pc.val();
+                        self.pf_active.d.next = self.stack.top_mask.val();
+                        self.pf_exec.d.next = self.fe_exec.val();
+                        self.pf_st.d.next = 2.into();
                     }
                 }
                 if self.pf_st.q.val() == 2 {
@@ -2354,15 +2366,44 @@ impl Logic for Sm {
                 self.state.d.next = SmState::Idle;
             }
         }
+        // Fetch in Sched and Top: Top's checks (a finished warp leaves the live set).
+        if self.fe_go.val() & (self.state.q.val() != SmState::Exec) {
+            if self.stack.empty.val() {
+                self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fe_warp.val());
+                self.state.d.next = SmState::Sched;
+            } else if self.stack.top_pc.val() >= self.r_code_len.q.val() {
+                self.t_code.d.next = 1.into();
+                self.t_pc.d.next = self.stack.top_pc.val();
+                self.state.d.next = SmState::Trapped;
+            } else if self.ibad.rdata.val().any() {
+                self.t_code.d.next = 11.into();
+                self.t_pc.d.next = self.stack.top_pc.val();
+                self.state.d.next = SmState::Trapped;
+            } else if self.icount.q.val() >= self.budget.val() {
+                self.t_code.d.next = 5.into();
+                self.t_pc.d.next = self.stack.top_pc.val();
+                self.state.d.next = SmState::Trapped;
+            } else {
+                self.icount.d.next = self.icount.q.val() + 1;
+                self.ir.d.next = self.imem.rdata.val();
+                self.pc.d.next = self.stack.top_pc.val();
+                self.active.d.next = self.stack.top_mask.val();
+                self.exec.d.next = self.fe_exec.val();
+                self.state.d.next = SmState::Aux;
+            }
+        }
         // Commit (predicates, carry, pc, retire pulse), in Commit or in Exec's
         // last cycle; then the prefetched instruction, if there is one, else Sched.
         self.committing.next = (self.state.q.val() == SmState::Commit) | (self.commit_now.val() & !self.ex_stall.val());
         if self.committing.val() {
             self.retire.next = true;
             self.state.d.next = SmState::Sched;
-            if ((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != 17) {
+            if (((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != 17)) | self.br_uni.val() {
                 self.stack.cmd.next = 0.into();
                 self.stack.start.next = true;
+            }
+            if self.br_uni.val() & (self.exec.q.val() != 0) {
+                self.stack.pc.next = self.f_imm.val();
             }
             self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
             if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.pd.val() != 7) {
@@ -2428,7 +2469,7 @@ impl Logic for Sm {
                     self.t_code.d.next = 9.into();
                     self.t_pc.d.next = self.pc.q.val();
                     self.state.d.next = SmState::Trapped;
-                } else {
+                } else if !self.br_uni.val() {
                     self.stack.cmd.next = 3.into();
                     self.stack.pc.next = self.pc.q.val();
                     self.stack.start.next = true;

@@ -64,6 +64,9 @@ pub struct ReconvStack {
     pub no_frame: Signal<Out, Bit>,
     /// Entries of the warp on `warp`.
     pub depth_used: Signal<Out, Bits<8>>,
+    /// Idle, and TOP would pop nothing for the warp on `warp`: its `top_*`
+    /// outputs are already what TOP would leave.
+    pub settled: Signal<Out, Bit>,
     state: DFF<StackState>,
     l_warp: DFF<Bits<6>>,
     l_pc: DFF<Bits<32>>,
@@ -120,6 +123,7 @@ impl ReconvStack {
             overflow: Default::default(),
             no_frame: Default::default(),
             depth_used: Default::default(),
+            settled: Default::default(),
             state: Default::default(),
             l_warp: Default::default(),
             l_pc: Default::default(),
@@ -188,6 +192,9 @@ impl Logic for ReconvStack {
         self.top_call.next = self.ecall.rdata.val().any();
         self.empty.next = self.sp.val() == 0;
         self.depth_used.next = self.sp.val();
+        // (Pop's stopping condition, below.)
+        self.settled.next = (self.state.q.val() == StackState::Idle)
+            & ((self.sp.val() == 0) | ((self.emask.rdata.val() != 0) & (self.top_pc.val() != self.top_rpc.val())));
         self.busy.next = self.state.q.val() != StackState::Idle;
         self.overflow.next = self.fault.q.val();
         self.no_frame.next = self.frameless.q.val();
