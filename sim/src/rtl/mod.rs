@@ -76,11 +76,19 @@ fn settle(sm: &mut Sm) -> Result<(), String> {
     }
 }
 
+/// One clock cycle. The top clock signal is updated before each pass so
+/// that the first pass already carries it to the flip-flops. The falling
+/// edge changes nothing but the clocks, so one pass carries it everywhere:
+/// the flip-flops see it as a falling edge (no action) then, or at the
+/// latest in the next rising edge's first pass.
 fn tick(sm: &mut Sm) -> Result<(), String> {
     sm.clock.next = true.into();
+    sm.clock.update_all();
     settle(sm)?;
     sm.clock.next = false.into();
-    settle(sm)
+    sm.clock.update_all();
+    sm.update_all();
+    Ok(())
 }
 
 fn host_write(sm: &mut Sm, reg: u64, value: u32) -> Result<(), String> {
