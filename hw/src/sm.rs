@@ -102,9 +102,11 @@ pub mod mem {
     pub const LOAD: u64 = 0;
     pub const STORE: u64 = 1;
     pub const ATOMIC: u64 = 2;
-    /// A system call: `mem_atom_op` is the call number (`SysNo`), the argument
-    /// words a..a+6 are `mem_wdata`, `mem_wdata_hi`, `mem_cdata` (two words
-    /// each, low first) and `mem_xdata`; `mem_rdata` is the result.
+    /// A system call, one thread per request on `mem_req`: `mem_atom_op` is the
+    /// call number (`SysNo`), the argument words a..a+6 are `mem_wdata`,
+    /// `mem_wdata_hi`, `mem_cdata` (two words each, low first) and
+    /// `mem_xdata`; `mem_rdata` is the result. (Loads, stores and atomics go
+    /// a beat of lanes at a time, on `mem_beat_req`.)
     pub const SYSCALL: u64 = 3;
 }
 
@@ -163,12 +165,12 @@ pub struct Sm {
     pub trap_pc: Signal<Out, Bits<32>>,
     pub trap_lane: Signal<Out, Bits<8>>,
     pub trap_value: Signal<Out, Bits<32>>,
-    // Memory port.
+    // Memory port: system calls on `mem_req` (one thread), loads, stores and
+    // atomics on `mem_beat_req` (a beat of lanes).
     pub mem_req: Signal<Out, Bit>,
     pub mem_kind: Signal<Out, Bits<2>>,
     pub mem_space: Signal<Out, Bits<3>>,
     pub mem_width: Signal<Out, Bits<3>>,
-    pub mem_addr: Signal<Out, Bits<32>>,
     pub mem_wdata: Signal<Out, Bits<64>>,
     pub mem_wdata_hi: Signal<Out, Bits<64>>,
     pub mem_cdata: Signal<Out, Bits<64>>,
@@ -178,7 +180,6 @@ pub struct Sm {
     pub mem_thread: Signal<Out, Bits<16>>,
     pub mem_lane: Signal<Out, Bits<8>>,
     pub mem_rdata: Signal<In, Bits<64>>,
-    pub mem_rdata_hi: Signal<In, Bits<64>>,
     pub mem_fault: Signal<In, Bit>,
     /// A beat-wide request (ld, st, atom): the lanes in `mem_beat_mask`, lane
     /// `l` being thread `mem_thread + l` (lane `mem_lane + l` of the warp), each
@@ -275,7 +276,6 @@ pub struct Sm {
     cc_we: DFF<Bit>,
     mt: DFF<Bits<8>>,
     mk: DFF<Bits<3>>,
-    maddr: DFF<Bits<32>>,
     wb0: DFF<Bits<32>>,
     wb1: DFF<Bits<32>>,
     wb2: DFF<Bits<32>>,
@@ -285,7 +285,6 @@ pub struct Sm {
     cb0: DFF<Bits<32>>,
     cb1: DFF<Bits<32>>,
     rb_lo: DFF<Bits<64>>,
-    rb_hi: DFF<Bits<64>>,
     live_threads: DFF<Bits<32>>,
     // The CTA barriers (BARRIERS of them): threads arrived, threads expected
     // (0: every live thread), and for `barred` the threads whose predicate
@@ -559,7 +558,6 @@ impl Sm {
             mem_kind: Default::default(),
             mem_space: Default::default(),
             mem_width: Default::default(),
-            mem_addr: Default::default(),
             mem_wdata: Default::default(),
             mem_wdata_hi: Default::default(),
             mem_cdata: Default::default(),
@@ -568,7 +566,6 @@ impl Sm {
             mem_thread: Default::default(),
             mem_lane: Default::default(),
             mem_rdata: Default::default(),
-            mem_rdata_hi: Default::default(),
             mem_fault: Default::default(),
             cta_start: Default::default(),
             cta_linear: Default::default(),
@@ -653,7 +650,6 @@ impl Sm {
             cc_we: Default::default(),
             mt: Default::default(),
             mk: Default::default(),
-            maddr: Default::default(),
             wb0: Default::default(),
             wb1: Default::default(),
             wb2: Default::default(),
@@ -662,7 +658,6 @@ impl Sm {
             cb0: Default::default(),
             cb1: Default::default(),
             rb_lo: Default::default(),
-            rb_hi: Default::default(),
             live_threads: Default::default(),
             bar_arr: (0..BARRIERS).map(|_| Default::default()).collect(),
             bar_exp: (0..BARRIERS).map(|_| Default::default()).collect(),
@@ -927,7 +922,6 @@ impl Logic for Sm {
             cc_we,
             mt,
             mk,
-            maddr,
             wb0,
             wb1,
             wb2,
@@ -936,7 +930,6 @@ impl Logic for Sm {
             cb0,
             cb1,
             rb_lo,
-            rb_hi,
             live_threads,
             w_red,
             bar_id,
@@ -1256,33 +1249,43 @@ impl Logic for Sm {
             }
             self.gc.bits[l].next = self.alus[l].cout.val();
             // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8).
-            self.sh_b[l].next = self.vb[l].val();
-            if self.f_i.val() {
-                self.sh_b[l].next = self.imm64.val();
-            }
-            self.sh_seg[l].next = (self.vc[l].val() >> 8) & self.lm64.val();
             self.sh_lane[l].next = self.beat_base64.val() | self.index64[l].val();
-            self.sh_max[l].next =
-                (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.vc[l].val() & self.lm64.val() & !self.sh_seg[l].val());
-            self.sh_j[l].next =
-                (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_b[l].val() & self.lm64.val() & !self.sh_seg[l].val());
-            self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
-            if self.f_mod.val().get_bits::<2>(0) == 1 {
-                self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val();
-                self.sh_in[l].next = ((self.sh_j[l].val() & self.sx31.val()) == 0) & (self.sh_j[l].val() >= self.sh_max[l].val());
-            }
-            if self.f_mod.val().get_bits::<2>(0) == 2 {
-                self.sh_j[l].next = (self.sh_lane[l].val() + self.sh_b[l].val()) & self.lo32.val();
-            }
-            if self.f_mod.val().get_bits::<2>(0) == 3 {
-                self.sh_j[l].next = self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm64.val());
-            }
-            self.sh_ok[l].next = self.sh_in[l].val()
-                & (self.sh_j[l].val() < self.ws64.val())
-                & (((self.active.q.val() >> (self.sh_j[l].val() & self.lm64.val())) & 1) != 0);
+            // (Only a shuffle uses the rest: skipping it elsewhere saves simulation time.)
+            self.sh_b[l].next = 0.into();
+            self.sh_seg[l].next = 0.into();
+            self.sh_max[l].next = 0.into();
+            self.sh_j[l].next = 0.into();
+            self.sh_in[l].next = false;
+            self.sh_ok[l].next = false;
             self.sh_src[l].next = self.sh_lane[l].val();
-            if self.sh_ok[l].val() {
-                self.sh_src[l].next = self.sh_j[l].val();
+            if self.is_shfl.val() {
+                self.sh_b[l].next = self.vb[l].val();
+                if self.f_i.val() {
+                    self.sh_b[l].next = self.imm64.val();
+                }
+                self.sh_seg[l].next = (self.vc[l].val() >> 8) & self.lm64.val();
+                self.sh_max[l].next =
+                    (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.vc[l].val() & self.lm64.val() & !self.sh_seg[l].val());
+                self.sh_j[l].next =
+                    (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_b[l].val() & self.lm64.val() & !self.sh_seg[l].val());
+                self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
+                if self.f_mod.val().get_bits::<2>(0) == 1 {
+                    self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val();
+                    self.sh_in[l].next = ((self.sh_j[l].val() & self.sx31.val()) == 0) & (self.sh_j[l].val() >= self.sh_max[l].val());
+                }
+                if self.f_mod.val().get_bits::<2>(0) == 2 {
+                    self.sh_j[l].next = (self.sh_lane[l].val() + self.sh_b[l].val()) & self.lo32.val();
+                }
+                if self.f_mod.val().get_bits::<2>(0) == 3 {
+                    self.sh_j[l].next = self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm64.val());
+                }
+                self.sh_ok[l].next = self.sh_in[l].val()
+                    & (self.sh_j[l].val() < self.ws64.val())
+                    & (((self.active.q.val() >> (self.sh_j[l].val() & self.lm64.val())) & 1) != 0);
+                self.sh_src[l].next = self.sh_lane[l].val();
+                if self.sh_ok[l].val() {
+                    self.sh_src[l].next = self.sh_j[l].val();
+                }
             }
             self.sh_val[l].next = 0.into();
             // (The warp-wide buffer is only used in these states; skipping the
@@ -1299,52 +1302,54 @@ impl Logic for Sm {
             }
             // Special registers.
             self.s2r[l].next = 0.into();
-            match self.f_a.val().index() {
-                0 => self.s2r[l].next = self.va[l].val() & 0x7ff,
-                1 => self.s2r[l].next = (self.va[l].val() >> 11) & 0x7ff,
-                2 => self.s2r[l].next = (self.va[l].val() >> 22) & 0x7f,
-                3 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_x.q.val()),
-                4 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_y.q.val()),
-                5 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_z.q.val()),
-                6 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_x.q.val()),
-                7 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_y.q.val()),
-                8 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_z.q.val()),
-                9 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_x.q.val()),
-                10 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_y.q.val()),
-                11 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_z.q.val()),
-                12 => self.s2r[l].next = self.beat_base64.val() | self.index64[l].val(),
-                13 => self.s2r[l].next = bit_cast::<64, 6>(self.cur.q.val()),
-                14 => self.s2r[l].next = bit_cast::<64, 32>(self.r_nwarps.q.val()),
-                15 => self.s2r[l].next = 0.into(),
-                16 => self.s2r[l].next = 1.into(),
-                17 => self.s2r[l].next = bit_cast::<64, 32>(self.r_gridid.q.val()),
-                18 => self.s2r[l].next = self.cycles.q.val() & self.lo32.val(),
-                19 => self.s2r[l].next = self.cycles.q.val() >> 32,
-                20 => {
-                    self.s2r[l].next =
-                        (bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) & self.full.val() & self.lo32.val()
+            if self.cls.val() == 2 {
+                match self.f_a.val().index() {
+                    0 => self.s2r[l].next = self.va[l].val() & 0x7ff,
+                    1 => self.s2r[l].next = (self.va[l].val() >> 11) & 0x7ff,
+                    2 => self.s2r[l].next = (self.va[l].val() >> 22) & 0x7f,
+                    3 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_x.q.val()),
+                    4 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_y.q.val()),
+                    5 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_z.q.val()),
+                    6 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_x.q.val()),
+                    7 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_y.q.val()),
+                    8 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_z.q.val()),
+                    9 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_x.q.val()),
+                    10 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_y.q.val()),
+                    11 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_z.q.val()),
+                    12 => self.s2r[l].next = self.beat_base64.val() | self.index64[l].val(),
+                    13 => self.s2r[l].next = bit_cast::<64, 6>(self.cur.q.val()),
+                    14 => self.s2r[l].next = bit_cast::<64, 32>(self.r_nwarps.q.val()),
+                    15 => self.s2r[l].next = 0.into(),
+                    16 => self.s2r[l].next = 1.into(),
+                    17 => self.s2r[l].next = bit_cast::<64, 32>(self.r_gridid.q.val()),
+                    18 => self.s2r[l].next = self.cycles.q.val() & self.lo32.val(),
+                    19 => self.s2r[l].next = self.cycles.q.val() >> 32,
+                    20 => {
+                        self.s2r[l].next =
+                            (bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) & self.full.val() & self.lo32.val()
+                    }
+                    21 => {
+                        self.s2r[l].next =
+                            ((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
+                    }
+                    22 => {
+                        self.s2r[l].next =
+                            ((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
+                    }
+                    23 => {
+                        self.s2r[l].next =
+                            (!((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
+                    }
+                    24 => {
+                        self.s2r[l].next =
+                            (!((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
+                    }
+                    25 => self.s2r[l].next = self.active.q.val() & self.lo32.val(),
+                    26 => self.s2r[l].next = bit_cast::<64, 8>(self.ws.val()),
+                    27 => self.s2r[l].next = bit_cast::<64, 32>(self.r_dyn.q.val()),
+                    28 => self.s2r[l].next = bit_cast::<64, 32>(self.r_total.q.val()),
+                    _ => self.s2r[l].next = 0.into(),
                 }
-                21 => {
-                    self.s2r[l].next =
-                        ((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
-                }
-                22 => {
-                    self.s2r[l].next =
-                        ((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
-                }
-                23 => {
-                    self.s2r[l].next =
-                        (!((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
-                }
-                24 => {
-                    self.s2r[l].next =
-                        (!((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
-                }
-                25 => self.s2r[l].next = self.active.q.val() & self.lo32.val(),
-                26 => self.s2r[l].next = bit_cast::<64, 8>(self.ws.val()),
-                27 => self.s2r[l].next = bit_cast::<64, 32>(self.r_dyn.q.val()),
-                28 => self.s2r[l].next = bit_cast::<64, 32>(self.r_total.q.val()),
-                _ => self.s2r[l].next = 0.into(),
             }
             // Default: no register write.
             self.rf[l].we.next = false;
@@ -1522,7 +1527,6 @@ impl Logic for Sm {
             self.mem_atom_op.next = bit_cast::<4, 2>(self.f_mod.val().get_bits::<2>(0));
         }
         self.mem_width.next = self.mwidth.val();
-        self.mem_addr.next = self.maddr.q.val();
         self.mem_wdata.next = (bit_cast::<64, 32>(self.wb1.q.val()) << 32) | bit_cast::<64, 32>(self.wb0.q.val());
         self.mem_wdata_hi.next = (bit_cast::<64, 32>(self.wb3.q.val()) << 32) | bit_cast::<64, 32>(self.wb2.q.val());
         self.mem_cdata.next = (bit_cast::<64, 32>(self.cb1.q.val()) << 32) | bit_cast::<64, 32>(self.cb0.q.val());
@@ -1927,21 +1931,12 @@ impl Logic for Sm {
                 }
             }
             SmState::MemAddr => {
-                // Thread mt: skip it unless it executes; else latch its address and first operands.
+                // Thread mt (a system call's, or a barrier's first): skip it unless it
+                // executes; a barrier takes its id and count from it.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.maddr.d.next = bit_cast::<32, 64>(self.sel_a.val() + self.sel_b.val());
-                if self.f_i.val() {
-                    self.maddr.d.next = bit_cast::<32, 64>(self.sel_a.val() + self.imm64.val());
-                }
-                if self.cls.val() == 5 {
-                    self.maddr.d.next = self.sel_a.val().get_bits::<32>(0);
-                }
                 self.mk.d.next = 0.into();
                 if ((self.exec.q.val() >> self.mt.q.val()) & 1) != 0 {
                     self.state.d.next = SmState::MemData;
-                    if self.cls.val() == 3 {
-                        self.state.d.next = SmState::MemReq;
-                    }
                     if (self.cls.val() == 10) | (self.cls.val() == 18) {
                         self.bar_id.d.next = self.sel_b.val().get_bits::<32>(0);
                         if self.f_i.val() {
@@ -1959,30 +1954,17 @@ impl Logic for Sm {
                 }
             }
             SmState::MemData => {
-                // Store data words d+k, or atomic operands b+k and c+k.
+                // A system call's argument words a+k.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 self.mk.d.next = self.mk.q.val() + 1;
-                if (self.cls.val() == 4) | (self.cls.val() == 16) {
-                    match self.mk.q.val().index() {
-                        0 => self.wb0.d.next = self.sel_c.val().get_bits::<32>(0),
-                        1 => self.wb1.d.next = self.sel_c.val().get_bits::<32>(0),
-                        2 => self.wb2.d.next = self.sel_c.val().get_bits::<32>(0),
-                        3 => self.wb3.d.next = self.sel_c.val().get_bits::<32>(0),
-                        4 => self.cb0.d.next = self.sel_c.val().get_bits::<32>(0),
-                        5 => self.cb1.d.next = self.sel_c.val().get_bits::<32>(0),
-                        _ => self.wb4.d.next = self.sel_c.val().get_bits::<32>(0),
-                    }
-                } else {
-                    if self.mk.q.val() == 0 {
-                        self.wb0.d.next = self.sel_b.val().get_bits::<32>(0);
-                        if self.f_i.val() {
-                            self.wb0.d.next = self.f_imm.val();
-                        }
-                        self.cb0.d.next = self.sel_c.val().get_bits::<32>(0);
-                    } else {
-                        self.wb1.d.next = self.sel_b.val().get_bits::<32>(0);
-                        self.cb1.d.next = self.sel_c.val().get_bits::<32>(0);
-                    }
+                match self.mk.q.val().index() {
+                    0 => self.wb0.d.next = self.sel_c.val().get_bits::<32>(0),
+                    1 => self.wb1.d.next = self.sel_c.val().get_bits::<32>(0),
+                    2 => self.wb2.d.next = self.sel_c.val().get_bits::<32>(0),
+                    3 => self.wb3.d.next = self.sel_c.val().get_bits::<32>(0),
+                    4 => self.cb0.d.next = self.sel_c.val().get_bits::<32>(0),
+                    5 => self.cb1.d.next = self.sel_c.val().get_bits::<32>(0),
+                    _ => self.wb4.d.next = self.sel_c.val().get_bits::<32>(0),
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
                     self.state.d.next = SmState::MemReq;
@@ -1993,13 +1975,13 @@ impl Logic for Sm {
                 self.mem_req.next = true;
                 self.mk.d.next = 0.into();
                 self.rb_lo.d.next = self.mem_rdata.val();
-                self.rb_hi.d.next = self.mem_rdata_hi.val();
                 if self.mem_fault.val() {
                     self.t_code.d.next = 8.into();
                     self.t_pc.d.next = self.pc.q.val();
                     self.t_lane.d.next = self.mt.q.val();
                     self.state.d.next = SmState::Trapped;
-                } else if (self.cls.val() == 4) | (self.f_d.val() == 127) | ((self.cls.val() == 16) & self.f_mod.val().get_bit(1)) {
+                } else if (self.f_d.val() == 127) | self.f_mod.val().get_bit(1) {
+                    // No result (free, __assertfail) or no destination.
                     self.state.d.next = SmState::MemAddr;
                     self.mt.d.next = self.mt.q.val() + 1;
                     if self.mt.q.val() == self.ws.val() - 1 {
@@ -2010,20 +1992,12 @@ impl Logic for Sm {
                 }
             }
             SmState::MemWb => {
-                // Loaded words (sign-extended s8/s16) into d+k of thread mt.
+                // The result's words (one, or two for malloc) into d+k of thread mt.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 self.mk.d.next = self.mk.q.val() + 1;
-                match self.mk.q.val().index() {
-                    0 => self.rd_word.next = self.rb_lo.q.val() & self.lo32.val(),
-                    1 => self.rd_word.next = self.rb_lo.q.val() >> 32,
-                    2 => self.rd_word.next = self.rb_hi.q.val() & self.lo32.val(),
-                    _ => self.rd_word.next = self.rb_hi.q.val() >> 32,
-                }
-                if (self.mwidth.val() == 1) & self.rb_lo.q.val().get_bit(7) {
-                    self.rd_word.next = (self.rb_lo.q.val() & self.lo32.val()) | self.sx8.val();
-                }
-                if (self.mwidth.val() == 3) & self.rb_lo.q.val().get_bit(15) {
-                    self.rd_word.next = (self.rb_lo.q.val() & self.lo32.val()) | self.sx16.val();
+                self.rd_word.next = self.rb_lo.q.val() & self.lo32.val();
+                if self.mk.q.val() != 0 {
+                    self.rd_word.next = self.rb_lo.q.val() >> 32;
                 }
                 for l in 0..self._lanes {
                     if self.m_lane.val() == self.index[l].val() {

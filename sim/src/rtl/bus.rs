@@ -143,22 +143,22 @@ impl Bus<'_> {
 }
 
 impl Bus<'_> {
-    /// Services one thread's system call (`r.atom_op` = `SysNo`; `args` =
+    /// Services thread `thread`'s system call (`call` = `SysNo`; `args` =
     /// its registers a..a+6) as the golden model does: the result for `d`
     /// (and `d+1`), or the fault.
-    pub fn syscall(&mut self, r: &Request, args: &[u32; 7], stdout: &mut Vec<u8>, stats: &mut Stats) -> Result<u64, Fault> {
+    pub fn syscall(&mut self, call: u32, thread: u32, args: &[u32; 7], stdout: &mut Vec<u8>, stats: &mut Stats) -> Result<u64, Fault> {
         stats.syscalls += 1;
         let pair = |k: usize| args[k] as u64 | (args[k + 1] as u64) << 32;
-        match r.atom_op {
+        match call {
             0 => {
-                let out = vprintf(&self.thread_memory(r.thread), pair(0), pair(2)).map_err(|(k, a)| (k, Some(a)))?;
+                let out = vprintf(&self.thread_memory(thread), pair(0), pair(2)).map_err(|(k, a)| (k, Some(a)))?;
                 stdout.extend_from_slice(&out);
                 Ok(out.len() as u64)
             }
             1 => Ok(self.global.malloc(pair(0)) as u64),
             2 if self.global.free(pair(0)) => Ok(0),
             2 => Err((TrapKind::BadFree, Some(pair(0)))),
-            _ => Err((assert_fail(&self.thread_memory(r.thread), args), None)),
+            _ => Err((assert_fail(&self.thread_memory(thread), args), None)),
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::retire::{MemAccess, PredWrite, RegWrite, Retire};
 use crate::stats::Stats;
 use crate::trap::{Trap, TrapKind};
 use bus::{Bus, Request};
-use heddle_hw::sm::{host, mem, trap, LaneWrite, Sm, SmState};
+use heddle_hw::sm::{host, trap, LaneWrite, Sm, SmState};
 use heddle_hw::SmConfig;
 use heddle_isa::object::Kernel;
 use heddle_isa::sreg::SReg;
@@ -258,35 +258,18 @@ fn simulate_launch<T: Tracer>(
             }
         }
         if sm.mem_req.val() {
-            let req = Request {
-                kind: sm.mem_kind.val().to_u64(),
-                space: sm.mem_space.val().to_u32(),
-                width: sm.mem_width.val().to_u32(),
-                addr: sm.mem_addr.val().to_u32(),
-                wdata: sm.mem_wdata.val().to_u64() as u128 | (sm.mem_wdata_hi.val().to_u64() as u128) << 64,
-                cdata: sm.mem_cdata.val().to_u64(),
-                atom_op: sm.mem_atom_op.val().to_u32(),
-                thread: sm.mem_thread.val().to_u32(),
-                lane: sm.mem_lane.val().to_u32(),
-            };
-            let served = if req.kind == mem::SYSCALL {
-                let (w, h, c) = (req.wdata as u64, (req.wdata >> 64) as u64, req.cdata);
-                let args =
-                    [w as u32, (w >> 32) as u32, h as u32, (h >> 32) as u32, c as u32, (c >> 32) as u32, sm.mem_xdata.val().to_u32()];
-                bus.syscall(&req, &args, &mut stdout, &mut stats).map(|v| (v as u128, None))
-            } else {
-                bus.service(&req, &mut stats).map(|(data, access)| (data, Some(access)))
-            };
-            match served {
-                Ok((data, access)) => {
-                    sm.mem_rdata.next = (data as u64).into();
-                    sm.mem_rdata_hi.next = ((data >> 64) as u64).into();
+            // A system call, the only per-thread request.
+            let (w, h, c) = (sm.mem_wdata.val().to_u64(), sm.mem_wdata_hi.val().to_u64(), sm.mem_cdata.val().to_u64());
+            let args = [w as u32, (w >> 32) as u32, h as u32, (h >> 32) as u32, c as u32, (c >> 32) as u32, sm.mem_xdata.val().to_u32()];
+            let (call, thread) = (sm.mem_atom_op.val().to_u32(), sm.mem_thread.val().to_u32());
+            match bus.syscall(call, thread, &args, &mut stdout, &mut stats) {
+                Ok(result) => {
+                    sm.mem_rdata.next = result.into();
                     sm.mem_fault.next = false;
-                    pending.mem.extend(access);
                 }
                 Err((kind, addr)) => {
                     sm.mem_fault.next = true;
-                    fault = Some((kind, addr, req.lane));
+                    fault = Some((kind, addr, sm.mem_lane.val().to_u32()));
                 }
             }
             settle(&mut sm)?;
