@@ -486,6 +486,9 @@ pub struct Sm {
     fe_exec: Signal<Local, Bits<64>>,
     /// A branch that every active thread takes, or none: a SETPC.
     br_uni: Signal<Local, Bit>,
+    /// A predicate operand: its packed number and value.
+    pop_code: Signal<Local, Bits<4>>,
+    pop_val: Signal<Local, Bits<64>>,
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
     cl_val: Signal<Local, Bits<64>>,
@@ -826,6 +829,8 @@ impl Sm {
             fe_ok: Default::default(),
             fe_exec: Default::default(),
             br_uni: Default::default(),
+            pop_code: Default::default(),
+            pop_val: Default::default(),
             calli_phase: Default::default(),
             bar_phase: Default::default(),
             cl_val: Default::default(),
@@ -1624,6 +1629,32 @@ impl Logic for Sm {
                 self.fe_exec.next = self.stack.top_mask.val() & self.guard_val.val();
             }
         }
+        // A predicate operand (Aux's, Aux2's b, the prefetch's Aux step): packed
+        // number pop_code (p7 reads as all ones, bit 3 negates), read at its warp.
+        self.pop_code.next = self.aux_code.val();
+        if self.state.q.val() == SmState::Aux2 {
+            self.pop_code.next = self.f_b.val().get_bits::<4>(0);
+        }
+        if self.state.q.val() == SmState::Exec {
+            self.pop_code.next = self.pf_aux_code.val();
+        }
+        if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) {
+            self.preds.raddr.next =
+                (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
+        }
+        if (self.state.q.val() == SmState::Exec) & (self.pf_st.q.val() == 2) {
+            self.preds.raddr.next =
+                (bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
+        }
+        self.pop_val.next = self.pred_val.val();
+        if self.pop_code.val().get_bits::<3>(0) == 7 {
+            self.pop_val.next = !bits::<64>(0);
+            if self.pop_code.val().get_bit(3) {
+                self.pop_val.next = 0.into();
+            }
+        } else if self.pop_code.val().get_bit(3) {
+            self.pop_val.next = !self.pred_val.val();
+        }
         match self.state.q.val() {
             SmState::Idle => {
                 if self.host_we.val() {
@@ -1786,17 +1817,7 @@ impl Logic for Sm {
                 self.c_issued.d.next = self.c_issued.q.val() + 1;
                 self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
                 self.popc.x.next = self.exec.q.val();
-                self.preds.raddr.next =
-                    (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.aux_code.val().get_bits::<3>(0));
-                self.paux.d.next = self.pred_val.val();
-                if self.aux_code.val().get_bits::<3>(0) == 7 {
-                    self.paux.d.next = !bits::<64>(0);
-                    if self.aux_code.val().get_bit(3) {
-                        self.paux.d.next = 0.into();
-                    }
-                } else if self.aux_code.val().get_bit(3) {
-                    self.paux.d.next = !self.pred_val.val();
-                }
+                self.paux.d.next = self.pop_val.val();
                 self.carry_in.d.next = self.carry.rdata.val();
                 self.exited_old.d.next = self.exited.rdata.val();
                 self.state.d.next = SmState::Dispatch;
@@ -1806,17 +1827,7 @@ impl Logic for Sm {
             }
             SmState::Aux2 => {
                 self.c_front.d.next = self.c_front.q.val() + 1;
-                self.preds.raddr.next =
-                    (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.f_b.val().get_bits::<3>(0));
-                self.pauxb.d.next = self.pred_val.val();
-                if self.f_b.val().get_bits::<3>(0) == 7 {
-                    self.pauxb.d.next = !bits::<64>(0);
-                    if self.f_b.val().get_bit(3) {
-                        self.pauxb.d.next = 0.into();
-                    }
-                } else if self.f_b.val().get_bit(3) {
-                    self.pauxb.d.next = !self.pred_val.val();
-                }
+                self.pauxb.d.next = self.pop_val.val();
                 self.state.d.next = SmState::Dispatch;
             }
             // Dispatch: see below (it also runs in Aux's cycle).
@@ -1903,19 +1914,9 @@ impl Logic for Sm {
                 }
                 if self.pf_st.q.val() == 2 {
                     // Aux's reads for the prefetched instruction.
-                    self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val()) << 3)
-                        | bit_cast::<ADDR_BITS, 3>(self.pf_aux_code.val().get_bits::<3>(0));
                     self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
                     self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
-                    self.pf_paux.d.next = self.pred_val.val();
-                    if self.pf_aux_code.val().get_bits::<3>(0) == 7 {
-                        self.pf_paux.d.next = !bits::<64>(0);
-                        if self.pf_aux_code.val().get_bit(3) {
-                            self.pf_paux.d.next = 0.into();
-                        }
-                    } else if self.pf_aux_code.val().get_bit(3) {
-                        self.pf_paux.d.next = !self.pred_val.val();
-                    }
+                    self.pf_paux.d.next = self.pop_val.val();
                     self.pf_carry.d.next = self.carry.rdata.val();
                     self.pf_exited.d.next = self.exited.rdata.val();
                     self.pf_fast.d.next = ((self.pf_cls.val() == 1) & !self.pf_rom.word.val().get_bit(14))
