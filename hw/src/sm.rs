@@ -20,11 +20,12 @@
 //!          ──> Commit (predicates, carry, pc, retire pulse) ──> Sched
 //! ```
 //!
-//! Overlapped front end: while an Exec instruction's beats run, Sched,
-//! fetch and Aux run for another ready warp into the `pf_*` registers
+//! Overlapped front end: while an Exec instruction's beats run (or a
+//! load's, store's or atomic's), Sched, fetch and Aux run for another ready
+//! warp into the `pf_*` registers
 //! (`pf_st`: 0 not started, 1 waiting for TOP, 2 Aux's reads, 3 ready,
-//! 4 none this time). Exec commits in its last cycle and goes on with the
-//! prefetched instruction: straight into its first beat when Exec runs its
+//! 4 none this time). Exec commits in its last cycle (a memory instruction
+//! in Commit) and goes on with the prefetched instruction: straight into its first beat when Exec runs its
 //! class, else into Aux. With `warps` >= 2 and 4 beats per warp, back-to-back
 //! ALU instructions of different warps issue every 4 cycles.
 //!
@@ -481,6 +482,10 @@ pub struct Sm {
     /// Fetch (Top's work) this cycle for warp `fe_warp`, the warp on the
     /// stack's input: Top's checks pass (`fe_ok`); its executing threads.
     fe_go: Signal<Local, Bit>,
+    fe_main: Signal<Local, Bit>,
+    /// The prefetch may start; it holds the stack or the predicate port.
+    pf_on: Signal<Local, Bit>,
+    pf_wait: Signal<Local, Bit>,
     fe_warp: Signal<Local, Bits<6>>,
     fe_ok: Signal<Local, Bit>,
     fe_exec: Signal<Local, Bits<64>>,
@@ -825,6 +830,9 @@ impl Sm {
             pf_cls: Default::default(),
             pf_aux_code: Default::default(),
             fe_go: Default::default(),
+            fe_main: Default::default(),
+            pf_on: Default::default(),
+            pf_wait: Default::default(),
             fe_warp: Default::default(),
             fe_ok: Default::default(),
             fe_exec: Default::default(),
@@ -1125,20 +1133,33 @@ impl Logic for Sm {
         // stack or the predicate read port (then it waits a cycle).
         self.commit_now.next =
             (self.state.q.val() == SmState::Exec) & self.beat_last.val() & (!self.wide.val() | (self.phase.q.val() == 3));
-        self.ex_stall.next = self.commit_now.val() & ((self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2));
-        // The warp whose stack top is fetched from: Top's, Sched's pick, or the prefetch's.
+        // The prefetch starts during an ALU instruction's beats (not its last
+        // cycle) or a memory instruction's; it holds the stack or the predicate
+        // read port in pf_st 1 and 2, when a commit waits for it.
+        self.pf_on.next = ((self.state.q.val() == SmState::Exec) & !self.commit_now.val())
+            | (self.state.q.val() == SmState::BeatAddr)
+            | (self.state.q.val() == SmState::BeatData)
+            | (self.state.q.val() == SmState::BeatReq)
+            | (self.state.q.val() == SmState::BeatWb);
+        self.pf_wait.next = (self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2);
+        self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
+        // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),
+        // or the prefetch's.
         self.fe_warp.next = self.cur.q.val();
+        self.fe_main.next = true;
         self.fe_go.next = (self.state.q.val() == SmState::Top) & !self.stack.busy.val();
         if self.state.q.val() == SmState::Sched {
             self.fe_warp.next = self.sched.pick.val();
             self.fe_go.next = (self.w_live.q.val() != 0) & self.sched.any.val() & self.stack.settled.val();
         }
-        if (self.state.q.val() == SmState::Exec) & (self.pf_st.q.val() == 0) & !self.commit_now.val() {
+        if self.pf_on.val() & (self.pf_st.q.val() == 0) {
             self.fe_warp.next = self.sched.pick.val();
+            self.fe_main.next = false;
             self.fe_go.next = self.sched.any.val() & self.stack.settled.val();
         }
-        if (self.state.q.val() == SmState::Exec) & (self.pf_st.q.val() == 1) {
+        if self.pf_st.q.val() == 1 {
             self.fe_warp.next = self.pf_cur.q.val();
+            self.fe_main.next = false;
             self.fe_go.next = !self.stack.busy.val();
         }
         self.br_uni.next = (self.cls.val() == 6) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
@@ -1465,7 +1486,7 @@ impl Logic for Sm {
         self.bw_live.next = (!self.exited.rdata.val() & self.full.val()) >> self.beat_base.val();
         self.ready.next = self.w_live.q.val() & !self.w_wait.q.val();
         self.sched.ready.next = self.ready.val();
-        if self.state.q.val() == SmState::Exec {
+        if self.pf_on.val() {
             // The prefetch picks another warp.
             self.sched.ready.next = self.ready.val() & !(bits::<64>(1) << self.cur.q.val());
         }
@@ -1635,14 +1656,14 @@ impl Logic for Sm {
         if self.state.q.val() == SmState::Aux2 {
             self.pop_code.next = self.f_b.val().get_bits::<4>(0);
         }
-        if self.state.q.val() == SmState::Exec {
+        if self.pf_st.q.val() == 2 {
             self.pop_code.next = self.pf_aux_code.val();
         }
         if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) {
             self.preds.raddr.next =
                 (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
         }
-        if (self.state.q.val() == SmState::Exec) & (self.pf_st.q.val() == 2) {
+        if self.pf_st.q.val() == 2 {
             self.preds.raddr.next =
                 (bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
         }
@@ -1884,51 +1905,6 @@ impl Logic for Sm {
                     if !self.wide.val() | (self.phase.q.val() == 3) {
                         self.beat.d.next = self.beat.q.val() + 1;
                     }
-                }
-                // Overlapped front end: Sched, Top and Aux for another warp while
-                // this instruction's beats run (its last cycle commits, below).
-                if (self.pf_st.q.val() == 0) & !self.commit_now.val() {
-                    self.pf_st.d.next = 4.into();
-                    if self.sched.any.val() {
-                        self.pf_cur.d.next = self.sched.pick.val();
-                        self.last.d.next = self.sched.pick.val();
-                        if !self.stack.settled.val() {
-                            self.stack.cmd.next = 2.into();
-                            self.stack.start.next = true;
-                            self.pf_st.d.next = 1.into();
-                        }
-                    }
-                }
-                // The fetch (below) fills the prefetch; a warp that has finished or
-                // would trap is left to Sched and Top.
-                if self.fe_go.val() {
-                    self.pf_st.d.next = 4.into();
-                    if self.fe_ok.val() {
-                        self.icount.d.next = self.icount.q.val() + 1;
-                        self.pf_ir.d.next = self.imem.rdata.val();
-                        self.pf_pc.d.next = self.stack.top_pc.val();
-                        self.pf_active.d.next = self.stack.top_mask.val();
-                        self.pf_exec.d.next = self.fe_exec.val();
-                        self.pf_st.d.next = 2.into();
-                    }
-                }
-                if self.pf_st.q.val() == 2 {
-                    // Aux's reads for the prefetched instruction.
-                    self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
-                    self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
-                    self.pf_paux.d.next = self.pop_val.val();
-                    self.pf_carry.d.next = self.carry.rdata.val();
-                    self.pf_exited.d.next = self.exited.rdata.val();
-                    self.pf_fast.d.next = ((self.pf_cls.val() == 1) & !self.pf_rom.word.val().get_bit(14))
-                        | (self.pf_cls.val() == 2)
-                        | (self.pf_cls.val() == 13);
-                    if self.pf_fast.d.val() {
-                        // Aux's counts (Aux does them for the rest).
-                        self.popc.x.next = self.pf_exec.q.val();
-                        self.c_issued.d.next = self.c_issued.q.val() + 1;
-                        self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
-                    }
-                    self.pf_st.d.next = 3.into();
                 }
             }
             SmState::MemAddr => {
@@ -2333,6 +2309,7 @@ impl Logic for Sm {
             // Commit: see below (it also runs in Exec's last cycle).
             SmState::Commit => {}
             SmState::Trapped => {
+                self.pf_st.d.next = 0.into();
                 self.t_warp.d.next = self.cur.q.val();
                 self.done_f.d.next = true;
                 self.state.d.next = SmState::Idle;
@@ -2341,8 +2318,52 @@ impl Logic for Sm {
                 self.state.d.next = SmState::Idle;
             }
         }
+        // Overlapped front end: Sched, Top and Aux for another warp while this
+        // instruction's beats run (an ALU instruction's last cycle commits, below).
+        if self.pf_on.val() & (self.pf_st.q.val() == 0) {
+            self.pf_st.d.next = 4.into();
+            if self.sched.any.val() {
+                self.pf_cur.d.next = self.sched.pick.val();
+                self.last.d.next = self.sched.pick.val();
+                if !self.stack.settled.val() {
+                    self.stack.cmd.next = 2.into();
+                    self.stack.start.next = true;
+                    self.pf_st.d.next = 1.into();
+                }
+            }
+        }
+        // The fetch (below) fills the prefetch; a warp that has finished or
+        // would trap is left to Sched and Top.
+        if self.fe_go.val() & !self.fe_main.val() {
+            self.pf_st.d.next = 4.into();
+            if self.fe_ok.val() {
+                self.icount.d.next = self.icount.q.val() + 1;
+                self.pf_ir.d.next = self.imem.rdata.val();
+                self.pf_pc.d.next = self.stack.top_pc.val();
+                self.pf_active.d.next = self.stack.top_mask.val();
+                self.pf_exec.d.next = self.fe_exec.val();
+                self.pf_st.d.next = 2.into();
+            }
+        }
+        if self.pf_st.q.val() == 2 {
+            // Aux's reads for the prefetched instruction.
+            self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
+            self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
+            self.pf_paux.d.next = self.pop_val.val();
+            self.pf_carry.d.next = self.carry.rdata.val();
+            self.pf_exited.d.next = self.exited.rdata.val();
+            self.pf_fast.d.next =
+                ((self.pf_cls.val() == 1) & !self.pf_rom.word.val().get_bit(14)) | (self.pf_cls.val() == 2) | (self.pf_cls.val() == 13);
+            if self.pf_fast.d.val() {
+                // Aux's counts (Aux does them for the rest).
+                self.popc.x.next = self.pf_exec.q.val();
+                self.c_issued.d.next = self.c_issued.q.val() + 1;
+                self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
+            }
+            self.pf_st.d.next = 3.into();
+        }
         // Fetch in Sched and Top: Top's checks (a finished warp leaves the live set).
-        if self.fe_go.val() & (self.state.q.val() != SmState::Exec) {
+        if self.fe_go.val() & self.fe_main.val() {
             if self.stack.empty.val() {
                 self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fe_warp.val());
                 self.state.d.next = SmState::Sched;
@@ -2369,7 +2390,7 @@ impl Logic for Sm {
         }
         // Commit (predicates, carry, pc, retire pulse), in Commit or in Exec's
         // last cycle; then the prefetched instruction, if there is one, else Sched.
-        self.committing.next = (self.state.q.val() == SmState::Commit) | (self.commit_now.val() & !self.ex_stall.val());
+        self.committing.next = ((self.state.q.val() == SmState::Commit) | self.commit_now.val()) & !self.pf_wait.val();
         if self.committing.val() {
             self.retire.next = true;
             self.state.d.next = SmState::Sched;
