@@ -479,13 +479,15 @@ pub struct Sm {
     /// The prefetched instruction's decode class and predicate operand.
     pf_cls: Signal<Local, Bits<5>>,
     pf_aux_code: Signal<Local, Bits<4>>,
-    /// Fetch (Top's work) this cycle for warp `fe_warp`, the warp on the
-    /// stack's input: Top's checks pass (`fe_ok`); its executing threads.
+    /// A fetch (Top's work) this cycle, for Sched and Top (`fe_main`) or for
+    /// the prefetch.
     fe_go: Signal<Local, Bit>,
     fe_main: Signal<Local, Bit>,
     /// The prefetch may start; it holds the stack or the predicate port.
     pf_on: Signal<Local, Bit>,
     pf_wait: Signal<Local, Bit>,
+    /// The warp fetched from (the one on the stack's input), whether Top's
+    /// checks pass for it, and its executing threads.
     fe_warp: Signal<Local, Bits<6>>,
     fe_ok: Signal<Local, Bit>,
     fe_exec: Signal<Local, Bits<64>>,
