@@ -381,6 +381,7 @@ pub struct Sm {
     lane_d: Vec<Signal<Local, Bits<64>>>,
     auxsel: Signal<Local, Bits<2>>,
     aux_code: Signal<Local, Bits<4>>,
+    aux_ir: Signal<Local, Bits<64>>,
     pred_val: Signal<Local, Bits<64>>,
     guard_val: Signal<Local, Bits<64>>,
     cur_beat: Signal<Local, Bits<8>>,
@@ -476,9 +477,8 @@ pub struct Sm {
     rp_fin: Signal<Local, Bits<64>>,
     rc_fin: Signal<Local, Bits<64>>,
     cc_fin: Signal<Local, Bit>,
-    /// The prefetched instruction's decode class and predicate operand.
+    /// The prefetched instruction's decode class.
     pf_cls: Signal<Local, Bits<5>>,
-    pf_aux_code: Signal<Local, Bits<4>>,
     /// A fetch (Top's work) this cycle, for Sched and Top (`fe_main`) or for
     /// the prefetch.
     fe_go: Signal<Local, Bit>,
@@ -493,8 +493,9 @@ pub struct Sm {
     fe_exec: Signal<Local, Bits<64>>,
     /// A branch that every active thread takes, or none: a SETPC.
     br_uni: Signal<Local, Bit>,
-    /// A predicate operand: its packed number and value.
+    /// A predicate operand: its packed number, warp and value.
     pop_code: Signal<Local, Bits<4>>,
+    pop_warp: Signal<Local, Bits<6>>,
     pop_val: Signal<Local, Bits<64>>,
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
@@ -749,6 +750,7 @@ impl Sm {
             lane_d: (0..lanes).map(|_| Default::default()).collect(),
             auxsel: Default::default(),
             aux_code: Default::default(),
+            aux_ir: Default::default(),
             pred_val: Default::default(),
             guard_val: Default::default(),
             cur_beat: Default::default(),
@@ -830,7 +832,6 @@ impl Sm {
             rc_fin: Default::default(),
             cc_fin: Default::default(),
             pf_cls: Default::default(),
-            pf_aux_code: Default::default(),
             fe_go: Default::default(),
             fe_main: Default::default(),
             pf_on: Default::default(),
@@ -840,6 +841,7 @@ impl Sm {
             fe_exec: Default::default(),
             br_uni: Default::default(),
             pop_code: Default::default(),
+            pop_warp: Default::default(),
             pop_val: Default::default(),
             calli_phase: Default::default(),
             bar_phase: Default::default(),
@@ -1009,20 +1011,9 @@ impl Logic for Sm {
         }
         self.f_rpc.next = bit_cast::<32, 20>(self.ir.q.val().get_bits::<20>(12));
         self.rom.op.next = self.f_op.val();
-        // The prefetched instruction: its class and packed predicate operand
-        // (the fields of `aux_code` below, read from `pf_ir`).
+        // The prefetched instruction's class.
         self.pf_rom.op.next = self.pf_ir.q.val().get_bits::<7>(0);
         self.pf_cls.next = self.pf_rom.word.val().get_bits::<5>(0);
-        self.pf_aux_code.next = 7.into();
-        if self.pf_rom.word.val().get_bits::<2>(10) == 1 {
-            self.pf_aux_code.next = self.pf_ir.q.val().get_bits::<4>(15);
-        }
-        if self.pf_rom.word.val().get_bits::<2>(10) == 2 {
-            self.pf_aux_code.next = self.pf_ir.q.val().get_bits::<4>(26);
-        }
-        if self.pf_rom.word.val().get_bits::<2>(10) == 3 {
-            self.pf_aux_code.next = self.pf_ir.q.val().get_bits::<4>(19);
-        }
         self.cls.next = self.rom.word.val().get_bits::<5>(0);
         self.ity64.next = self.f_mod.val().get_bit(5);
         self.wide_a.next = self.rom.word.val().get_bit(5) | (self.rom.word.val().get_bit(15) & self.ity64.val());
@@ -1032,7 +1023,6 @@ impl Logic for Sm {
             self.dwords.next = 2.into();
         }
         self.setp.next = self.rom.word.val().get_bit(9);
-        self.auxsel.next = self.rom.word.val().get_bits::<2>(10);
         self.is_fp.next = self.rom.word.val().get_bit(12);
         self.is_sfu.next = self.rom.word.val().get_bit(16);
         self.is_shfl.next = self.rom.word.val().get_bit(14);
@@ -1046,16 +1036,24 @@ impl Logic for Sm {
             self.sbuf[e].d.next = self.sbuf[e].q.val();
         }
         self.wide.next = self.wide_a.val() | self.wide_b.val() | (self.dwords.val() == 2);
-        // Packed predicate operand (3-bit number, negation bit 3).
+        // Packed predicate operand (3-bit number, negation bit 3) of the
+        // instruction in Aux, or of the prefetched one in its Aux step:
+        // d[6:3], mod[3:0] or a[3:0] by the ROM's operand selector.
+        self.aux_ir.next = self.ir.q.val();
+        self.auxsel.next = self.rom.word.val().get_bits::<2>(10);
+        if self.pf_st.q.val() == 2 {
+            self.aux_ir.next = self.pf_ir.q.val();
+            self.auxsel.next = self.pf_rom.word.val().get_bits::<2>(10);
+        }
         self.aux_code.next = 7.into();
         if self.auxsel.val() == 1 {
-            self.aux_code.next = self.f_d.val().get_bits::<4>(3);
+            self.aux_code.next = self.aux_ir.val().get_bits::<4>(15);
         }
         if self.auxsel.val() == 2 {
-            self.aux_code.next = self.f_mod.val().get_bits::<4>(0);
+            self.aux_code.next = self.aux_ir.val().get_bits::<4>(26);
         }
         if self.auxsel.val() == 3 {
-            self.aux_code.next = self.f_a.val().get_bits::<4>(0);
+            self.aux_code.next = self.aux_ir.val().get_bits::<4>(19);
         }
         // Predicate RAM read (p7 reads as all ones).
         self.preds.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3;
@@ -1658,16 +1656,13 @@ impl Logic for Sm {
         if self.state.q.val() == SmState::Aux2 {
             self.pop_code.next = self.f_b.val().get_bits::<4>(0);
         }
+        self.pop_warp.next = self.cur.q.val();
         if self.pf_st.q.val() == 2 {
-            self.pop_code.next = self.pf_aux_code.val();
+            self.pop_warp.next = self.pf_cur.q.val();
         }
-        if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) {
+        if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) | (self.pf_st.q.val() == 2) {
             self.preds.raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
-        }
-        if self.pf_st.q.val() == 2 {
-            self.preds.raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
+                (bit_cast::<ADDR_BITS, 6>(self.pop_warp.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
         }
         self.pop_val.next = self.pred_val.val();
         if self.pop_code.val().get_bits::<3>(0) == 7 {
