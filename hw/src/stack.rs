@@ -88,6 +88,7 @@ pub struct ReconvStack {
     push_rpc: Signal<Local, Bits<32>>,
     push_mask: Signal<Local, Bits<64>>,
     push_call: Signal<Local, Bit>,
+    top_live: Signal<Local, Bit>,
     sps: Ram<8>,
     pcrpc: Ram<64>,
     emask: Ram<64>,
@@ -145,6 +146,7 @@ impl ReconvStack {
             push_rpc: Default::default(),
             push_mask: Default::default(),
             push_call: Default::default(),
+            top_live: Default::default(),
             sps: Ram::new(warps),
             pcrpc: Ram::new(entries),
             emask: Ram::new(entries),
@@ -192,9 +194,9 @@ impl Logic for ReconvStack {
         self.top_call.next = self.ecall.rdata.val().any();
         self.empty.next = self.sp.val() == 0;
         self.depth_used.next = self.sp.val();
-        // (Pop's stopping condition, below.)
-        self.settled.next = (self.state.q.val() == StackState::Idle)
-            & ((self.sp.val() == 0) | ((self.emask.rdata.val() != 0) & (self.top_pc.val() != self.top_rpc.val())));
+        // The top entry is live (or there is none): TOP stops popping.
+        self.top_live.next = (self.sp.val() == 0) | ((self.emask.rdata.val() != 0) & (self.top_pc.val() != self.top_rpc.val()));
+        self.settled.next = (self.state.q.val() == StackState::Idle) & self.top_live.val();
         self.busy.next = self.state.q.val() != StackState::Idle;
         self.overflow.next = self.fault.q.val();
         self.no_frame.next = self.frameless.q.val();
@@ -268,7 +270,7 @@ impl Logic for ReconvStack {
                 }
             }
             StackState::Pop => {
-                if (self.sp.val() == 0) | ((self.emask.rdata.val() != 0) & (self.top_pc.val() != self.top_rpc.val())) {
+                if self.top_live.val() {
                     self.state.d.next = StackState::Idle;
                 } else {
                     self.sps.we.next = true;
