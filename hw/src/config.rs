@@ -144,8 +144,15 @@ impl SmConfig {
         if self.preds > 7 {
             return err(format!("preds {} exceeds the ISA's 7", self.preds));
         }
-        if !pow2(self.shared_banks) {
-            return err(format!("shared_banks {} must be a power of two", self.shared_banks));
+        if !pow2(self.shared_banks) || !(2..=32).contains(&self.shared_banks) {
+            return err(format!("shared_banks {} must be a power of two from 2 to 32", self.shared_banks));
+        }
+        let row_bytes = 4 * self.shared_banks;
+        if self.shared_bytes % row_bytes != 0 || self.shared_bytes / row_bytes > 1 << 16 {
+            return err(format!(
+                "shared_bytes {} must be a multiple of {row_bytes} (4 bytes x shared_banks) and at most 65536 rows",
+                self.shared_bytes
+            ));
         }
         if self.shared_bytes > heddle_isa::mem::WINDOW_SIZE || self.local_bytes > heddle_isa::mem::WINDOW_SIZE {
             return err("shared or local memory larger than its 16 MiB address window".into());
@@ -198,6 +205,8 @@ mod tests {
             SmConfig { regs_per_thread: 200, ..SmConfig::default() },
             SmConfig { ctas: 64, ..SmConfig::default() },
             SmConfig { stack_depth: 1, ..SmConfig::default() },
+            SmConfig { shared_banks: 1, ..SmConfig::default() },
+            SmConfig { shared_bytes: 1000, ..SmConfig::default() },
         ];
         for c in bad {
             let e = c.validate().unwrap_err();

@@ -19,6 +19,7 @@ pub mod regfile;
 pub mod sched;
 pub mod sfu;
 pub mod sm;
+pub mod smem;
 pub mod stack;
 pub mod verilog;
 

@@ -81,3 +81,76 @@ end",
         ))
     }
 }
+
+/// `BankRam`: one shared-memory bank, 32-bit words with byte enables, one
+/// read-write port (asynchronous read, synchronous write of the bytes whose
+/// `be` bit is set), as an FPGA block RAM with byte-write enables is used.
+#[derive(LogicBlock)]
+pub struct BankRam {
+    pub clock: Signal<In, Clock>,
+    pub addr: Signal<In, Bits<ADDR_BITS>>,
+    pub rdata: Signal<Out, Bits<32>>,
+    pub wdata: Signal<In, Bits<32>>,
+    pub we: Signal<In, Bit>,
+    pub be: Signal<In, Bits<4>>,
+    _mem: Vec<u32>,
+}
+
+impl BankRam {
+    pub fn new(depth: usize) -> BankRam {
+        assert!(depth >= 1 && depth <= 1 << ADDR_BITS, "BankRam depth {depth} out of range");
+        BankRam {
+            clock: Default::default(),
+            addr: Default::default(),
+            rdata: Default::default(),
+            wdata: Default::default(),
+            we: Default::default(),
+            be: Default::default(),
+            _mem: vec![0; depth],
+        }
+    }
+
+    /// Backdoor read for test benches and the host side of system calls.
+    pub fn peek(&self, addr: usize) -> u32 {
+        self._mem[addr]
+    }
+}
+
+impl Logic for BankRam {
+    fn update(&mut self) {
+        let at = self.addr.val().index();
+        if self.clock.pos_edge() && self.we.val() {
+            if let Some(slot) = self._mem.get_mut(at) {
+                let be = self.be.val().index();
+                let bytes: u32 = (0..4).filter(|i| be >> i & 1 == 1).map(|i| 0xFFu32 << (8 * i)).sum();
+                *slot = (*slot & !bytes) | (self.wdata.val().to_u32() & bytes);
+            }
+        }
+        self.rdata.next = (self._mem.get(at).copied().unwrap_or(0) as u64).into();
+    }
+
+    fn connect(&mut self) {
+        self.rdata.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+reg [31:0] mem [0:{last}];
+integer i;
+initial begin
+   for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
+end
+always @(*) rdata = (addr <= {last}) ? mem[addr] : 32'd0;
+always @(posedge clock) begin
+   if (we && addr <= {last}) begin
+      if (be[0]) mem[addr][7:0] <= wdata[7:0];
+      if (be[1]) mem[addr][15:8] <= wdata[15:8];
+      if (be[2]) mem[addr][23:16] <= wdata[23:16];
+      if (be[3]) mem[addr][31:24] <= wdata[31:24];
+   end
+end",
+            last = self._mem.len() - 1,
+        ))
+    }
+}

@@ -353,3 +353,50 @@ mod tests {
         assert!(compare(1, u32::MAX, 6)); // 1 <u 0xffffffff
     }
 }
+
+/// The new memory value of an atomic (`AtomOp` code) on `old` with operands
+/// `b` and `c` (`cas`), 32 or 64 bits wide (`wide`); `f32` adds are `.rn.ftz`.
+pub fn atomic(op: u32, wide: bool, old: u64, b: u64, c: u64) -> u64 {
+    let (so, sb) = if wide { (old as i64, b as i64) } else { (old as u32 as i32 as i64, b as u32 as i32 as i64) };
+    let mask = if wide { u64::MAX } else { u32::MAX as u64 };
+    let r = match op {
+        0 => old.wrapping_add(b),
+        1 => {
+            if wide {
+                super::fp::add64(old, b, super::fp::Rnd::Rn)
+            } else {
+                super::fp::add32(old as u32, b as u32, super::fp::Rnd::Rn, true, false) as u64
+            }
+        }
+        2 => old.min(b),
+        3 => so.min(sb) as u64,
+        4 => old.max(b),
+        5 => so.max(sb) as u64,
+        6 => {
+            if old >= b {
+                0
+            } else {
+                old + 1
+            }
+        }
+        7 => {
+            if old == 0 || old > b {
+                b
+            } else {
+                old - 1
+            }
+        }
+        8 => old & b,
+        9 => old | b,
+        10 => old ^ b,
+        11 => b,
+        _ => {
+            if old == b {
+                c
+            } else {
+                old
+            }
+        }
+    };
+    r & mask
+}

@@ -879,7 +879,7 @@ impl Machine<'_> {
             let mut buf = [0u8; 8];
             buf[..size as usize].copy_from_slice(&mem[at..at + size as usize]);
             let old = u64::from_le_bytes(buf);
-            let new = atomic_op(op, wide, old, bv, cv);
+            let new = int::atomic(op, wide, old, bv, cv);
             mem[at..at + size as usize].copy_from_slice(&new.to_le_bytes()[..size as usize]);
             if wide {
                 set64(&mut cta.regs, ws, d, l, old);
@@ -984,50 +984,4 @@ impl Machine<'_> {
         }
         Retire { seq: self.seq, sm: 0, cta: cta.linear, warp: w as u32, pc, active, exec, regs, preds, mem: self.mem_log.clone() }
     }
-}
-
-/// The new memory value of an atomic (`AtomOp` code).
-pub(crate) fn atomic_op(op: u32, wide: bool, old: u64, b: u64, c: u64) -> u64 {
-    let (so, sb) = if wide { (old as i64, b as i64) } else { (old as u32 as i32 as i64, b as u32 as i32 as i64) };
-    let mask = if wide { u64::MAX } else { u32::MAX as u64 };
-    let r = match op {
-        0 => old.wrapping_add(b),
-        1 => {
-            if wide {
-                fp::add64(old, b, Rnd::Rn)
-            } else {
-                fp::add32(old as u32, b as u32, Rnd::Rn, true, false) as u64
-            }
-        }
-        2 => old.min(b),
-        3 => so.min(sb) as u64,
-        4 => old.max(b),
-        5 => so.max(sb) as u64,
-        6 => {
-            if old >= b {
-                0
-            } else {
-                old + 1
-            }
-        }
-        7 => {
-            if old == 0 || old > b {
-                b
-            } else {
-                old - 1
-            }
-        }
-        8 => old & b,
-        9 => old | b,
-        10 => old ^ b,
-        11 => b,
-        _ => {
-            if old == b {
-                c
-            } else {
-                old
-            }
-        }
-    };
-    r & mask
 }

@@ -3,7 +3,7 @@
 //! space, with the golden model's address map, checks and atomics; and the
 //! host side of system calls, which the SM also presents on this port.
 
-use crate::golden::exec::{atomic_op, resolve, Spaces};
+use crate::golden::exec::{resolve, Spaces};
 use crate::golden::syscall::{assert_fail, vprintf, ThreadMemory};
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind};
@@ -119,7 +119,7 @@ impl Bus<'_> {
         if atomic {
             // Only the low `size` bytes of the operands are driven meaningfully.
             let mask = if size == 8 { u64::MAX } else { u32::MAX as u64 };
-            let new = atomic_op(r.atom_op, size == 8, old as u64, r.wdata as u64 & mask, r.cdata & mask);
+            let new = heddle_isa::scalar::int::atomic(r.atom_op, size == 8, old as u64, r.wdata as u64 & mask, r.cdata & mask);
             self.backing(space)[at..at + n].copy_from_slice(&new.to_le_bytes()[..n]);
             return Ok((old, access(new as u128)));
         }
