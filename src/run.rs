@@ -173,11 +173,12 @@ pub fn launch<T: Tracer>(
             let s = &r.rtl;
             let util = r.outcome.stats.thread_instructions as f64 / s.cycles.max(1) as f64 / s.lanes as f64;
             let mut text = format!(
-                "rtl: {} cycles, IPC {:.3} warp instructions/cycle, lane utilisation {:.3}, {} bus transactions\nrtl cycles: exec {} memory {} control {} front end {}\n",
+                "rtl: {} cycles, IPC {:.3} warp instructions/cycle, lane utilisation {:.3}, {} bus transactions, {} shared-memory bank-conflict cycles\nrtl cycles: exec {} memory {} control {} front end {}\n",
                 s.cycles,
                 r.outcome.stats.warp_instructions as f64 / s.cycles.max(1) as f64,
                 util,
                 s.bus_transactions,
+                s.bank_conflicts,
                 s.exec_cycles,
                 s.mem_cycles,
                 s.ctl_cycles,

@@ -129,6 +129,30 @@ fn every_program_run_on_the_rtl() {
     println!("{same} program runs identical to the golden model");
 }
 
+/// Shared-memory bank conflicts (`default`: 32 banks, 8 lanes a beat, so 64
+/// threads are 8 beats): a store or load of stride 1 or 33 words spreads a
+/// beat over 8 banks, no conflict; stride 32 puts a beat's 8 lanes on one
+/// bank in 8 rows, 7 extra cycles per beat for the store and the load
+/// (8 x 2 x 7 = 112); stride 16 puts 4 lanes on each of 2 banks (8 x 2 x 3
+/// = 48); stride 0 puts every lane on one word: stores go one lane per
+/// cycle (8 x 7 = 56) and the load is a broadcast (0).
+#[test]
+fn shared_memory_bank_conflicts_are_counted() {
+    for (stride, want) in [(1, 0), (33, 0), (32, 112), (16, 48), (0, 56)] {
+        let stride = format!("u32:{stride}");
+        let args =
+            ["run", "tests/programs/shared_banks.hasm", "--kernel", "strided", "--block", "64", "--arg", "buf:out:u32:64", "--arg", &stride];
+        let o = heddle(&[&args[..], &["--engine", "rtl", "--lockstep", "--stats"]].concat());
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{t}");
+        let n: u64 = t
+            .lines()
+            .find_map(|l| l.strip_prefix("rtl: ")?.split(", ").find_map(|f| f.strip_suffix(" shared-memory bank-conflict cycles")?.parse().ok()))
+            .unwrap_or_else(|| panic!("no bank-conflict count in\n{t}"));
+        assert_eq!(n, want, "{stride}: {t}");
+    }
+}
+
 /// The README's main command, with the VCD bounded: the trace parses, has
 /// the hardware's scopes, and shows the control FSM moving.
 #[test]

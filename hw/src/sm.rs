@@ -55,9 +55,11 @@ use crate::ram::{Ram, ADDR_BITS};
 use crate::regfile::RegFile;
 use crate::sched::WarpPick;
 use crate::sfu::Sfu;
+use crate::smem::SharedMem;
 use crate::stack::ReconvStack;
 use crate::{ConfigError, SmConfig};
 use heddle_isa::fields::{BARRIERS, RPC_NONE};
+use heddle_isa::mem::{LOCAL_WINDOW, SHARED_WINDOW};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
@@ -96,6 +98,11 @@ pub mod trap {
     pub const BAD_REGISTER: u64 = 11;
     /// A barrier id past the last barrier; `trap_value` is the id.
     pub const BAD_BARRIER: u64 = 12;
+    /// A misaligned or out-of-bounds shared-memory access (the SM checks
+    /// those itself; the memory port reports the others as `MEMORY`):
+    /// `trap_lane` is the lane, `trap_value` the address operand.
+    pub const SHARED_MISALIGNED: u64 = 13;
+    pub const SHARED_OUT_OF_BOUNDS: u64 = 14;
 }
 
 /// `mem_kind` values.
@@ -136,6 +143,7 @@ pub enum SmState {
     BeatData,
     BeatReq,
     BeatWb,
+    SmemAcc,
     BarArrive,
     BarCheck,
     BarRelease,
@@ -194,6 +202,15 @@ pub struct Sm {
     pub mem_lrdata: Vec<Signal<In, Bits<64>>>,
     pub mem_lrdata_hi: Vec<Signal<In, Bits<64>>>,
     pub mem_fault_lane: Signal<In, Bits<8>>,
+    /// Shared memory is on chip (`SharedMem`), not on this port. Its monitor:
+    /// `smem_done` says a beat's shared accesses completed in the last cycle,
+    /// for the lanes in `smem_mask`; their addresses, store data (atomics:
+    /// the new value) and loaded data (atomics: the old value) are on
+    /// `mem_laddr`, `mem_lwdata(_hi)` and `mem_ldata(_hi)`.
+    pub smem_done: Signal<Out, Bit>,
+    pub smem_mask: Signal<Out, Bits<32>>,
+    pub mem_ldata: Vec<Signal<Out, Bits<64>>>,
+    pub mem_ldata_hi: Vec<Signal<Out, Bits<64>>>,
     // Launch progress and the retire port (for monitors).
     pub cta_start: Signal<Out, Bit>,
     pub cta_linear: Signal<Out, Bits<32>>,
@@ -217,6 +234,9 @@ pub struct Sm {
     pub perf_ctl: Signal<Out, Bits<64>>,
     pub perf_front: Signal<Out, Bits<64>>,
     pub perf_barrier: Signal<Out, Bits<64>>,
+    /// Cycles a shared-memory load or store pass waited on a bank another
+    /// lane of it held (bank conflicts).
+    pub perf_conflicts: Signal<Out, Bits<64>>,
 
     state: DFF<SmState>,
     r_entry: DFF<Bits<32>>,
@@ -342,6 +362,14 @@ pub struct Sm {
     rhi: Vec<DFF<Bits<64>>>,
     /// The warp's shuffle source values, one per thread.
     sbuf: Vec<DFF<Bits<64>>>,
+    /// Shared memory; in SmemAcc, whether the current word pass has
+    /// started; the beat's shared lanes and a pulse when they are done (the
+    /// monitor); the bank-conflict counter.
+    smem: SharedMem,
+    sm_pass: DFF<Bit>,
+    sm_done: DFF<Bit>,
+    sm_lanes: DFF<Bits<32>>,
+    c_conf: DFF<Bits<64>>,
 
     // Decoded fields of `ir` and other combinational values.
     f_op: Signal<Local, Bits<7>>,
@@ -456,6 +484,32 @@ pub struct Sm {
     /// An indirect call's group: the executing threads whose target is `cl_hval`.
     gcall: Gather,
     mt64: Signal<Local, Bits<64>>,
+    /// Per lane of a memory beat: its address is in shared memory (an
+    /// explicit `.shared` space, or a generic address in the shared window),
+    /// and its offset there. The beat's shared lanes; the first of them whose
+    /// access faults (its lane, address, and whether it is misaligned rather
+    /// than out of bounds) and the lanes below it; the lanes for the memory
+    /// port; the access size in bytes; the instruction's state space.
+    lsh: Vec<Signal<Local, Bit>>,
+    soff: Vec<Signal<Local, Bits<64>>>,
+    /// The lane's offset for the current word pass, and the rows a CTA's
+    /// shared memory spans (hdl_gen cannot slice an expression).
+    sadr: Vec<Signal<Local, Bits<64>>>,
+    sh_rows: Signal<Local, Bits<32>>,
+    sh_mask: Signal<Local, Bits<32>>,
+    sh_found: Signal<Local, Bit>,
+    sh_first: Signal<Local, Bits<8>>,
+    sh_addr: Signal<Local, Bits<32>>,
+    sh_mis: Signal<Local, Bit>,
+    sh_below: Signal<Local, Bits<32>>,
+    port_mask: Signal<Local, Bits<32>>,
+    asz: Signal<Local, Bits<64>>,
+    total64: Signal<Local, Bits<64>>,
+    mk4: Signal<Local, Bits<64>>,
+    m_space: Signal<Local, Bits<3>>,
+    /// SharedMem's size code and word passes for this instruction.
+    sm_size: Signal<Local, Bits<2>>,
+    sm_passes: Signal<Local, Bits<3>>,
     /// Beat-wide memory: the word each lane writes back, the beat's executing
     /// lanes, and whether this is the warp's last beat.
     lrd_word: Vec<Signal<Local, Bits<64>>>,
@@ -526,6 +580,13 @@ pub struct Sm {
     ws64: Constant<Bits<64>>,
     sx8: Constant<Bits<64>>,
     sx16: Constant<Bits<64>>,
+    /// `1 << l` per lane; the shared window's bounds; log2 of a shared-memory
+    /// row's bytes, and that many bytes less one.
+    lane_bit: Vec<Constant<Bits<32>>>,
+    sh_win: Constant<Bits<64>>,
+    lo_win: Constant<Bits<64>>,
+    row_log: Constant<Bits<8>>,
+    row_round: Constant<Bits<32>>,
     _lanes: usize,
     _ws: usize,
     _warps: usize,
@@ -603,6 +664,11 @@ impl Sm {
             mem_lrdata: (0..lanes).map(|_| Default::default()).collect(),
             mem_lrdata_hi: (0..lanes).map(|_| Default::default()).collect(),
             mem_fault_lane: Default::default(),
+            smem_done: Default::default(),
+            smem_mask: Default::default(),
+            mem_ldata: (0..lanes).map(|_| Default::default()).collect(),
+            mem_ldata_hi: (0..lanes).map(|_| Default::default()).collect(),
+            perf_conflicts: Default::default(),
             perf_ctl: Default::default(),
             perf_front: Default::default(),
             perf_barrier: Default::default(),
@@ -715,6 +781,11 @@ impl Sm {
             bhi: (0..lanes).map(|_| Default::default()).collect(),
             rhi: (0..lanes).map(|_| Default::default()).collect(),
             sbuf: (0..cfg.warp_size).map(|_| Default::default()).collect(),
+            smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize),
+            sm_pass: Default::default(),
+            sm_done: Default::default(),
+            sm_lanes: Default::default(),
+            c_conf: Default::default(),
             f_op: Default::default(),
             f_i: Default::default(),
             f_d: Default::default(),
@@ -817,6 +888,23 @@ impl Sm {
             gc: Gather::new(lanes),
             gcall: Gather::new(cfg.warp_size as usize),
             mt64: Default::default(),
+            lsh: (0..lanes).map(|_| Default::default()).collect(),
+            soff: (0..lanes).map(|_| Default::default()).collect(),
+            sadr: (0..lanes).map(|_| Default::default()).collect(),
+            sh_rows: Default::default(),
+            sh_mask: Default::default(),
+            sh_found: Default::default(),
+            sh_first: Default::default(),
+            sh_addr: Default::default(),
+            sh_mis: Default::default(),
+            sh_below: Default::default(),
+            port_mask: Default::default(),
+            asz: Default::default(),
+            total64: Default::default(),
+            mk4: Default::default(),
+            m_space: Default::default(),
+            sm_size: Default::default(),
+            sm_passes: Default::default(),
             lrd_word: (0..lanes).map(|_| Default::default()).collect(),
             lane_mask: Default::default(),
             beat_last: Default::default(),
@@ -870,6 +958,11 @@ impl Sm {
             ws64: Constant::new((cfg.warp_size as u64).into()),
             sx8: Constant::new(0xffff_ff00u64.into()),
             sx16: Constant::new(0xffff_0000u64.into()),
+            lane_bit: (0..lanes).map(|l| Constant::new((1u64 << l).into())).collect(),
+            sh_win: Constant::new((SHARED_WINDOW as u64).into()),
+            lo_win: Constant::new((LOCAL_WINDOW as u64).into()),
+            row_log: c8((4 * cfg.shared_banks).trailing_zeros() as u64),
+            row_round: Constant::new((4 * cfg.shared_banks as u64 - 1).into()),
             _lanes: lanes,
             _ws: cfg.warp_size as usize,
             _warps: cfg.warps as usize,
@@ -970,8 +1063,14 @@ impl Logic for Sm {
             t_warp,
             t_pc,
             t_lane,
-            done_f
+            done_f,
+            sm_pass,
+            sm_done,
+            sm_lanes,
+            c_conf
         );
+        self.sm_done.d.next = false;
+        self.smem.clock.next = self.clock.val();
         for l in 0..self._lanes {
             self.alo[l].clock.next = self.clock.val();
             self.alo[l].d.next = self.alo[l].q.val();
@@ -1069,6 +1168,27 @@ impl Logic for Sm {
         if self.cls.val() == 16 {
             self.mwidth.next = 4.into();
         }
+        // Shared memory: access bytes, SharedMem's size code and passes.
+        self.asz.next = 4.into();
+        self.sm_size.next = 2.into();
+        if self.mwidth.val() < 2 {
+            self.asz.next = 1.into();
+            self.sm_size.next = 0.into();
+        } else if self.mwidth.val() < 4 {
+            self.asz.next = 2.into();
+            self.sm_size.next = 1.into();
+        } else if self.mwidth.val() == 5 {
+            self.asz.next = 8.into();
+            if self.cls.val() == 5 {
+                self.sm_size.next = 3.into();
+            }
+        } else if self.mwidth.val() == 6 {
+            self.asz.next = 16.into();
+        }
+        self.m_space.next = self.f_mod.val().get_bits::<3>(3);
+        if self.cls.val() == 5 {
+            self.m_space.next = bit_cast::<3, 2>(self.f_mod.val().get_bits::<2>(4));
+        }
         self.words.next = 1.into();
         if self.mwidth.val() == 5 {
             self.words.next = 2.into();
@@ -1140,6 +1260,7 @@ impl Logic for Sm {
             | (self.state.q.val() == SmState::BeatAddr)
             | (self.state.q.val() == SmState::BeatData)
             | (self.state.q.val() == SmState::BeatReq)
+            | (self.state.q.val() == SmState::SmemAcc)
             | (self.state.q.val() == SmState::BeatWb);
         self.pf_wait.next = (self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2);
         self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
@@ -1172,8 +1293,6 @@ impl Logic for Sm {
             self.cc_fin.next = self.alus[0].cc_we.val();
         }
         self.mem_beat_req.next = false;
-        self.mem_beat_mask.next = self.lane_mask.val();
-        self.coal.active.next = self.lane_mask.val();
         for l in 0..self._lanes {
             self.ladr[l].clock.next = self.clock.val();
             self.ladr[l].d.next = self.ladr[l].q.val();
@@ -1193,7 +1312,70 @@ impl Logic for Sm {
             self.mem_lwdata[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
             self.mem_lwdata_hi[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
             self.coal.addr[l].next = self.ladr[l].q.val().get_bits::<32>(0);
+            self.mem_ldata[l].next = self.lrd_lo[l].q.val();
+            self.mem_ldata_hi[l].next = self.lrd_hi[l].q.val();
         }
+        // ---- Shared memory: which lanes of the beat it serves, their checks
+        // (as the golden model's: alignment, then bounds), SharedMem's inputs.
+        self.sm_passes.next = self.words.val();
+        // SharedMem's mode (`smem::mode`: 0 load, 1 store, 2 atomic).
+        self.smem.mode.next = 0.into();
+        if self.cls.val() == 4 {
+            self.smem.mode.next = 1.into();
+        }
+        if self.cls.val() == 5 {
+            self.sm_passes.next = 1.into();
+            self.smem.mode.next = 2.into();
+        }
+        self.smem.size.next = self.sm_size.val();
+        self.smem.atom_op.next = self.f_mod.val().get_bits::<4>(0);
+        self.smem.start.next = false;
+        self.smem.clear.next = false;
+        self.sh_rows.next = (self.r_total.q.val() + self.row_round.val()) >> self.row_log.val();
+        self.smem.clear_rows.next = self.sh_rows.val().get_bits::<16>(0);
+        self.total64.next = bit_cast::<64, 32>(self.r_total.q.val());
+        self.mk4.next = bit_cast::<64, 3>(self.mk.q.val()) << 2;
+        self.sh_mask.next = 0.into();
+        self.sh_found.next = false;
+        self.sh_first.next = 0.into();
+        self.sh_addr.next = 0.into();
+        self.sh_mis.next = false;
+        self.sh_below.next = self.lanes_mask.val();
+        for l in 0..self._lanes {
+            self.lsh[l].next = self.m_space.val() == 2;
+            self.soff[l].next = self.ladr[l].q.val();
+            if (self.m_space.val() == 0) & (self.ladr[l].q.val() >= self.sh_win.val()) & (self.ladr[l].q.val() < self.lo_win.val()) {
+                self.lsh[l].next = true;
+                self.soff[l].next = self.ladr[l].q.val() - self.sh_win.val();
+            }
+            if self.lsh[l].val() & self.lane_mask.val().get_bit(l) {
+                self.sh_mask.next = self.sh_mask.val() | self.lane_bit[l].val();
+                if !self.sh_found.val()
+                    & (((self.soff[l].val() & (self.asz.val() - 1)) != 0) | ((self.soff[l].val() + self.asz.val()) > self.total64.val()))
+                {
+                    self.sh_found.next = true;
+                    self.sh_first.next = self.index[l].val();
+                    self.sh_addr.next = self.ladr[l].q.val().get_bits::<32>(0);
+                    self.sh_mis.next = (self.soff[l].val() & (self.asz.val() - 1)) != 0;
+                    self.sh_below.next = self.lane_bit[l].val() - 1;
+                }
+            }
+            self.sadr[l].next = self.soff[l].val() + self.mk4.val();
+            self.smem.addr[l].next = self.sadr[l].val().get_bits::<32>(0);
+            match self.mk.q.val().index() {
+                0 => self.smem.wdata[l].next = self.lw0[l].q.val().get_bits::<32>(0),
+                1 => self.smem.wdata[l].next = self.lw1[l].q.val().get_bits::<32>(0),
+                2 => self.smem.wdata[l].next = self.lw2[l].q.val().get_bits::<32>(0),
+                _ => self.smem.wdata[l].next = self.lw3[l].q.val().get_bits::<32>(0),
+            }
+            self.smem.b[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
+            self.smem.c[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
+        }
+        self.smem.mask.next = self.sh_mask.val();
+        // The memory port takes the other lanes, below a faulting shared lane.
+        self.port_mask.next = self.lane_mask.val() & !self.sh_mask.val() & self.sh_below.val();
+        self.mem_beat_mask.next = self.port_mask.val();
+        self.coal.active.next = self.port_mask.val();
         self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
         self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();
         self.gp.base.next = self.beat_base.val();
@@ -1542,10 +1724,9 @@ impl Logic for Sm {
         if self.cls.val() == 16 {
             self.mem_kind.next = 3.into();
         }
-        self.mem_space.next = self.f_mod.val().get_bits::<3>(3);
+        self.mem_space.next = self.m_space.val();
         self.mem_atom_op.next = 0.into();
         if self.cls.val() == 5 {
-            self.mem_space.next = bit_cast::<3, 2>(self.f_mod.val().get_bits::<2>(4));
             self.mem_atom_op.next = self.f_mod.val().get_bits::<4>(0);
         }
         if self.cls.val() == 16 {
@@ -1586,6 +1767,9 @@ impl Logic for Sm {
         self.perf_ctl.next = self.c_ctl.q.val();
         self.perf_front.next = self.c_front.q.val();
         self.perf_barrier.next = self.c_barrier.q.val();
+        self.perf_conflicts.next = self.c_conf.q.val();
+        self.smem_done.next = self.sm_done.q.val();
+        self.smem_mask.next = self.sm_lanes.q.val();
         // Predicate combine for compares and plop: bits op pc (and, or, xor in mod[5:4]).
         self.bool_v.next = self.rp_fin.val() & self.paux.q.val();
         if self.cls.val() == 11 {
@@ -1712,6 +1896,7 @@ impl Logic for Sm {
                     self.state.d.next = SmState::Trapped;
                 } else {
                     self.cta_start.next = true;
+                    self.smem.clear.next = true;
                     self.init_w.d.next = 0.into();
                     self.init_k.d.next = 0.into();
                     self.rem.d.next = self.r_nthreads.q.val();
@@ -2106,17 +2291,30 @@ impl Logic for Sm {
                 // The beat's executing lanes on the memory port, serviced in lane order.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 self.c_txn.d.next = self.c_txn.q.val() + bit_cast::<64, 8>(self.coal.count.val());
-                self.mem_beat_req.next = true;
+                self.mem_beat_req.next = self.port_mask.val() != 0;
                 self.mk.d.next = 0.into();
+                self.sm_lanes.d.next = self.sh_mask.val();
                 for l in 0..self._lanes {
                     self.lrd_lo[l].d.next = self.mem_lrdata[l].val();
                     self.lrd_hi[l].d.next = self.mem_lrdata_hi[l].val();
                 }
-                if self.mem_fault.val() {
+                if self.mem_fault.val() & (self.port_mask.val() != 0) {
                     self.t_code.d.next = 8.into();
                     self.t_pc.d.next = self.pc.q.val();
                     self.t_lane.d.next = self.mt.q.val() + self.mem_fault_lane.val();
                     self.state.d.next = SmState::Trapped;
+                } else if self.sh_found.val() {
+                    self.t_code.d.next = 14.into();
+                    if self.sh_mis.val() {
+                        self.t_code.d.next = 13.into();
+                    }
+                    self.t_val.d.next = self.sh_addr.val();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.t_lane.d.next = self.mt.q.val() + self.sh_first.val();
+                    self.state.d.next = SmState::Trapped;
+                } else if self.sh_mask.val() != 0 {
+                    self.sm_pass.d.next = false;
+                    self.state.d.next = SmState::SmemAcc;
                 } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
                     self.beat.d.next = self.beat.q.val() + 1;
                     self.state.d.next = SmState::BeatAddr;
@@ -2125,6 +2323,53 @@ impl Logic for Sm {
                     }
                 } else {
                     self.state.d.next = SmState::BeatWb;
+                }
+            }
+            SmState::SmemAcc => {
+                // The beat's shared lanes through SharedMem: one pass per 32-bit
+                // word (an atomic: one pass), each as many cycles as its bank
+                // conflicts need; the data goes where the memory port's would.
+                self.c_mem.d.next = self.c_mem.q.val() + 1;
+                if !self.smem.clearing.val() {
+                    self.smem.start.next = !self.sm_pass.q.val();
+                    self.sm_pass.d.next = true;
+                    for l in 0..self._lanes {
+                        if self.smem.grant.val().get_bit(l) {
+                            if self.cls.val() == 5 {
+                                self.lrd_lo[l].d.next = self.smem.aold.val();
+                                self.lw0[l].d.next = self.smem.anew.val() & self.lo32.val();
+                                self.lw1[l].d.next = self.smem.anew.val() >> 32;
+                            } else {
+                                match self.mk.q.val().index() {
+                                    0 => self.lrd_lo[l].d.next = self.smem.rword[l].val(),
+                                    1 => self.lrd_lo[l].d.next = self.lrd_lo[l].q.val() | (self.smem.rword[l].val() << 32),
+                                    2 => self.lrd_hi[l].d.next = self.smem.rword[l].val(),
+                                    _ => self.lrd_hi[l].d.next = self.lrd_hi[l].q.val() | (self.smem.rword[l].val() << 32),
+                                }
+                            }
+                        }
+                    }
+                    if self.smem.left.val() {
+                        if self.cls.val() != 5 {
+                            self.c_conf.d.next = self.c_conf.q.val() + 1;
+                        }
+                    } else {
+                        self.sm_pass.d.next = false;
+                        self.mk.d.next = self.mk.q.val() + 1;
+                        if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.sm_passes.val() {
+                            self.mk.d.next = 0.into();
+                            self.sm_done.d.next = true;
+                            if (self.cls.val() == 4) | (self.f_d.val() == 127) {
+                                self.beat.d.next = self.beat.q.val() + 1;
+                                self.state.d.next = SmState::BeatAddr;
+                                if self.beat_last.val() {
+                                    self.state.d.next = SmState::Commit;
+                                }
+                            } else {
+                                self.state.d.next = SmState::BeatWb;
+                            }
+                        }
+                    }
                 }
             }
             SmState::BeatWb => {
@@ -2517,6 +2762,12 @@ impl Sm {
     /// The executing-lane mask of the instruction in flight.
     pub fn exec_mask(&self) -> u64 {
         self.exec.q.val().to_u64()
+    }
+
+    /// Shared memory's first `len` bytes (a backdoor for the host side of
+    /// system calls, which may read it: `printf("%s")` of a shared string).
+    pub fn shared_bytes(&self, len: usize) -> Vec<u8> {
+        (0..len).map(|at| self.smem.peek_byte(at)).collect()
     }
 
     /// Register writes the lanes make at the coming clock edge (architectural

@@ -56,8 +56,9 @@ pub struct BankXbar {
     pub we: Vec<Signal<Out, Bit>>,
     pub be: Vec<Signal<Out, Bits<4>>>,
     pub bwdata: Vec<Signal<Out, Bits<32>>>,
-    /// Per lane: its bytes of its bank's word, right-aligned, zero-extended.
-    pub rword: Vec<Signal<Out, Bits<32>>>,
+    /// Per lane: its bytes of its bank's word, right-aligned, zero-extended
+    /// (to 64 bits, as the SM's lane registers hold them).
+    pub rword: Vec<Signal<Out, Bits<64>>>,
     /// The atomic lane's old value (two words when `size` is 3).
     pub aold: Signal<Out, Bits<64>>,
 }
@@ -339,7 +340,7 @@ pub struct SharedMem {
     /// Lanes served this cycle, each lane's loaded bytes, and the atomic
     /// lane's old and new values.
     pub grant: Signal<Out, Bits<32>>,
-    pub rword: Vec<Signal<Out, Bits<32>>>,
+    pub rword: Vec<Signal<Out, Bits<64>>>,
     pub aold: Signal<Out, Bits<64>>,
     pub anew: Signal<Out, Bits<64>>,
     /// Lanes of the pass remain after this cycle.

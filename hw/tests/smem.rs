@@ -30,7 +30,7 @@ fn bank_crossbar_verilog_matches_its_model() {
         for b in 0..banks {
             outputs.extend([(name("row", b), 16), (name("we", b), 1), (name("be", b), 4), (name("bwdata", b), 32)]);
         }
-        outputs.extend((0..lanes).map(|l| (name("rword", l), 32)));
+        outputs.extend((0..lanes).map(|l| (name("rword", l), 64)));
         let mut rng = fastrand::Rng::with_seed(23);
         let vectors: Vec<Vec<u128>> = (0..3000)
             .map(|_| {
@@ -247,7 +247,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
     inputs.extend((0..lanes).map(|l| (name("b", l), 64)));
     inputs.extend((0..lanes).map(|l| (name("c", l), 64)));
     let mut outs: Vec<Port> = vec![("grant", 32), ("left", 1), ("clearing", 1), ("aold", 64), ("anew", 64)];
-    outs.extend((0..lanes).map(|l| (name("rword", l), 32)));
+    outs.extend((0..lanes).map(|l| (name("rword", l), 64)));
     let hw = run_verilator("smem", &verilog, &inputs, &outs, true, &vectors).unwrap();
     for (i, (e, h)) in expect.iter().zip(&hw).enumerate() {
         assert_eq!(e, h, "cycle {i}: inputs {:x?}", vectors[i]);

@@ -12,7 +12,7 @@ use crate::trap::{Space, TrapKind};
 use heddle_hw::sm::mem;
 
 /// One request as the SM drives the port.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Request {
     pub kind: u64,
     /// `Space` (ld/st) or `AtomSpace` (atom) modifier value.
@@ -26,6 +26,35 @@ pub struct Request {
     /// Thread index in the CTA, and lane in the warp.
     pub thread: u32,
     pub lane: u32,
+}
+
+impl Request {
+    /// Bytes the access reads or writes.
+    pub fn size(&self) -> u32 {
+        match (self.kind, self.width) {
+            (mem::ATOMIC, 5) => 8,
+            (mem::ATOMIC, _) => 4,
+            (_, w) => SIZES[w.min(6) as usize],
+        }
+    }
+
+    fn mem_kind(&self) -> MemKind {
+        match self.kind {
+            mem::ATOMIC => MemKind::Atomic,
+            mem::STORE => MemKind::Store,
+            _ => MemKind::Load,
+        }
+    }
+}
+
+/// The record of a shared-memory access the SM made on chip (its monitor
+/// port shows it; `r.wdata` is the value stored, loaded, or an atomic's new
+/// value), counted in `stats`.
+pub fn shared_access(r: &Request, stats: &mut Stats) -> MemAccess {
+    let (space, addr) = resolve(r.space, r.addr);
+    let (kind, size) = (r.mem_kind(), r.size());
+    count(stats, space, kind);
+    MemAccess { lane: r.lane as u8, kind, space, addr, size: size as u8, data: r.wdata & (u128::MAX >> (128 - 8 * size)) }
 }
 
 /// A fault: its kind and the faulting generic address, if there is one.
@@ -78,15 +107,7 @@ impl Bus<'_> {
     pub fn service(&mut self, r: &Request, stats: &mut Stats) -> Result<(u128, MemAccess), Fault> {
         let atomic = r.kind == mem::ATOMIC;
         let store = r.kind == mem::STORE;
-        let size = if atomic {
-            if r.width == 5 {
-                8
-            } else {
-                4
-            }
-        } else {
-            SIZES[r.width.min(6) as usize]
-        };
+        let size = r.size();
         let (space, off) = resolve(r.space, r.addr);
         let fault = |k: TrapKind| (k, Some(r.addr as u64));
         if atomic && !matches!(space, Space::Global | Space::Shared) {
@@ -100,13 +121,7 @@ impl Bus<'_> {
             params_len: self.params.len(),
         };
         let at = spaces.locate(r.thread as usize, space, off, size, store || atomic).map_err(|f| fault(f.kind(space, size)))?;
-        let kind = if atomic {
-            MemKind::Atomic
-        } else if store {
-            MemKind::Store
-        } else {
-            MemKind::Load
-        };
+        let kind = r.mem_kind();
         count(stats, space, kind);
         let n = size as usize;
         let access = |data: u128| MemAccess { lane: r.lane as u8, kind, space, addr: off, size: size as u8, data };

@@ -53,6 +53,9 @@ pub struct RtlStats {
     pub mem_cycles: u64,
     /// Bus transactions: the coalescer's aligned segments per beat request.
     pub bus_transactions: u64,
+    /// Cycles shared-memory loads and stores waited on a bank another lane
+    /// of the same beat held.
+    pub bank_conflicts: u64,
     /// Cycles spent on branch, call, return and exit stack commands.
     pub ctl_cycles: u64,
     /// Cycles spent picking a warp, popping its stack and reading predicates.
@@ -262,6 +265,7 @@ fn simulate_launch<T: Tracer>(
             let (w, h, c) = (sm.mem_wdata.val().to_u64(), sm.mem_wdata_hi.val().to_u64(), sm.mem_cdata.val().to_u64());
             let args = [w as u32, (w >> 32) as u32, h as u32, (h >> 32) as u32, c as u32, (c >> 32) as u32, sm.mem_xdata.val().to_u32()];
             let (call, thread) = (sm.mem_atom_op.val().to_u32(), sm.mem_thread.val().to_u32());
+            bus.shared = sm.shared_bytes(bus.shared.len());
             match bus.syscall(call, thread, &args, &mut stdout, &mut stats) {
                 Ok(result) => {
                     sm.mem_rdata.next = result.into();
@@ -310,6 +314,31 @@ fn simulate_launch<T: Tracer>(
             sm.mem_fault.next = false;
             settle(&mut sm)?;
         }
+        if sm.smem_done.val() {
+            // A beat's shared-memory accesses, done on chip: the SM's monitor port.
+            let mask = sm.smem_mask.val().to_u32();
+            let (thread, lane) = (sm.mem_thread.val().to_u32(), sm.mem_lane.val().to_u32());
+            let kind = sm.mem_kind.val().to_u64();
+            for l in (0..cfg.lanes as usize).filter(|&l| mask >> l & 1 == 1) {
+                let (lo, hi) = if kind == heddle_hw::sm::mem::LOAD {
+                    (sm.mem_ldata[l].val().to_u64(), sm.mem_ldata_hi[l].val().to_u64())
+                } else {
+                    (sm.mem_lwdata[l].val().to_u64(), sm.mem_lwdata_hi[l].val().to_u64())
+                };
+                let req = Request {
+                    kind,
+                    space: sm.mem_space.val().to_u32(),
+                    width: sm.mem_width.val().to_u32(),
+                    addr: sm.mem_laddr[l].val().to_u32(),
+                    wdata: lo as u128 | (hi as u128) << 64,
+                    cdata: 0,
+                    atom_op: 0,
+                    thread: thread + l as u32,
+                    lane: lane + l as u32,
+                };
+                pending.mem.push(bus::shared_access(&req, &mut stats));
+            }
+        }
         // A completed `barred` writes its result into the waiting warps' registers:
         // no instruction's retire record lists that (the golden model's neither).
         let silent = sm.state() == SmState::BarWb;
@@ -337,7 +366,12 @@ fn simulate_launch<T: Tracer>(
                 } else {
                     vec![]
                 },
-                mem: std::mem::take(&mut pending.mem),
+                mem: {
+                    // The memory port's lanes come before a beat's shared ones: lane order, as the golden model.
+                    let mut mem = std::mem::take(&mut pending.mem);
+                    mem.sort_by_key(|m| m.lane);
+                    mem
+                },
             };
             last_pc[warp as usize] = r.pc;
             if let Some(g) = gold.as_deref_mut() {
@@ -370,6 +404,7 @@ fn simulate_launch<T: Tracer>(
         ctl_cycles: sm.perf_ctl.val().to_u64(),
         front_cycles: sm.perf_front.val().to_u64(),
         bus_transactions: sm.perf_txn.val().to_u64(),
+        bank_conflicts: sm.perf_conflicts.val().to_u64(),
         lanes: cfg.lanes,
     };
     let trap = if trap == trap::NONE {
@@ -409,6 +444,17 @@ fn simulate_launch<T: Tracer>(
                 t.lane = Some(lane);
                 t.addr = addr;
                 kind
+            }
+            trap::SHARED_MISALIGNED | trap::SHARED_OUT_OF_BOUNDS => {
+                t.lane = Some(sm.trap_lane.val().to_u32());
+                t.addr = Some(sm.trap_value.val().to_u64());
+                let space = crate::trap::Space::Shared;
+                let size = Request { kind: sm.mem_kind.val().to_u64(), width: sm.mem_width.val().to_u32(), ..Request::default() }.size();
+                if trap == trap::SHARED_MISALIGNED {
+                    TrapKind::Misaligned { space, size }
+                } else {
+                    TrapKind::OutOfBounds { space, size }
+                }
             }
             trap::DIVERGENT_UNIFORM => TrapKind::DivergentUniformBranch,
             trap::BAD_REGISTER => {
