@@ -130,7 +130,8 @@ fn every_program_run_on_the_rtl() {
 }
 
 /// Shared-memory bank conflicts (`default`: 32 banks, 8 lanes a beat, so 64
-/// threads are 8 beats): a store or load of stride 1 or 33 words spreads a
+/// threads are 8 beats; `strided` adds t / 8 to each word index, the same
+/// for a beat's lanes): a store or load of stride 1 or 33 words spreads a
 /// beat over 8 banks, no conflict; stride 32 puts a beat's 8 lanes on one
 /// bank in 8 rows, 7 extra cycles per beat for the store and the load
 /// (8 x 2 x 7 = 112); stride 16 puts 4 lanes on each of 2 banks (8 x 2 x 3
