@@ -118,6 +118,10 @@ impl BankRam {
 
 impl Logic for BankRam {
     fn update(&mut self) {
+        // The read data changes only with the address or at a clock edge.
+        if !self.addr.changed && !self.clock.changed {
+            return;
+        }
         let at = self.addr.val().index();
         if self.clock.pos_edge() && self.we.val() {
             if let Some(slot) = self._mem.get_mut(at) {

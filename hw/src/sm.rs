@@ -491,10 +491,8 @@ pub struct Sm {
     /// than out of bounds) and the lanes below it; the lanes for the memory
     /// port; the access size in bytes; the instruction's state space.
     lsh: Vec<Signal<Local, Bit>>,
-    soff: Vec<Signal<Local, Bits<64>>>,
-    /// The lane's offset for the current word pass, and the rows a CTA's
-    /// shared memory spans (hdl_gen cannot slice an expression).
-    sadr: Vec<Signal<Local, Bits<64>>>,
+    soff: Vec<Signal<Local, Bits<32>>>,
+    /// The rows a CTA's shared memory spans (hdl_gen cannot slice an expression).
     sh_rows: Signal<Local, Bits<32>>,
     sh_mask: Signal<Local, Bits<32>>,
     sh_found: Signal<Local, Bit>,
@@ -503,9 +501,10 @@ pub struct Sm {
     sh_mis: Signal<Local, Bit>,
     sh_below: Signal<Local, Bits<32>>,
     port_mask: Signal<Local, Bits<32>>,
-    asz: Signal<Local, Bits<64>>,
-    total64: Signal<Local, Bits<64>>,
-    mk4: Signal<Local, Bits<64>>,
+    asz: Signal<Local, Bits<32>>,
+    mk4: Signal<Local, Bits<32>>,
+    /// A memory beat's request or shared-memory cycle: the shared-lane logic runs.
+    in_beat: Signal<Local, Bit>,
     m_space: Signal<Local, Bits<3>>,
     /// SharedMem's size code and word passes for this instruction.
     sm_size: Signal<Local, Bits<2>>,
@@ -583,8 +582,8 @@ pub struct Sm {
     /// `1 << l` per lane; the shared window's bounds; log2 of a shared-memory
     /// row's bytes, and that many bytes less one.
     lane_bit: Vec<Constant<Bits<32>>>,
-    sh_win: Constant<Bits<64>>,
-    lo_win: Constant<Bits<64>>,
+    sh_win: Constant<Bits<32>>,
+    lo_win: Constant<Bits<32>>,
     row_log: Constant<Bits<8>>,
     row_round: Constant<Bits<32>>,
     _lanes: usize,
@@ -890,7 +889,6 @@ impl Sm {
             mt64: Default::default(),
             lsh: (0..lanes).map(|_| Default::default()).collect(),
             soff: (0..lanes).map(|_| Default::default()).collect(),
-            sadr: (0..lanes).map(|_| Default::default()).collect(),
             sh_rows: Default::default(),
             sh_mask: Default::default(),
             sh_found: Default::default(),
@@ -900,7 +898,7 @@ impl Sm {
             sh_below: Default::default(),
             port_mask: Default::default(),
             asz: Default::default(),
-            total64: Default::default(),
+            in_beat: Default::default(),
             mk4: Default::default(),
             m_space: Default::default(),
             sm_size: Default::default(),
@@ -1333,43 +1331,53 @@ impl Logic for Sm {
         self.smem.clear.next = false;
         self.sh_rows.next = (self.r_total.q.val() + self.row_round.val()) >> self.row_log.val();
         self.smem.clear_rows.next = self.sh_rows.val().get_bits::<16>(0);
-        self.total64.next = bit_cast::<64, 32>(self.r_total.q.val());
-        self.mk4.next = bit_cast::<64, 3>(self.mk.q.val()) << 2;
+        self.mk4.next = bit_cast::<32, 3>(self.mk.q.val()) << 2;
         self.sh_mask.next = 0.into();
         self.sh_found.next = false;
         self.sh_first.next = 0.into();
         self.sh_addr.next = 0.into();
         self.sh_mis.next = false;
         self.sh_below.next = self.lanes_mask.val();
+        self.in_beat.next = (self.state.q.val() == SmState::BeatReq) | (self.state.q.val() == SmState::SmemAcc);
         for l in 0..self._lanes {
-            self.lsh[l].next = self.m_space.val() == 2;
-            self.soff[l].next = self.ladr[l].q.val();
-            if (self.m_space.val() == 0) & (self.ladr[l].q.val() >= self.sh_win.val()) & (self.ladr[l].q.val() < self.lo_win.val()) {
-                self.lsh[l].next = true;
-                self.soff[l].next = self.ladr[l].q.val() - self.sh_win.val();
-            }
-            if self.lsh[l].val() & self.lane_mask.val().get_bit(l) {
-                self.sh_mask.next = self.sh_mask.val() | self.lane_bit[l].val();
-                if !self.sh_found.val()
-                    & (((self.soff[l].val() & (self.asz.val() - 1)) != 0) | ((self.soff[l].val() + self.asz.val()) > self.total64.val()))
-                {
-                    self.sh_found.next = true;
-                    self.sh_first.next = self.index[l].val();
-                    self.sh_addr.next = self.ladr[l].q.val().get_bits::<32>(0);
-                    self.sh_mis.next = (self.soff[l].val() & (self.asz.val() - 1)) != 0;
-                    self.sh_below.next = self.lane_bit[l].val() - 1;
+            self.lsh[l].next = false;
+            self.soff[l].next = 0.into();
+            self.smem.addr[l].next = 0.into();
+            self.smem.wdata[l].next = 0.into();
+            self.smem.b[l].next = 0.into();
+            self.smem.c[l].next = 0.into();
+            if self.in_beat.val() {
+                self.lsh[l].next = self.m_space.val() == 2;
+                self.soff[l].next = self.ladr[l].q.val().get_bits::<32>(0);
+                if (self.m_space.val() == 0) & (self.soff[l].val() >= self.sh_win.val()) & (self.soff[l].val() < self.lo_win.val()) {
+                    self.lsh[l].next = true;
+                    self.soff[l].next = self.soff[l].val() - self.sh_win.val();
                 }
+                // In bounds: offset < total and total - offset >= size (no overflow).
+                if self.lsh[l].val() & self.lane_mask.val().get_bit(l) {
+                    self.sh_mask.next = self.sh_mask.val() | self.lane_bit[l].val();
+                    if !self.sh_found.val()
+                        & (((self.soff[l].val() & (self.asz.val() - 1)) != 0)
+                            | (self.soff[l].val() >= self.r_total.q.val())
+                            | ((self.r_total.q.val() - self.soff[l].val()) < self.asz.val()))
+                    {
+                        self.sh_found.next = true;
+                        self.sh_first.next = self.index[l].val();
+                        self.sh_addr.next = self.ladr[l].q.val().get_bits::<32>(0);
+                        self.sh_mis.next = (self.soff[l].val() & (self.asz.val() - 1)) != 0;
+                        self.sh_below.next = self.lane_bit[l].val() - 1;
+                    }
+                }
+                self.smem.addr[l].next = self.soff[l].val() + self.mk4.val();
+                match self.mk.q.val().index() {
+                    0 => self.smem.wdata[l].next = self.lw0[l].q.val().get_bits::<32>(0),
+                    1 => self.smem.wdata[l].next = self.lw1[l].q.val().get_bits::<32>(0),
+                    2 => self.smem.wdata[l].next = self.lw2[l].q.val().get_bits::<32>(0),
+                    _ => self.smem.wdata[l].next = self.lw3[l].q.val().get_bits::<32>(0),
+                }
+                self.smem.b[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
+                self.smem.c[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
             }
-            self.sadr[l].next = self.soff[l].val() + self.mk4.val();
-            self.smem.addr[l].next = self.sadr[l].val().get_bits::<32>(0);
-            match self.mk.q.val().index() {
-                0 => self.smem.wdata[l].next = self.lw0[l].q.val().get_bits::<32>(0),
-                1 => self.smem.wdata[l].next = self.lw1[l].q.val().get_bits::<32>(0),
-                2 => self.smem.wdata[l].next = self.lw2[l].q.val().get_bits::<32>(0),
-                _ => self.smem.wdata[l].next = self.lw3[l].q.val().get_bits::<32>(0),
-            }
-            self.smem.b[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
-            self.smem.c[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
         }
         self.smem.mask.next = self.sh_mask.val();
         // The memory port takes the other lanes, below a faulting shared lane.

@@ -448,79 +448,89 @@ impl Logic for SharedMem {
             self.xbar.addr[l].next = self.addr[l].val();
             self.xbar.wdata[l].next = self.wdata[l].val();
             self.rword[l].next = self.xbar.rword[l].val();
-            if self.act.val().get_bit(l) & !self.found.val() {
+            if (self.mode.val() == 2) & self.act.val().get_bit(l) & !self.found.val() {
                 self.found.next = true;
                 self.ab.next = self.b[l].val();
                 self.ac.next = self.c[l].val();
             }
         }
-        self.keep.next = self.lo32.val();
-        self.sgn.next = self.sign32.val();
+        // The atomic unit (simulated only in atomic passes).
+        self.res.next = 0.into();
+        self.old.next = 0.into();
+        self.keep.next = 0.into();
+        self.sgn.next = 0.into();
+        if self.mode.val() == 2 {
+            self.keep.next = self.lo32.val();
+            self.sgn.next = self.sign32.val();
+            if self.size.val() == 3 {
+                self.keep.next = self.ones.val();
+                self.sgn.next = self.sign64.val();
+            }
+            self.ab.next = self.ab.val() & self.keep.val();
+            self.ac.next = self.ac.val() & self.keep.val();
+            self.old.next = self.xbar.aold.val();
+            match self.atom_op.val().index() {
+                0 => self.res.next = self.old.val() + self.ab.val(),
+                1 => self.res.next = self.fadd.d.val(),
+                2 => {
+                    self.res.next = self.ab.val();
+                    if self.old.val() < self.ab.val() {
+                        self.res.next = self.old.val();
+                    }
+                }
+                3 => {
+                    self.res.next = self.ab.val();
+                    if (self.old.val() ^ self.sgn.val()) < (self.ab.val() ^ self.sgn.val()) {
+                        self.res.next = self.old.val();
+                    }
+                }
+                4 => {
+                    self.res.next = self.ab.val();
+                    if self.old.val() > self.ab.val() {
+                        self.res.next = self.old.val();
+                    }
+                }
+                5 => {
+                    self.res.next = self.ab.val();
+                    if (self.old.val() ^ self.sgn.val()) > (self.ab.val() ^ self.sgn.val()) {
+                        self.res.next = self.old.val();
+                    }
+                }
+                6 => {
+                    self.res.next = self.old.val() + 1;
+                    if self.old.val() >= self.ab.val() {
+                        self.res.next = 0.into();
+                    }
+                }
+                7 => {
+                    self.res.next = self.old.val() - 1;
+                    if (self.old.val() == 0) | (self.old.val() > self.ab.val()) {
+                        self.res.next = self.ab.val();
+                    }
+                }
+                8 => self.res.next = self.old.val() & self.ab.val(),
+                9 => self.res.next = self.old.val() | self.ab.val(),
+                10 => self.res.next = self.old.val() ^ self.ab.val(),
+                11 => self.res.next = self.ab.val(),
+                _ => {
+                    self.res.next = self.old.val();
+                    if self.old.val() == self.ab.val() {
+                        self.res.next = self.ac.val();
+                    }
+                }
+            }
+            self.res.next = self.res.val() & self.keep.val();
+        }
+        // f32 (`.rn.ftz`) or f64 add of the atomic lane's operands.
         self.fadd.op.next = self.op_fadd.val();
         if self.size.val() == 3 {
-            self.keep.next = self.ones.val();
-            self.sgn.next = self.sign64.val();
             self.fadd.op.next = self.op_dadd.val();
         }
-        self.ab.next = self.ab.val() & self.keep.val();
-        self.ac.next = self.ac.val() & self.keep.val();
-        self.old.next = self.xbar.aold.val();
         self.fadd.modv.next = self.mod_ftz.val();
         self.fadd.ext0.next = false;
         self.fadd.a.next = self.old.val();
         self.fadd.b.next = self.ab.val();
         self.fadd.c.next = 0.into();
-        match self.atom_op.val().index() {
-            0 => self.res.next = self.old.val() + self.ab.val(),
-            1 => self.res.next = self.fadd.d.val(),
-            2 => {
-                self.res.next = self.ab.val();
-                if self.old.val() < self.ab.val() {
-                    self.res.next = self.old.val();
-                }
-            }
-            3 => {
-                self.res.next = self.ab.val();
-                if (self.old.val() ^ self.sgn.val()) < (self.ab.val() ^ self.sgn.val()) {
-                    self.res.next = self.old.val();
-                }
-            }
-            4 => {
-                self.res.next = self.ab.val();
-                if self.old.val() > self.ab.val() {
-                    self.res.next = self.old.val();
-                }
-            }
-            5 => {
-                self.res.next = self.ab.val();
-                if (self.old.val() ^ self.sgn.val()) > (self.ab.val() ^ self.sgn.val()) {
-                    self.res.next = self.old.val();
-                }
-            }
-            6 => {
-                self.res.next = self.old.val() + 1;
-                if self.old.val() >= self.ab.val() {
-                    self.res.next = 0.into();
-                }
-            }
-            7 => {
-                self.res.next = self.old.val() - 1;
-                if (self.old.val() == 0) | (self.old.val() > self.ab.val()) {
-                    self.res.next = self.ab.val();
-                }
-            }
-            8 => self.res.next = self.old.val() & self.ab.val(),
-            9 => self.res.next = self.old.val() | self.ab.val(),
-            10 => self.res.next = self.old.val() ^ self.ab.val(),
-            11 => self.res.next = self.ab.val(),
-            _ => {
-                self.res.next = self.old.val();
-                if self.old.val() == self.ab.val() {
-                    self.res.next = self.ac.val();
-                }
-            }
-        }
-        self.res.next = self.res.val() & self.keep.val();
         self.xbar.anew.next = self.res.val();
         self.aold.next = self.old.val();
         self.anew.next = self.res.val();
