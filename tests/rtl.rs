@@ -141,14 +141,26 @@ fn every_program_run_on_the_rtl() {
 fn shared_memory_bank_conflicts_are_counted() {
     for (stride, want) in [(1, 0), (33, 0), (32, 112), (16, 48), (0, 56)] {
         let stride = format!("u32:{stride}");
-        let args =
-            ["run", "tests/programs/shared_banks.hasm", "--kernel", "strided", "--block", "64", "--arg", "buf:out:u32:64", "--arg", &stride];
+        let args = [
+            "run",
+            "tests/programs/shared_banks.hasm",
+            "--kernel",
+            "strided",
+            "--block",
+            "64",
+            "--arg",
+            "buf:out:u32:64",
+            "--arg",
+            &stride,
+        ];
         let o = heddle(&[&args[..], &["--engine", "rtl", "--lockstep", "--stats"]].concat());
         let t = text(&o);
         assert_eq!(o.status.code(), Some(0), "{t}");
         let n: u64 = t
             .lines()
-            .find_map(|l| l.strip_prefix("rtl: ")?.split(", ").find_map(|f| f.strip_suffix(" shared-memory bank-conflict cycles")?.parse().ok()))
+            .find_map(|l| {
+                l.strip_prefix("rtl: ")?.split(", ").find_map(|f| f.strip_suffix(" shared-memory bank-conflict cycles")?.parse().ok())
+            })
             .unwrap_or_else(|| panic!("no bank-conflict count in\n{t}"));
         assert_eq!(n, want, "{stride}: {t}");
     }

@@ -526,6 +526,9 @@ pub struct Sm {
     commit_now: Signal<Local, Bit>,
     ex_stall: Signal<Local, Bit>,
     committing: Signal<Local, Bit>,
+    /// A load's last write-back cycle; a store's last request.
+    commit_ld: Signal<Local, Bit>,
+    commit_st: Signal<Local, Bit>,
     /// The instruction's compare and carry results with the committing beat's included.
     rp_fin: Signal<Local, Bits<64>>,
     rc_fin: Signal<Local, Bits<64>>,
@@ -914,6 +917,8 @@ impl Sm {
             commit_now: Default::default(),
             ex_stall: Default::default(),
             committing: Default::default(),
+            commit_ld: Default::default(),
+            commit_st: Default::default(),
             rp_fin: Default::default(),
             rc_fin: Default::default(),
             cc_fin: Default::default(),
@@ -1251,15 +1256,22 @@ impl Logic for Sm {
         // stack or the predicate read port (then it waits a cycle).
         self.commit_now.next =
             (self.state.q.val() == SmState::Exec) & self.beat_last.val() & (!self.wide.val() | (self.phase.q.val() == 3));
-        // The prefetch starts during an ALU instruction's beats (not its last
-        // cycle) or a memory instruction's; it holds the stack or the predicate
-        // read port in pf_st 1 and 2, when a commit waits for it.
+        // A load commits in its last write-back cycle; a store (or an atomic
+        // into rz) in its last beat's request, when the memory port serves it
+        // all (see `committing`).
+        self.commit_ld.next =
+            (self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val());
+        self.commit_st.next =
+            (self.state.q.val() == SmState::BeatReq) & self.beat_last.val() & ((self.cls.val() == 4) | (self.f_d.val() == 127));
+        // The prefetch starts during an ALU instruction's beats or a memory
+        // instruction's (not a cycle that may commit); it holds the stack or
+        // the predicate read port in pf_st 1 and 2, when a commit waits for it.
         self.pf_on.next = ((self.state.q.val() == SmState::Exec) & !self.commit_now.val())
             | (self.state.q.val() == SmState::BeatAddr)
             | (self.state.q.val() == SmState::BeatData)
-            | (self.state.q.val() == SmState::BeatReq)
+            | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
             | (self.state.q.val() == SmState::SmemAcc)
-            | (self.state.q.val() == SmState::BeatWb);
+            | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val());
         self.pf_wait.next = (self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2);
         self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
         // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),
@@ -2638,9 +2650,13 @@ impl Logic for Sm {
                 self.state.d.next = SmState::Aux;
             }
         }
-        // Commit (predicates, carry, pc, retire pulse), in Commit or in Exec's
-        // last cycle; then the prefetched instruction, if there is one, else Sched.
-        self.committing.next = ((self.state.q.val() == SmState::Commit) | self.commit_now.val()) & !self.pf_wait.val();
+        // Commit (predicates, carry, pc, retire pulse), in Commit, in Exec's
+        // last cycle, or in a load's or store's last one; then the prefetched instruction, if there is one, else Sched.
+        self.committing.next = ((self.state.q.val() == SmState::Commit)
+            | self.commit_now.val()
+            | self.commit_ld.val()
+            | (self.commit_st.val() & !self.mem_fault.val() & !self.sh_found.val() & (self.sh_mask.val() == 0)))
+            & !self.pf_wait.val();
         if self.committing.val() {
             self.retire.next = true;
             self.state.d.next = SmState::Sched;
