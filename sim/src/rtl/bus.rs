@@ -1,7 +1,10 @@
-//! The memory behind the SM's memory port: global memory, the CTA's shared
-//! memory, per-thread local memory, the constant bank and the parameter
-//! space, with the golden model's address map, checks and atomics; and the
-//! host side of system calls, which the SM also presents on this port.
+//! The memory behind the SM's memory port: global memory, per-thread local
+//! memory, the constant bank and the parameter space, with the golden
+//! model's address map, checks and atomics; and the host side of system
+//! calls, which the SM also presents on this port. Shared memory is on chip
+//! (`heddle_hw::smem`): its accesses reach the engine only through the SM's
+//! monitor port ([`shared_access`] records them), and system calls see a
+//! copy of it taken when they are made.
 
 use crate::golden::exec::{resolve, Spaces};
 use crate::golden::syscall::{assert_fail, vprintf, ThreadMemory};
@@ -64,6 +67,7 @@ pub struct Bus<'a> {
     pub global: &'a mut GlobalMemory,
     pub consts: &'a [u8],
     pub params: &'a [u8],
+    /// The SM's shared memory as a system call sees it (copied in before each call).
     pub shared: Vec<u8>,
     pub local: Vec<u8>,
     pub local_bytes: u32,
@@ -72,9 +76,8 @@ pub struct Bus<'a> {
 const SIZES: [u32; 7] = [1, 1, 2, 2, 4, 8, 16];
 
 impl Bus<'_> {
-    /// A new CTA starts: its shared and local memory read as zeros.
+    /// A new CTA starts: its local memory reads as zeros.
     pub fn start_cta(&mut self) {
-        self.shared.fill(0);
         self.local.fill(0);
     }
 
