@@ -8,6 +8,7 @@
 //! ([`verilog::lint`]).
 
 pub mod alu;
+pub mod atom;
 pub mod bits;
 pub mod coalesce;
 pub mod config;

@@ -14,15 +14,13 @@
 //! conflicts. An atomic pass serves one lane per cycle, lowest first: its
 //! old value (one word, or two from adjacent banks) is read, the new value
 //! ([`heddle_isa::scalar::int::atomic`]'s semantics; `f32`/`f64` add on an
-//! FPU) is written back in the same cycle.
+//! FPU, in [`AtomAlu`]) is written back in the same cycle.
 //!
 //! A new CTA's shared memory reads as zeros: `clear` zeroes the rows it uses,
 //! one row of every bank per cycle (`clearing` meanwhile).
 
-use crate::fpu::Fpu;
+use crate::atom::AtomAlu;
 use crate::ram::{BankRam, ADDR_BITS};
-use heddle_isa::table::mod_info;
-use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
 
 /// `mode` values.
@@ -347,8 +345,8 @@ pub struct SharedMem {
     pub left: Signal<Out, Bit>,
     pub clearing: Signal<Out, Bit>,
     xbar: BankXbar,
+    atom: AtomAlu,
     banks: Vec<BankRam>,
-    fadd: Fpu,
     pend: DFF<Bits<32>>,
     clr: DFF<Bits<16>>,
     clr_end: DFF<Bits<16>>,
@@ -356,17 +354,6 @@ pub struct SharedMem {
     found: Signal<Local, Bit>,
     ab: Signal<Local, Bits<64>>,
     ac: Signal<Local, Bits<64>>,
-    old: Signal<Local, Bits<64>>,
-    res: Signal<Local, Bits<64>>,
-    keep: Signal<Local, Bits<64>>,
-    sgn: Signal<Local, Bits<64>>,
-    op_fadd: Constant<Bits<7>>,
-    op_dadd: Constant<Bits<7>>,
-    mod_ftz: Constant<Bits<6>>,
-    lo32: Constant<Bits<64>>,
-    ones: Constant<Bits<64>>,
-    sign32: Constant<Bits<64>>,
-    sign64: Constant<Bits<64>>,
     _lanes: usize,
     _banks: usize,
 }
@@ -394,8 +381,8 @@ impl SharedMem {
             left: Default::default(),
             clearing: Default::default(),
             xbar: BankXbar::new(lanes, banks),
+            atom: Default::default(),
             banks: (0..banks).map(|_| BankRam::new((bytes / (4 * banks)).max(1))).collect(),
-            fadd: Default::default(),
             pend: Default::default(),
             clr: Default::default(),
             clr_end: Default::default(),
@@ -403,17 +390,6 @@ impl SharedMem {
             found: Default::default(),
             ab: Default::default(),
             ac: Default::default(),
-            old: Default::default(),
-            res: Default::default(),
-            keep: Default::default(),
-            sgn: Default::default(),
-            op_fadd: Constant::new((Opcode::Fadd as u64).into()),
-            op_dadd: Constant::new((Opcode::Dadd as u64).into()),
-            mod_ftz: Constant::new((1u64 << mod_info(ModKind::Ftz).lo).into()),
-            lo32: Constant::new(0xFFFF_FFFFu64.into()),
-            ones: Constant::new(u64::MAX.into()),
-            sign32: Constant::new((1u64 << 31).into()),
-            sign64: Constant::new((1u64 << 63).into()),
             _lanes: lanes,
             _banks: banks,
         }
@@ -454,86 +430,16 @@ impl Logic for SharedMem {
                 self.ac.next = self.c[l].val();
             }
         }
-        // The atomic unit (simulated only in atomic passes).
-        self.res.next = 0.into();
-        self.old.next = 0.into();
-        self.keep.next = 0.into();
-        self.sgn.next = 0.into();
-        if self.mode.val() == 2 {
-            self.keep.next = self.lo32.val();
-            self.sgn.next = self.sign32.val();
-            if self.size.val() == 3 {
-                self.keep.next = self.ones.val();
-                self.sgn.next = self.sign64.val();
-            }
-            self.ab.next = self.ab.val() & self.keep.val();
-            self.ac.next = self.ac.val() & self.keep.val();
-            self.old.next = self.xbar.aold.val();
-            match self.atom_op.val().index() {
-                0 => self.res.next = self.old.val() + self.ab.val(),
-                1 => self.res.next = self.fadd.d.val(),
-                2 => {
-                    self.res.next = self.ab.val();
-                    if self.old.val() < self.ab.val() {
-                        self.res.next = self.old.val();
-                    }
-                }
-                3 => {
-                    self.res.next = self.ab.val();
-                    if (self.old.val() ^ self.sgn.val()) < (self.ab.val() ^ self.sgn.val()) {
-                        self.res.next = self.old.val();
-                    }
-                }
-                4 => {
-                    self.res.next = self.ab.val();
-                    if self.old.val() > self.ab.val() {
-                        self.res.next = self.old.val();
-                    }
-                }
-                5 => {
-                    self.res.next = self.ab.val();
-                    if (self.old.val() ^ self.sgn.val()) > (self.ab.val() ^ self.sgn.val()) {
-                        self.res.next = self.old.val();
-                    }
-                }
-                6 => {
-                    self.res.next = self.old.val() + 1;
-                    if self.old.val() >= self.ab.val() {
-                        self.res.next = 0.into();
-                    }
-                }
-                7 => {
-                    self.res.next = self.old.val() - 1;
-                    if (self.old.val() == 0) | (self.old.val() > self.ab.val()) {
-                        self.res.next = self.ab.val();
-                    }
-                }
-                8 => self.res.next = self.old.val() & self.ab.val(),
-                9 => self.res.next = self.old.val() | self.ab.val(),
-                10 => self.res.next = self.old.val() ^ self.ab.val(),
-                11 => self.res.next = self.ab.val(),
-                _ => {
-                    self.res.next = self.old.val();
-                    if self.old.val() == self.ab.val() {
-                        self.res.next = self.ac.val();
-                    }
-                }
-            }
-            self.res.next = self.res.val() & self.keep.val();
-        }
-        // f32 (`.rn.ftz`) or f64 add of the atomic lane's operands.
-        self.fadd.op.next = self.op_fadd.val();
-        if self.size.val() == 3 {
-            self.fadd.op.next = self.op_dadd.val();
-        }
-        self.fadd.modv.next = self.mod_ftz.val();
-        self.fadd.ext0.next = false;
-        self.fadd.a.next = self.old.val();
-        self.fadd.b.next = self.ab.val();
-        self.fadd.c.next = 0.into();
-        self.xbar.anew.next = self.res.val();
-        self.aold.next = self.old.val();
-        self.anew.next = self.res.val();
+        // The atomic unit, on the atomic lane.
+        self.atom.en.next = self.mode.val() == 2;
+        self.atom.op.next = self.atom_op.val();
+        self.atom.wide.next = self.size.val() == 3;
+        self.atom.old.next = self.xbar.aold.val();
+        self.atom.b.next = self.ab.val();
+        self.atom.c.next = self.ac.val();
+        self.xbar.anew.next = self.atom.value.val();
+        self.aold.next = self.xbar.aold.val();
+        self.anew.next = self.atom.value.val();
         // Banks: the crossbar's port, or the clear sequencer's zeroes.
         self.clearing.next = self.clr.q.val() != self.clr_end.q.val();
         if self.clearing.val() {

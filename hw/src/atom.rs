@@ -1,0 +1,149 @@
+//! `AtomAlu`: the new memory value of an atomic, in hardware: the
+//! semantics of [`heddle_isa::scalar::int::atomic`] (what the golden model
+//! runs) on an old value and operands b and c, 32 or 64 bits wide; `f32`
+//! adds are `.rn.ftz` and `f64` adds `.rn`, on the unit's own [`Fpu`]. Shared
+//! memory's atomics use it (`smem.rs`); `hw/tests/smem.rs` checks it there
+//! against that function on every operation at both widths.
+
+use crate::fpu::Fpu;
+use heddle_isa::table::mod_info;
+use heddle_isa::{ModKind, Opcode};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct AtomAlu {
+    /// An atomic is being computed (the logic is simulated only then; the
+    /// result is 0 otherwise).
+    pub en: Signal<In, Bit>,
+    /// The `AtomOp` code.
+    pub op: Signal<In, Bits<4>>,
+    pub wide: Signal<In, Bit>,
+    pub old: Signal<In, Bits<64>>,
+    pub b: Signal<In, Bits<64>>,
+    pub c: Signal<In, Bits<64>>,
+    pub value: Signal<Out, Bits<64>>,
+    fadd: Fpu,
+    o: Signal<Local, Bits<64>>,
+    ab: Signal<Local, Bits<64>>,
+    ac: Signal<Local, Bits<64>>,
+    keep: Signal<Local, Bits<64>>,
+    sgn: Signal<Local, Bits<64>>,
+    op_fadd: Constant<Bits<7>>,
+    op_dadd: Constant<Bits<7>>,
+    mod_ftz: Constant<Bits<6>>,
+    lo32: Constant<Bits<64>>,
+    ones: Constant<Bits<64>>,
+    sign32: Constant<Bits<64>>,
+    sign64: Constant<Bits<64>>,
+}
+
+impl Default for AtomAlu {
+    fn default() -> Self {
+        AtomAlu {
+            en: Default::default(),
+            op: Default::default(),
+            wide: Default::default(),
+            old: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            value: Default::default(),
+            fadd: Default::default(),
+            o: Default::default(),
+            ab: Default::default(),
+            ac: Default::default(),
+            keep: Default::default(),
+            sgn: Default::default(),
+            op_fadd: Constant::new((Opcode::Fadd as u64).into()),
+            op_dadd: Constant::new((Opcode::Dadd as u64).into()),
+            mod_ftz: Constant::new((1u64 << mod_info(ModKind::Ftz).lo).into()),
+            lo32: Constant::new(0xFFFF_FFFFu64.into()),
+            ones: Constant::new(u64::MAX.into()),
+            sign32: Constant::new((1u64 << 31).into()),
+            sign64: Constant::new((1u64 << 63).into()),
+        }
+    }
+}
+
+impl Logic for AtomAlu {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.value.next = 0.into();
+        self.o.next = 0.into();
+        self.ab.next = 0.into();
+        self.ac.next = 0.into();
+        self.keep.next = 0.into();
+        self.sgn.next = 0.into();
+        if self.en.val() {
+            self.keep.next = self.lo32.val();
+            self.sgn.next = self.sign32.val();
+            if self.wide.val() {
+                self.keep.next = self.ones.val();
+                self.sgn.next = self.sign64.val();
+            }
+            self.ab.next = self.b.val() & self.keep.val();
+            self.ac.next = self.c.val() & self.keep.val();
+            self.o.next = self.old.val() & self.keep.val();
+            match self.op.val().index() {
+                0 => self.value.next = self.o.val() + self.ab.val(),
+                1 => self.value.next = self.fadd.d.val(),
+                2 => {
+                    self.value.next = self.ab.val();
+                    if self.o.val() < self.ab.val() {
+                        self.value.next = self.o.val();
+                    }
+                }
+                3 => {
+                    self.value.next = self.ab.val();
+                    if (self.o.val() ^ self.sgn.val()) < (self.ab.val() ^ self.sgn.val()) {
+                        self.value.next = self.o.val();
+                    }
+                }
+                4 => {
+                    self.value.next = self.ab.val();
+                    if self.o.val() > self.ab.val() {
+                        self.value.next = self.o.val();
+                    }
+                }
+                5 => {
+                    self.value.next = self.ab.val();
+                    if (self.o.val() ^ self.sgn.val()) > (self.ab.val() ^ self.sgn.val()) {
+                        self.value.next = self.o.val();
+                    }
+                }
+                6 => {
+                    self.value.next = self.o.val() + 1;
+                    if self.o.val() >= self.ab.val() {
+                        self.value.next = 0.into();
+                    }
+                }
+                7 => {
+                    self.value.next = self.o.val() - 1;
+                    if (self.o.val() == 0) | (self.o.val() > self.ab.val()) {
+                        self.value.next = self.ab.val();
+                    }
+                }
+                8 => self.value.next = self.o.val() & self.ab.val(),
+                9 => self.value.next = self.o.val() | self.ab.val(),
+                10 => self.value.next = self.o.val() ^ self.ab.val(),
+                11 => self.value.next = self.ab.val(),
+                _ => {
+                    self.value.next = self.o.val();
+                    if self.o.val() == self.ab.val() {
+                        self.value.next = self.ac.val();
+                    }
+                }
+            }
+            self.value.next = self.value.val() & self.keep.val();
+        }
+        // f32 (`.rn.ftz`) or f64 add.
+        self.fadd.op.next = self.op_fadd.val();
+        if self.wide.val() {
+            self.fadd.op.next = self.op_dadd.val();
+        }
+        self.fadd.modv.next = self.mod_ftz.val();
+        self.fadd.ext0.next = false;
+        self.fadd.a.next = self.o.val();
+        self.fadd.b.next = self.ab.val();
+        self.fadd.c.next = 0.into();
+    }
+}
