@@ -528,6 +528,8 @@ pub struct Sm {
     committing: Signal<Local, Bit>,
     /// A load's last write-back cycle; a store's last request.
     commit_ld: Signal<Local, Bit>,
+    /// A memory instruction's beat is done (see the block after the state match).
+    beat_end: Signal<Local, Bit>,
     commit_st: Signal<Local, Bit>,
     /// The instruction's compare and carry results with the committing beat's included.
     rp_fin: Signal<Local, Bits<64>>,
@@ -918,6 +920,7 @@ impl Sm {
             ex_stall: Default::default(),
             committing: Default::default(),
             commit_ld: Default::default(),
+            beat_end: Default::default(),
             commit_st: Default::default(),
             rp_fin: Default::default(),
             rc_fin: Default::default(),
@@ -1261,6 +1264,7 @@ impl Logic for Sm {
         // all (see `committing`).
         self.commit_ld.next =
             (self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val());
+        self.beat_end.next = false;
         self.commit_st.next =
             (self.state.q.val() == SmState::BeatReq) & self.beat_last.val() & ((self.cls.val() == 4) | (self.f_d.val() == 127));
         // The prefetch starts during an ALU instruction's beats or a memory
@@ -2273,10 +2277,7 @@ impl Logic for Sm {
                     }
                 }
                 if self.lane_mask.val() == 0 {
-                    self.beat.d.next = self.beat.q.val() + 1;
-                    if self.beat_last.val() {
-                        self.state.d.next = SmState::Commit;
-                    }
+                    self.beat_end.next = true;
                 } else if self.cls.val() == 3 {
                     self.state.d.next = SmState::BeatReq;
                 } else {
@@ -2336,11 +2337,7 @@ impl Logic for Sm {
                     self.sm_pass.d.next = false;
                     self.state.d.next = SmState::SmemAcc;
                 } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
-                    self.beat.d.next = self.beat.q.val() + 1;
-                    self.state.d.next = SmState::BeatAddr;
-                    if self.beat_last.val() {
-                        self.state.d.next = SmState::Commit;
-                    }
+                    self.beat_end.next = true;
                 } else {
                     self.state.d.next = SmState::BeatWb;
                 }
@@ -2380,11 +2377,7 @@ impl Logic for Sm {
                             self.mk.d.next = 0.into();
                             self.sm_done.d.next = true;
                             if (self.cls.val() == 4) | (self.f_d.val() == 127) {
-                                self.beat.d.next = self.beat.q.val() + 1;
-                                self.state.d.next = SmState::BeatAddr;
-                                if self.beat_last.val() {
-                                    self.state.d.next = SmState::Commit;
-                                }
+                                self.beat_end.next = true;
                             } else {
                                 self.state.d.next = SmState::BeatWb;
                             }
@@ -2415,11 +2408,7 @@ impl Logic for Sm {
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.lrd_word[l].val();
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
-                    self.beat.d.next = self.beat.q.val() + 1;
-                    self.state.d.next = SmState::BeatAddr;
-                    if self.beat_last.val() {
-                        self.state.d.next = SmState::Commit;
-                    }
+                    self.beat_end.next = true;
                 }
             }
             SmState::BarArrive => {
@@ -2648,6 +2637,14 @@ impl Logic for Sm {
                 self.active.d.next = self.stack.top_mask.val();
                 self.exec.d.next = self.fe_exec.val();
                 self.state.d.next = SmState::Aux;
+            }
+        }
+        // A memory beat is done: the next one, or Commit after the last.
+        if self.beat_end.val() {
+            self.beat.d.next = self.beat.q.val() + 1;
+            self.state.d.next = SmState::BeatAddr;
+            if self.beat_last.val() {
+                self.state.d.next = SmState::Commit;
             }
         }
         // Commit (predicates, carry, pc, retire pulse), in Commit, in Exec's
