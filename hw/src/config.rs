@@ -54,7 +54,8 @@ fn default_imem_words() -> u32 {
 pub struct ConfigError(pub String);
 
 impl SmConfig {
-    /// Fits an iCE40 HX8K: 4 lanes, warps of 8, 16 registers.
+    /// The smallest preset, meant for an iCE40 HX8K (it does not fit yet: see
+    /// the README): 4 lanes, warps of 8, 16 registers, no FP units.
     pub fn tiny() -> SmConfig {
         SmConfig {
             lanes: 4,
