@@ -82,22 +82,37 @@ pub fn run(seconds: f64) -> Result<String, String> {
 const RTL_CASES: &[(&str, u32, u32, u32)] =
     &[("alu", 1, 256, 20), ("fma", 1, 256, 20), ("istream", 2, 256, 0), ("diverge", 1, 256, 8), ("reduce", 2, 256, 0)];
 
-const RTL_HEADER: &str = "config   kernel                  block    cycles  seconds    cycles/s     IPC lane use";
+const RTL_HEADER: &str = "config   kernel                  block    cycles  seconds    cycles/s     IPC lane use  bank conflicts";
 
-fn rtl_row(out: &mut String, config: &str, kernel: &str, block: u32, cycles: u64, secs: f64, warp: u64, thread: u64, lanes: u32) {
-    let c = cycles.max(1) as f64;
+/// One RTL launch's figures: cycles, wall-clock seconds, warp and thread
+/// instructions, lanes, shared-memory bank-conflict cycles.
+struct RtlRun {
+    cycles: u64,
+    secs: f64,
+    warp: u64,
+    thread: u64,
+    lanes: u32,
+    conflicts: u64,
+}
+
+fn rtl_row(out: &mut String, config: &str, kernel: &str, block: u32, r: &RtlRun) {
+    let c = r.cycles.max(1) as f64;
     let _ = writeln!(
         out,
-        "{config:<8} {kernel:<22} {block:>6} {cycles:>9} {secs:>8.2} {:>11.0} {:>7.3} {:>8.3}",
-        c / secs,
-        warp as f64 / c,
-        thread as f64 / c / lanes as f64
+        "{config:<8} {kernel:<22} {block:>6} {:>9} {:>8.2} {:>11.0} {:>7.3} {:>8.3} {:>15}",
+        r.cycles,
+        r.secs,
+        c / r.secs,
+        r.warp as f64 / c,
+        r.thread as f64 / c / r.lanes as f64,
+        r.conflicts
     );
 }
 
 /// `heddle bench --rtl --corpus PATH`: every launch manifest under PATH (a
 /// case directory, or a directory of them) on the RTL for `tiny` and
-/// `default`: cycles per second, IPC and lane utilisation per kernel. A case
+/// `default`: cycles per second, IPC, lane utilisation and shared-memory
+/// bank conflicts per kernel. A case
 /// a configuration cannot run (too few threads or registers, a missing
 /// unit) prints why.
 pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
@@ -129,17 +144,15 @@ pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
             match r {
                 Ok(r) if r.code == 0 => {
                     let block = block_threads(case).unwrap_or(0);
-                    rtl_row(
-                        &mut out,
-                        name,
-                        &kernel,
-                        block,
-                        r.cycles.unwrap_or(0),
+                    let run = RtlRun {
+                        cycles: r.cycles.unwrap_or(0),
                         secs,
-                        r.warp_instructions,
-                        r.thread_instructions,
-                        cfg.lanes,
-                    )
+                        warp: r.warp_instructions,
+                        thread: r.thread_instructions,
+                        lanes: cfg.lanes,
+                        conflicts: r.bank_conflicts.unwrap_or(0),
+                    };
+                    rtl_row(&mut out, name, &kernel, block, &run)
                 }
                 Ok(r) => {
                     let why = r.text.lines().find(|l| l.contains("trap") || l.contains("FAIL")).unwrap_or("failed").trim().to_string();
@@ -193,7 +206,15 @@ pub fn run_rtl() -> Result<String, String> {
                 return Err(format!("RTL benchmark {kernel} on {name} trapped: {trap}"));
             }
             let s = &r.outcome.stats;
-            rtl_row(&mut out, name, kernel, block, r.rtl.cycles, t, s.warp_instructions, s.thread_instructions, cfg.lanes);
+            let run = RtlRun {
+                cycles: r.rtl.cycles,
+                secs: t,
+                warp: s.warp_instructions,
+                thread: s.thread_instructions,
+                lanes: cfg.lanes,
+                conflicts: r.rtl.bank_conflicts,
+            };
+            rtl_row(&mut out, name, kernel, block, &run);
         }
     }
     Ok(out)

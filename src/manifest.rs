@@ -33,6 +33,8 @@ pub struct Report {
     pub warp_instructions: u64,
     pub thread_instructions: u64,
     pub cycles: Option<u64>,
+    /// Shared-memory bank-conflict cycles (RTL).
+    pub bank_conflicts: Option<u64>,
 }
 
 fn field<'v>(v: &'v Value, k: &str) -> Option<&'v Value> {
@@ -194,8 +196,11 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
     report.warp_instructions = outcome.stats.warp_instructions;
     report.thread_instructions = outcome.stats.thread_instructions;
     report.cycles = outcome.stats.cycles;
-    if let Some(s) = rtl_stats.filter(|_| !opt.json) {
-        report.text.push_str(&s);
+    if let Some((text, stats)) = rtl_stats {
+        report.bank_conflicts = Some(stats.bank_conflicts);
+        if !opt.json {
+            report.text.push_str(&text);
+        }
     }
     Ok(report)
 }
@@ -401,5 +406,12 @@ fn check(m: &Value, dir: &Path, name: &str, dev: &Device, buffers: &[Buffer], o:
         });
         text = format!("{}\n", serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?);
     }
-    Ok(Report { text, code: if failed == 0 { 0 } else { 1 }, warp_instructions: 0, thread_instructions: 0, cycles: None })
+    Ok(Report {
+        text,
+        code: if failed == 0 { 0 } else { 1 },
+        warp_instructions: 0,
+        thread_instructions: 0,
+        cycles: None,
+        bank_conflicts: None,
+    })
 }

@@ -5,7 +5,7 @@
 use heddle_hw::SmConfig;
 use heddle_isa::object::{Kernel, Object};
 use heddle_sim::device::{Collect, Device, Launch, NoTrace, Outcome, Tracer};
-use heddle_sim::rtl::RtlOptions;
+use heddle_sim::rtl::{RtlOptions, RtlStats};
 use std::fmt::Write;
 
 /// Element type of a buffer or scalar argument.
@@ -159,13 +159,14 @@ pub struct RunSpec {
 }
 
 /// Runs `launch` on the golden model (or the PTX interpreter, for a PTX
-/// device) or, with `rtl`, on the RTL; RTL statistics come back as text.
+/// device) or, with `rtl`, on the RTL; RTL statistics come back as text and
+/// as figures.
 pub fn launch<T: Tracer>(
     dev: &mut Device,
     launch: &Launch,
     rtl: Option<&RtlOptions>,
     tracer: &mut T,
-) -> Result<(Outcome, Option<String>), String> {
+) -> Result<(Outcome, Option<(String, RtlStats)>), String> {
     match rtl {
         None => Ok((dev.launch_traced(launch, tracer).map_err(|e| e.to_string())?, None)),
         Some(o) => {
@@ -187,7 +188,7 @@ pub fn launch<T: Tracer>(
             if o.lockstep {
                 text += &format!("lockstep: {} warp instructions identical to the golden model\n", r.compared);
             }
-            Ok((r.outcome, Some(text)))
+            Ok((r.outcome, Some((text, r.rtl))))
         }
     }
 }
@@ -304,7 +305,7 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
             let _ = writeln!(text, "  at {line}");
         }
     }
-    Ok(RunResult { text, outcome, rtl_stats })
+    Ok(RunResult { text, outcome, rtl_stats: rtl_stats.map(|(t, _)| t) })
 }
 
 /// `kernel+3 (file:line:col)` for a pc.

@@ -23,7 +23,7 @@ pub struct Ram<const W: usize> {
 
 impl<const W: usize> Ram<W> {
     pub fn new(depth: usize) -> Ram<W> {
-        assert!(depth >= 1 && depth <= 1 << ADDR_BITS, "Ram depth {depth} out of range");
+        assert!((1..=1 << ADDR_BITS).contains(&depth), "Ram depth {depth} out of range");
         Ram {
             clock: Default::default(),
             raddr: Default::default(),
@@ -98,7 +98,7 @@ pub struct BankRam {
 
 impl BankRam {
     pub fn new(depth: usize) -> BankRam {
-        assert!(depth >= 1 && depth <= 1 << ADDR_BITS, "BankRam depth {depth} out of range");
+        assert!((1..=1 << ADDR_BITS).contains(&depth), "BankRam depth {depth} out of range");
         BankRam {
             clock: Default::default(),
             addr: Default::default(),
