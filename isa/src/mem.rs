@@ -26,3 +26,5 @@ pub const LOCAL_WINDOW: u32 = 0xFF00_0000;
 pub const WINDOW_SIZE: u32 = 0x0100_0000;
 /// Global memory lies below this address.
 pub const GLOBAL_LIMIT: u32 = PARAM_WINDOW;
+/// Bytes an access of each `Width` code (u8, s8, u16, s16, b32, b64, b128) moves.
+pub const WIDTH_BYTES: [u32; 7] = [1, 1, 2, 2, 4, 8, 16];

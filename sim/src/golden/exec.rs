@@ -790,7 +790,7 @@ impl Machine<'_> {
         let i = dec.inst;
         let ws = self.ws;
         let width = dec.m[ModKind::Width as usize] as u32;
-        let size: u32 = [1, 1, 2, 2, 4, 8, 16][width as usize];
+        let size = mem::WIDTH_BYTES[width as usize];
         let space_mod = dec.m[ModKind::Space as usize] as u32;
         let store = i.op == Opcode::St;
         let kind = if store { MemKind::Store } else { MemKind::Load };

@@ -37,7 +37,7 @@ impl Request {
         match (self.kind, self.width) {
             (mem::ATOMIC, 5) => 8,
             (mem::ATOMIC, _) => 4,
-            (_, w) => SIZES[w.min(6) as usize],
+            (_, w) => heddle_isa::mem::WIDTH_BYTES[w.min(6) as usize],
         }
     }
 
@@ -72,8 +72,6 @@ pub struct Bus<'a> {
     pub local: Vec<u8>,
     pub local_bytes: u32,
 }
-
-const SIZES: [u32; 7] = [1, 1, 2, 2, 4, 8, 16];
 
 impl Bus<'_> {
     /// A new CTA starts: its local memory reads as zeros.
