@@ -23,5 +23,6 @@ pub mod sm;
 pub mod smem;
 pub mod stack;
 pub mod verilog;
+pub mod wblanes;
 
 pub use config::{ConfigError, SmConfig};

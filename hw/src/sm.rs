@@ -57,6 +57,7 @@ use crate::sched::WarpPick;
 use crate::sfu::Sfu;
 use crate::smem::SharedMem;
 use crate::stack::ReconvStack;
+use crate::wblanes::WbLanes;
 use crate::{ConfigError, SmConfig};
 use heddle_isa::fields::{BARRIERS, RPC_NONE};
 use heddle_isa::mem::{LOCAL_WINDOW, SHARED_WINDOW};
@@ -101,7 +102,7 @@ pub mod trap {
     /// A misaligned or out-of-bounds shared-memory access (the SM checks
     /// those itself; the memory port reports the others as `MEMORY`):
     /// `trap_lane` is the lane, `trap_value` the address operand.
-    pub const SHARED_MISALIGNED: u64 = 13;
+    pub const MISALIGNED: u64 = 13;
     pub const SHARED_OUT_OF_BOUNDS: u64 = 14;
 }
 
@@ -114,7 +115,7 @@ pub mod mem {
     /// call number (`SysNo`), the argument words a..a+6 are `mem_wdata`,
     /// `mem_wdata_hi`, `mem_cdata` (two words each, low first) and
     /// `mem_xdata`; `mem_rdata` is the result. (Loads, stores and atomics go
-    /// a beat of lanes at a time, on `mem_beat_req`.)
+    /// on the Wishbone bus, `Sm::wb_*`.)
     pub const SYSCALL: u64 = 3;
 }
 
@@ -174,8 +175,7 @@ pub struct Sm {
     pub trap_pc: Signal<Out, Bits<32>>,
     pub trap_lane: Signal<Out, Bits<8>>,
     pub trap_value: Signal<Out, Bits<32>>,
-    // Memory port: system calls on `mem_req` (one thread), loads, stores and
-    // atomics on `mem_beat_req` (a beat of lanes).
+    // System calls on `mem_req` (one thread at a time).
     pub mem_req: Signal<Out, Bit>,
     pub mem_kind: Signal<Out, Bits<2>>,
     pub mem_space: Signal<Out, Bits<3>>,
@@ -190,23 +190,64 @@ pub struct Sm {
     pub mem_lane: Signal<Out, Bits<8>>,
     pub mem_rdata: Signal<In, Bits<64>>,
     pub mem_fault: Signal<In, Bit>,
-    /// A beat-wide request (ld, st, atom): the lanes in `mem_beat_mask`, lane
-    /// `l` being thread `mem_thread + l` (lane `mem_lane + l` of the warp), each
-    /// with its address, data words (store data; atomics: b low, c high) and
-    /// loaded data; `mem_fault_lane` names the first faulting lane.
-    pub mem_beat_req: Signal<Out, Bit>,
-    pub mem_beat_mask: Signal<Out, Bits<32>>,
+    /// External memory: a Wishbone B4 pipelined master, `SmConfig::bus_bits`
+    /// wide (`wb_dat_w`, `wb_dat_r`: 32-bit words, low first; `wb_sel`: a bit
+    /// per byte). One transfer is outstanding at a time and the next goes out
+    /// in the cycle the previous one's `ACK` comes back. A beat's lanes go in
+    /// lane order, consecutive lanes in one aligned bus word sharing a
+    /// transfer (`coalesce`). Tags name the access:
+    ///
+    /// - `wb_tga_space`: the `Space` modifier of the address (0 generic);
+    /// - `wb_tga_size`: bytes per lane access (every lane of a beat alike);
+    ///   an access wider than the word takes several transfers, and
+    ///   `wb_tga_first` marks its first;
+    /// - `wb_tga_thread`, `wb_tga_lane`: the transfer's first lane's thread
+    ///   in the CTA and lane in the warp (a local access is per thread, so
+    ///   alone in its transfer);
+    /// - `wb_tgc_atom`, `wb_tgc_op`: an atomic (`AtomOp` code), performed by
+    ///   the memory: one lane per transfer, at its exact address, operands
+    ///   b and c on `wb_tgd_b`, `wb_tgd_c`; the old value returns on
+    ///   `wb_tgd_r` with `ACK`.
+    ///
+    /// `ERR` means the transfer did nothing. A transfer of one lane that
+    /// ends in `ERR` faults at that lane; one of several lanes is retried a
+    /// lane at a time, so the fault is the lowest faulting lane's, and the
+    /// lanes below it (and only those) have done their accesses, as the
+    /// golden model's lane order has it.
+    pub wb_cyc: Signal<Out, Bit>,
+    pub wb_stb: Signal<Out, Bit>,
+    pub wb_we: Signal<Out, Bit>,
+    pub wb_adr: Signal<Out, Bits<32>>,
+    pub wb_dat_w: Vec<Signal<Out, Bits<32>>>,
+    pub wb_sel: Signal<Out, Bits<32>>,
+    pub wb_tga_space: Signal<Out, Bits<3>>,
+    pub wb_tga_size: Signal<Out, Bits<5>>,
+    pub wb_tga_first: Signal<Out, Bit>,
+    pub wb_tga_thread: Signal<Out, Bits<16>>,
+    pub wb_tga_lane: Signal<Out, Bits<8>>,
+    pub wb_tgc_atom: Signal<Out, Bit>,
+    pub wb_tgc_op: Signal<Out, Bits<4>>,
+    pub wb_tgd_b: Signal<Out, Bits<64>>,
+    pub wb_tgd_c: Signal<Out, Bits<64>>,
+    pub wb_dat_r: Vec<Signal<In, Bits<32>>>,
+    pub wb_tgd_r: Signal<In, Bits<64>>,
+    pub wb_ack: Signal<In, Bit>,
+    pub wb_err: Signal<In, Bit>,
+    pub wb_stall: Signal<In, Bit>,
+    /// The memory monitor (for lockstep and statistics). Lane `l` of a beat
+    /// is thread `mem_thread + l` (lane `mem_lane + l` of the warp) and
+    /// accesses `mem_laddr[l]`, with store data `mem_lwdata(_hi)` (atomics:
+    /// b, c; on chip: the new value) and loaded data `mem_ldata(_hi)`
+    /// (atomics: the old value). `bus_done` says the lanes in `bus_mask`
+    /// complete their loads or stores over the bus this cycle (the memory
+    /// reports bus atomics itself); `smem_done` says the lanes in
+    /// `smem_mask` completed their accesses in the on-chip shared memory
+    /// in the last cycle.
     pub mem_laddr: Vec<Signal<Out, Bits<32>>>,
     pub mem_lwdata: Vec<Signal<Out, Bits<64>>>,
     pub mem_lwdata_hi: Vec<Signal<Out, Bits<64>>>,
-    pub mem_lrdata: Vec<Signal<In, Bits<64>>>,
-    pub mem_lrdata_hi: Vec<Signal<In, Bits<64>>>,
-    pub mem_fault_lane: Signal<In, Bits<8>>,
-    /// Shared memory is on chip (`SharedMem`), not on this port. Its monitor:
-    /// `smem_done` says a beat's shared accesses completed in the last cycle,
-    /// for the lanes in `smem_mask`; their addresses, store data (atomics:
-    /// the new value) and loaded data (atomics: the old value) are on
-    /// `mem_laddr`, `mem_lwdata(_hi)` and `mem_ldata(_hi)`.
+    pub bus_done: Signal<Out, Bit>,
+    pub bus_mask: Signal<Out, Bits<32>>,
     pub smem_done: Signal<Out, Bit>,
     pub smem_mask: Signal<Out, Bits<32>>,
     pub mem_ldata: Vec<Signal<Out, Bits<64>>>,
@@ -370,6 +411,44 @@ pub struct Sm {
     sm_done: DFF<Bit>,
     sm_lanes: DFF<Bits<32>>,
     c_conf: DFF<Bits<64>>,
+    /// The bus master, in BeatReq: started this beat; the lanes not yet
+    /// done; the outstanding transfer (`wm_out`), its lanes and part; lanes
+    /// retried one at a time after an `ERR` (`wm_single`, `wm_rep`).
+    wm_go: DFF<Bit>,
+    wm_pend: DFF<Bits<32>>,
+    wm_out: DFF<Bit>,
+    wm_run: DFF<Bits<32>>,
+    wm_part: DFF<Bits<32>>,
+    wm_single: DFF<Bit>,
+    wm_rep: DFF<Bits<32>>,
+    wbl: WbLanes,
+    /// This cycle's response to the outstanding transfer (`ACK`; `ERR`; its
+    /// lane access's last part); the pending lanes and the part to issue
+    /// after it; the transfer to issue (its first lane, the next transfer's,
+    /// its lanes; that lane's index and address; the lanes alone in their
+    /// transfers; transfer starts); whether one goes out, and whether the
+    /// beat's bus work ends this cycle; parts per lane access; the lane of
+    /// a one-lane transfer.
+    wm_ack: Signal<Local, Bit>,
+    wm_err: Signal<Local, Bit>,
+    wm_pdone: Signal<Local, Bit>,
+    pend_now: Signal<Local, Bits<32>>,
+    part_now: Signal<Local, Bits<32>>,
+    single_now: Signal<Local, Bit>,
+    wm_lead: Signal<Local, Bits<32>>,
+    wm_nxt: Signal<Local, Bits<32>>,
+    wm_nxt1: Signal<Local, Bits<32>>,
+    wm_runw: Signal<Local, Bits<32>>,
+    wm_li: Signal<Local, Bits<8>>,
+    wm_adr: Signal<Local, Bits<32>>,
+    wm_solo: Signal<Local, Bits<32>>,
+    wm_leaders: Signal<Local, Bits<32>>,
+    wm_issue: Signal<Local, Bit>,
+    wm_fin: Signal<Local, Bit>,
+    wm_nparts: Signal<Local, Bits<32>>,
+    wm_fli: Signal<Local, Bits<8>>,
+    wm_tb: Signal<Local, Bits<64>>,
+    wm_tc: Signal<Local, Bits<64>>,
 
     // Decoded fields of `ir` and other combinational values.
     f_op: Signal<Local, Bits<7>>,
@@ -581,6 +660,10 @@ pub struct Sm {
     lm64: Constant<Bits<64>>,
     /// All lanes of a beat.
     lanes_mask: Constant<Bits<32>>,
+    /// Bus word bytes, its log2, and the mask that aligns an address to it.
+    wbytes: Constant<Bits<32>>,
+    wlog: Constant<Bits<32>>,
+    walign: Constant<Bits<32>>,
     ws64: Constant<Bits<64>>,
     sx8: Constant<Bits<64>>,
     sx16: Constant<Bits<64>>,
@@ -592,6 +675,7 @@ pub struct Sm {
     row_log: Constant<Bits<8>>,
     row_round: Constant<Bits<32>>,
     _lanes: usize,
+    _words: usize,
     _ws: usize,
     _warps: usize,
     _bars: usize,
@@ -660,14 +744,31 @@ impl Sm {
             perf_exec: Default::default(),
             perf_mem: Default::default(),
             perf_txn: Default::default(),
-            mem_beat_req: Default::default(),
-            mem_beat_mask: Default::default(),
+            wb_cyc: Default::default(),
+            wb_stb: Default::default(),
+            wb_we: Default::default(),
+            wb_adr: Default::default(),
+            wb_dat_w: (0..cfg.bus_bits / 32).map(|_| Default::default()).collect(),
+            wb_sel: Default::default(),
+            wb_tga_space: Default::default(),
+            wb_tga_size: Default::default(),
+            wb_tga_first: Default::default(),
+            wb_tga_thread: Default::default(),
+            wb_tga_lane: Default::default(),
+            wb_tgc_atom: Default::default(),
+            wb_tgc_op: Default::default(),
+            wb_tgd_b: Default::default(),
+            wb_tgd_c: Default::default(),
+            wb_dat_r: (0..cfg.bus_bits / 32).map(|_| Default::default()).collect(),
+            wb_tgd_r: Default::default(),
+            wb_ack: Default::default(),
+            wb_err: Default::default(),
+            wb_stall: Default::default(),
+            bus_done: Default::default(),
+            bus_mask: Default::default(),
             mem_laddr: (0..lanes).map(|_| Default::default()).collect(),
             mem_lwdata: (0..lanes).map(|_| Default::default()).collect(),
             mem_lwdata_hi: (0..lanes).map(|_| Default::default()).collect(),
-            mem_lrdata: (0..lanes).map(|_| Default::default()).collect(),
-            mem_lrdata_hi: (0..lanes).map(|_| Default::default()).collect(),
-            mem_fault_lane: Default::default(),
             smem_done: Default::default(),
             smem_mask: Default::default(),
             mem_ldata: (0..lanes).map(|_| Default::default()).collect(),
@@ -790,6 +891,34 @@ impl Sm {
             sm_done: Default::default(),
             sm_lanes: Default::default(),
             c_conf: Default::default(),
+            wm_go: Default::default(),
+            wm_pend: Default::default(),
+            wm_out: Default::default(),
+            wm_run: Default::default(),
+            wm_part: Default::default(),
+            wm_single: Default::default(),
+            wm_rep: Default::default(),
+            wbl: WbLanes::new(lanes, cfg.bus_bits as usize / 32),
+            wm_ack: Default::default(),
+            wm_err: Default::default(),
+            wm_pdone: Default::default(),
+            pend_now: Default::default(),
+            part_now: Default::default(),
+            single_now: Default::default(),
+            wm_lead: Default::default(),
+            wm_nxt: Default::default(),
+            wm_nxt1: Default::default(),
+            wm_runw: Default::default(),
+            wm_li: Default::default(),
+            wm_adr: Default::default(),
+            wm_solo: Default::default(),
+            wm_leaders: Default::default(),
+            wm_issue: Default::default(),
+            wm_fin: Default::default(),
+            wm_nparts: Default::default(),
+            wm_fli: Default::default(),
+            wm_tb: Default::default(),
+            wm_tc: Default::default(),
             f_op: Default::default(),
             f_i: Default::default(),
             f_d: Default::default(),
@@ -886,7 +1015,7 @@ impl Sm {
             rom: DecodeRom::new(cfg.fp32, cfg.fp64),
             pf_rom: DecodeRom::new(cfg.fp32, cfg.fp64),
             popc: Popc64::default(),
-            coal: Coalescer::new(lanes),
+            coal: Coalescer::new(lanes, cfg.bus_bits / 8),
             popc2: Popc64::default(),
             gp: Gather::new(lanes),
             gc: Gather::new(lanes),
@@ -961,6 +1090,9 @@ impl Sm {
             sx31: Constant::new(0x8000_0000u64.into()),
             lm64: Constant::new((cfg.warp_size as u64 - 1).into()),
             lanes_mask: Constant::new(((1u64 << lanes) - 1).into()),
+            wbytes: Constant::new((cfg.bus_bits as u64 / 8).into()),
+            wlog: Constant::new(((cfg.bus_bits / 8).trailing_zeros() as u64).into()),
+            walign: Constant::new((!(cfg.bus_bits as u64 / 8 - 1) & 0xffff_ffff).into()),
             ws64: Constant::new((cfg.warp_size as u64).into()),
             sx8: Constant::new(0xffff_ff00u64.into()),
             sx16: Constant::new(0xffff_0000u64.into()),
@@ -970,6 +1102,7 @@ impl Sm {
             row_log: c8((4 * cfg.shared_banks).trailing_zeros() as u64),
             row_round: Constant::new((4 * cfg.shared_banks as u64 - 1).into()),
             _lanes: lanes,
+            _words: cfg.bus_bits as usize / 32,
             _ws: cfg.warp_size as usize,
             _warps: cfg.warps as usize,
             _bars: BARRIERS,
@@ -1073,7 +1206,14 @@ impl Logic for Sm {
             sm_pass,
             sm_done,
             sm_lanes,
-            c_conf
+            c_conf,
+            wm_go,
+            wm_pend,
+            wm_out,
+            wm_run,
+            wm_part,
+            wm_single,
+            wm_rep
         );
         self.sm_done.d.next = false;
         self.smem.clock.next = self.clock.val();
@@ -1265,8 +1405,10 @@ impl Logic for Sm {
         self.commit_ld.next =
             (self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val());
         self.beat_end.next = false;
-        self.commit_st.next =
-            (self.state.q.val() == SmState::BeatReq) & self.beat_last.val() & ((self.cls.val() == 4) | (self.f_d.val() == 127));
+        self.commit_st.next = (self.state.q.val() == SmState::BeatReq)
+            & self.beat_last.val()
+            & ((self.cls.val() == 4) | (self.f_d.val() == 127))
+            & self.wm_fin.val();
         // The prefetch starts during an ALU instruction's beats or a memory
         // instruction's (not a cycle that may commit); it holds the stack or
         // the predicate read port in pf_st 1 and 2, when a commit waits for it.
@@ -1306,7 +1448,6 @@ impl Logic for Sm {
             self.rc_fin.next = self.res_carry.q.val() | self.gc.placed.val();
             self.cc_fin.next = self.alus[0].cc_we.val();
         }
-        self.mem_beat_req.next = false;
         for l in 0..self._lanes {
             self.ladr[l].clock.next = self.clock.val();
             self.ladr[l].d.next = self.ladr[l].q.val();
@@ -1326,8 +1467,11 @@ impl Logic for Sm {
             self.mem_lwdata[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
             self.mem_lwdata_hi[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
             self.coal.addr[l].next = self.ladr[l].q.val().get_bits::<32>(0);
-            self.mem_ldata[l].next = self.lrd_lo[l].q.val();
-            self.mem_ldata_hi[l].next = self.lrd_hi[l].q.val();
+            self.wbl.addr[l].next = self.ladr[l].q.val().get_bits::<32>(0);
+            self.wbl.wlo[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
+            self.wbl.whi[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
+            self.mem_ldata[l].next = self.lrd_lo[l].q.val() | self.wbl.rlo[l].val();
+            self.mem_ldata_hi[l].next = self.lrd_hi[l].q.val() | self.wbl.rhi[l].val();
         }
         // ---- Shared memory: which lanes of the beat it serves, their checks
         // (as the golden model's: alignment, then bounds), SharedMem's inputs.
@@ -1384,6 +1528,20 @@ impl Logic for Sm {
                         self.sh_below.next = self.lane_bit[l].val() - 1;
                     }
                 }
+                // Other lanes (not atomics: the memory checks those) are checked
+                // for alignment here, as they must not straddle bus words.
+                if !self.lsh[l].val()
+                    & self.lane_mask.val().get_bit(l)
+                    & !self.sh_found.val()
+                    & (self.cls.val() != 5)
+                    & ((self.soff[l].val() & (self.asz.val() - 1)) != 0)
+                {
+                    self.sh_found.next = true;
+                    self.sh_first.next = self.index[l].val();
+                    self.sh_addr.next = self.ladr[l].q.val().get_bits::<32>(0);
+                    self.sh_mis.next = true;
+                    self.sh_below.next = self.lane_bit[l].val() - 1;
+                }
                 self.smem.addr[l].next = self.soff[l].val() + self.mk4.val();
                 match self.mk.q.val().index() {
                     0 => self.smem.wdata[l].next = self.lw0[l].q.val().get_bits::<32>(0),
@@ -1398,8 +1556,108 @@ impl Logic for Sm {
         self.smem.mask.next = self.sh_mask.val();
         // The memory port takes the other lanes, below a faulting shared lane.
         self.port_mask.next = self.lane_mask.val() & !self.sh_mask.val() & self.sh_below.val();
-        self.mem_beat_mask.next = self.port_mask.val();
         self.coal.active.next = self.port_mask.val();
+        // ---- The bus master (see `wb_cyc`). It acts in BeatReq; one transfer is
+        // outstanding at a time, and the next goes out with its response.
+        self.wm_ack.next = self.wb_ack.val() & self.wm_out.q.val();
+        self.wm_err.next = self.wb_err.val() & self.wm_out.q.val();
+        self.wm_nparts.next = 1.into();
+        if self.asz.val() > self.wbytes.val() {
+            self.wm_nparts.next = self.asz.val() >> self.wlog.val();
+        }
+        self.wm_pdone.next = self.wm_ack.val() & ((self.wm_part.q.val() + 1) == self.wm_nparts.val());
+        self.pend_now.next = self.port_mask.val();
+        self.part_now.next = 0.into();
+        if self.wm_go.q.val() {
+            self.pend_now.next = self.wm_pend.q.val();
+            self.part_now.next = self.wm_part.q.val();
+        }
+        if self.wm_ack.val() {
+            self.part_now.next = self.wm_part.q.val() + 1;
+        }
+        if self.wm_pdone.val() {
+            self.pend_now.next = self.wm_pend.q.val() & !self.wm_run.q.val();
+            self.part_now.next = 0.into();
+        }
+        self.single_now.next = self.wm_single.q.val() & ((self.pend_now.val() & self.wm_rep.q.val()) != 0);
+        self.wm_leaders.next = self.coal.leaders.val();
+        if self.single_now.val() {
+            self.wm_leaders.next = self.lanes_mask.val();
+        }
+        // The transfer: from the first pending lane up to the next transfer's first.
+        self.wm_lead.next = self.pend_now.val() & (!self.pend_now.val() + 1);
+        self.wm_nxt.next = self.pend_now.val() & self.wm_leaders.val() & !self.wm_lead.val();
+        self.wm_nxt1.next = self.wm_nxt.val() & (!self.wm_nxt.val() + 1);
+        self.wm_runw.next = self.pend_now.val() & (self.wm_nxt1.val() - 1);
+        self.wm_issue.next = self.in_beat.val()
+            & (self.state.q.val() == SmState::BeatReq)
+            & !self.wm_err.val()
+            & (!self.wm_out.q.val() | self.wm_ack.val())
+            & (self.pend_now.val() != 0);
+        self.wm_fin.next = (self.state.q.val() == SmState::BeatReq)
+            & !self.wm_err.val()
+            & (!self.wm_out.q.val() | self.wm_ack.val())
+            & (self.pend_now.val() == 0);
+        self.wm_li.next = 0.into();
+        self.wm_adr.next = 0.into();
+        self.wm_fli.next = 0.into();
+        self.wm_tb.next = 0.into();
+        self.wm_tc.next = 0.into();
+        self.wm_solo.next = 0.into();
+        if self.in_beat.val() {
+            for l in 0..self._lanes {
+                if self.wm_lead.val().get_bit(l) {
+                    self.wm_li.next = self.index[l].val();
+                    self.wm_adr.next = self.ladr[l].q.val().get_bits::<32>(0);
+                    self.wm_tb.next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
+                    self.wm_tc.next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
+                }
+                if self.wm_run.q.val().get_bit(l) {
+                    self.wm_fli.next = self.index[l].val();
+                }
+                // Per-thread local addresses (explicit, or in the generic window).
+                if (self.m_space.val() == 0) & (self.soff[l].val() >= self.lo_win.val()) {
+                    self.wm_solo.next = self.wm_solo.val() | self.lane_bit[l].val();
+                }
+            }
+            if (self.cls.val() == 5) | (self.m_space.val() == 3) | (self.asz.val() > self.wbytes.val()) {
+                self.wm_solo.next = self.lanes_mask.val();
+            }
+        }
+        self.coal.solo.next = self.wm_solo.val();
+        self.wbl.wrun.next = 0.into();
+        self.wbl.rrun.next = 0.into();
+        if self.wm_issue.val() {
+            self.wbl.wrun.next = self.wm_runw.val();
+        }
+        if self.wm_ack.val() {
+            self.wbl.rrun.next = self.wm_run.q.val();
+        }
+        self.wbl.wpart.next = self.part_now.val().get_bits::<3>(0);
+        self.wbl.rpart.next = self.wm_part.q.val().get_bits::<3>(0);
+        self.wbl.size.next = self.asz.val().get_bits::<5>(0);
+        self.wb_cyc.next = self.wm_issue.val() | self.wm_out.q.val();
+        self.wb_stb.next = self.wm_issue.val();
+        self.wb_we.next = self.cls.val() == 4;
+        self.wb_adr.next = (self.wm_adr.val() & self.walign.val()) + (self.part_now.val() << self.wlog.val());
+        if self.cls.val() == 5 {
+            self.wb_adr.next = self.wm_adr.val();
+        }
+        self.wb_sel.next = self.wbl.sel.val();
+        self.wb_tga_space.next = self.m_space.val();
+        self.wb_tga_size.next = self.asz.val().get_bits::<5>(0);
+        self.wb_tga_first.next = self.part_now.val() == 0;
+        self.wb_tga_lane.next = self.mt.q.val() + self.wm_li.val();
+        self.wb_tga_thread.next =
+            (bit_cast::<16, 6>(self.cur.q.val()) << self.log_ws.val()) | bit_cast::<16, 8>(self.mt.q.val() + self.wm_li.val());
+        self.wb_tgc_atom.next = self.cls.val() == 5;
+        self.wb_tgc_op.next = self.f_mod.val().get_bits::<4>(0);
+        self.wb_tgd_b.next = self.wm_tb.val();
+        self.wb_tgd_c.next = self.wm_tc.val();
+        for i in 0..self._words {
+            self.wb_dat_w[i].next = self.wbl.dat_o[i].val();
+            self.wbl.dat_i[i].next = self.wb_dat_r[i].val();
+        }
         self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
         self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();
         self.gp.base.next = self.beat_base.val();
@@ -1792,6 +2050,8 @@ impl Logic for Sm {
         self.perf_front.next = self.c_front.q.val();
         self.perf_barrier.next = self.c_barrier.q.val();
         self.perf_conflicts.next = self.c_conf.q.val();
+        self.bus_done.next = self.wm_fin.val() & (self.port_mask.val() != 0) & (self.cls.val() != 5);
+        self.bus_mask.next = self.port_mask.val();
         self.smem_done.next = self.sm_done.q.val();
         self.smem_mask.next = self.sm_lanes.q.val();
         // Predicate combine for compares and plop: bits op pc (and, or, xor in mod[5:4]).
@@ -2270,7 +2530,11 @@ impl Logic for Sm {
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 self.mt.d.next = self.beat_base.val();
                 self.mk.d.next = 0.into();
+                self.wm_go.d.next = false;
+                self.wm_single.d.next = false;
                 for l in 0..self._lanes {
+                    self.lrd_lo[l].d.next = 0.into();
+                    self.lrd_hi[l].d.next = 0.into();
                     self.ladr[l].d.next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
                     if self.cls.val() == 5 {
                         self.ladr[l].d.next = self.va[l].val();
@@ -2309,37 +2573,58 @@ impl Logic for Sm {
                 }
             }
             SmState::BeatReq => {
-                // The beat's executing lanes on the memory port, serviced in lane order.
+                // The beat's bus lanes (see `wb_cyc`), then its shared lanes or write-back.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.c_txn.d.next = self.c_txn.q.val() + bit_cast::<64, 8>(self.coal.count.val());
-                self.mem_beat_req.next = self.port_mask.val() != 0;
                 self.mk.d.next = 0.into();
                 self.sm_lanes.d.next = self.sh_mask.val();
-                for l in 0..self._lanes {
-                    self.lrd_lo[l].d.next = self.mem_lrdata[l].val();
-                    self.lrd_hi[l].d.next = self.mem_lrdata_hi[l].val();
+                self.wm_go.d.next = true;
+                self.wm_pend.d.next = self.pend_now.val();
+                self.wm_part.d.next = self.part_now.val();
+                self.wm_out.d.next = self.wm_issue.val() & !self.wb_stall.val();
+                if self.wm_issue.val() & !self.wb_stall.val() {
+                    self.wm_run.d.next = self.wm_runw.val();
+                    self.c_txn.d.next = self.c_txn.q.val() + 1;
                 }
-                if self.mem_fault.val() & (self.port_mask.val() != 0) {
-                    self.t_code.d.next = 8.into();
-                    self.t_pc.d.next = self.pc.q.val();
-                    self.t_lane.d.next = self.mt.q.val() + self.mem_fault_lane.val();
-                    self.state.d.next = SmState::Trapped;
-                } else if self.sh_found.val() {
-                    self.t_code.d.next = 14.into();
-                    if self.sh_mis.val() {
-                        self.t_code.d.next = 13.into();
+                if self.wm_ack.val() {
+                    for l in 0..self._lanes {
+                        if self.wm_run.q.val().get_bit(l) {
+                            self.lrd_lo[l].d.next = self.lrd_lo[l].q.val() | self.wbl.rlo[l].val();
+                            self.lrd_hi[l].d.next = self.lrd_hi[l].q.val() | self.wbl.rhi[l].val();
+                            if self.cls.val() == 5 {
+                                self.lrd_lo[l].d.next = self.wb_tgd_r.val();
+                            }
+                        }
                     }
-                    self.t_val.d.next = self.sh_addr.val();
-                    self.t_pc.d.next = self.pc.q.val();
-                    self.t_lane.d.next = self.mt.q.val() + self.sh_first.val();
-                    self.state.d.next = SmState::Trapped;
-                } else if self.sh_mask.val() != 0 {
-                    self.sm_pass.d.next = false;
-                    self.state.d.next = SmState::SmemAcc;
-                } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
-                    self.beat_end.next = true;
-                } else {
-                    self.state.d.next = SmState::BeatWb;
+                }
+                if self.wm_err.val() {
+                    if (self.wm_run.q.val() & (self.wm_run.q.val() - 1)) != 0 {
+                        // Retry the transfer's lanes one at a time.
+                        self.wm_single.d.next = true;
+                        self.wm_rep.d.next = self.wm_run.q.val();
+                    } else {
+                        self.t_code.d.next = 8.into();
+                        self.t_pc.d.next = self.pc.q.val();
+                        self.t_lane.d.next = self.mt.q.val() + self.wm_fli.val();
+                        self.state.d.next = SmState::Trapped;
+                    }
+                } else if self.wm_fin.val() {
+                    if self.sh_found.val() {
+                        self.t_code.d.next = 14.into();
+                        if self.sh_mis.val() {
+                            self.t_code.d.next = 13.into();
+                        }
+                        self.t_val.d.next = self.sh_addr.val();
+                        self.t_pc.d.next = self.pc.q.val();
+                        self.t_lane.d.next = self.mt.q.val() + self.sh_first.val();
+                        self.state.d.next = SmState::Trapped;
+                    } else if self.sh_mask.val() != 0 {
+                        self.sm_pass.d.next = false;
+                        self.state.d.next = SmState::SmemAcc;
+                    } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
+                        self.beat_end.next = true;
+                    } else {
+                        self.state.d.next = SmState::BeatWb;
+                    }
                 }
             }
             SmState::SmemAcc => {
@@ -2652,7 +2937,7 @@ impl Logic for Sm {
         self.committing.next = ((self.state.q.val() == SmState::Commit)
             | self.commit_now.val()
             | self.commit_ld.val()
-            | (self.commit_st.val() & !self.mem_fault.val() & !self.sh_found.val() & (self.sh_mask.val() == 0)))
+            | (self.commit_st.val() & !self.sh_found.val() & (self.sh_mask.val() == 0)))
             & !self.pf_wait.val();
         if self.committing.val() {
             self.retire.next = true;

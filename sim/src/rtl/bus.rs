@@ -1,10 +1,11 @@
-//! The memory behind the SM's memory port: global memory, per-thread local
-//! memory, the constant bank and the parameter space, with the golden
-//! model's address map, checks and atomics; and the host side of system
-//! calls, which the SM also presents on this port. Shared memory is on chip
-//! (`heddle_hw::smem`): its accesses reach the engine only through the SM's
-//! monitor port ([`shared_access`] records them), and system calls see a
-//! copy of it taken when they are made.
+//! The memory behind the SM's Wishbone bus (`wishbone` is the bus side):
+//! global memory, per-thread local memory, the constant bank and the
+//! parameter space, with the golden model's address map, checks and
+//! atomics; and the host side of system calls, which the SM presents on
+//! its `mem_req` port. Shared memory is on chip (`heddle_hw::smem`): system
+//! calls see a copy of it taken when they are made. Loads, stores and
+//! shared accesses are listed for the retire record from the SM's monitor
+//! ([`monitored_access`]).
 
 use crate::golden::exec::{resolve, Spaces};
 use crate::golden::syscall::{assert_fail, vprintf, ThreadMemory};
@@ -50,10 +51,9 @@ impl Request {
     }
 }
 
-/// The record of a shared-memory access the SM made on chip (its monitor
-/// port shows it; `r.wdata` is the value stored, loaded, or an atomic's new
-/// value), counted in `stats`.
-pub fn shared_access(r: &Request, stats: &mut Stats) -> MemAccess {
+/// The record of an access the SM's monitor shows (`r.wdata` is the value
+/// stored, loaded, or an on-chip atomic's new value), counted in `stats`.
+pub fn monitored_access(r: &Request, stats: &mut Stats) -> MemAccess {
     let (space, addr) = resolve(r.space, r.addr);
     let (kind, size) = (r.mem_kind(), r.size());
     count(stats, space, kind);
@@ -79,7 +79,7 @@ impl Bus<'_> {
         self.local.fill(0);
     }
 
-    fn backing(&mut self, space: Space) -> &mut [u8] {
+    pub(super) fn bytes_mut(&mut self, space: Space) -> &mut [u8] {
         match space {
             Space::Global => self.global.bytes_mut(),
             Space::Shared => &mut self.shared,
@@ -90,16 +90,19 @@ impl Bus<'_> {
         }
     }
 
+    pub(super) fn bytes(&self, space: Space) -> &[u8] {
+        match space {
+            Space::Global => self.global.bytes(),
+            Space::Shared => &self.shared,
+            Space::Local => &self.local,
+            Space::Const => self.consts,
+            Space::Param => self.params,
+        }
+    }
+
     fn read(&self, space: Space, at: usize, size: usize) -> u128 {
-        let src = match space {
-            Space::Global => &self.global.bytes()[at..at + size],
-            Space::Shared => &self.shared[at..at + size],
-            Space::Local => &self.local[at..at + size],
-            Space::Const => &self.consts[at..at + size],
-            Space::Param => &self.params[at..at + size],
-        };
         let mut buf = [0u8; 16];
-        buf[..size].copy_from_slice(src);
+        buf[..size].copy_from_slice(&self.bytes(space)[at..at + size]);
         u128::from_le_bytes(buf)
     }
 
@@ -128,7 +131,7 @@ impl Bus<'_> {
         let access = |data: u128| MemAccess { lane: r.lane as u8, kind, space, addr: off, size: size as u8, data };
         if store {
             let v = r.wdata & (u128::MAX >> (128 - 8 * size));
-            self.backing(space)[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+            self.bytes_mut(space)[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
             return Ok((0, access(v)));
         }
         let old = self.read(space, at, n);
@@ -136,7 +139,7 @@ impl Bus<'_> {
             // Only the low `size` bytes of the operands are driven meaningfully.
             let mask = if size == 8 { u64::MAX } else { u32::MAX as u64 };
             let new = heddle_isa::scalar::int::atomic(r.atom_op, size == 8, old as u64, r.wdata as u64 & mask, r.cdata & mask);
-            self.backing(space)[at..at + n].copy_from_slice(&new.to_le_bytes()[..n]);
+            self.bytes_mut(space)[at..at + n].copy_from_slice(&new.to_le_bytes()[..n]);
             return Ok((old, access(new as u128)));
         }
         Ok((old, access(old)))

@@ -11,6 +11,7 @@
 
 pub mod bus;
 pub mod vcd;
+pub mod wishbone;
 
 use crate::device::{Device, Launch, LaunchError, Outcome, Tracer};
 use crate::golden::{bad_register, Stepper, BARRIERS};
@@ -248,7 +249,11 @@ fn simulate_launch<T: Tracer>(
     let mut compared = 0u64;
     let mut cta = 0u32;
     let max_cycles = cfg.instruction_budget.saturating_mul(64).max(1 << 20);
+    let mut slave = wishbone::Slave::default();
     let trap = loop {
+        if slave.respond(&mut sm) {
+            settle(&mut sm)?;
+        }
         let cycle = sm.perf_cycles.val().to_u64();
         if cycle - start_cycle > max_cycles {
             return Err(format!("the RTL made no progress for {max_cycles} cycles").into());
@@ -277,46 +282,21 @@ fn simulate_launch<T: Tracer>(
                 }
             }
             settle(&mut sm)?;
-        } else if sm.mem_beat_req.val() {
-            // A beat: its lanes in lane order (as the golden model), up to the first fault.
-            let mask = sm.mem_beat_mask.val().to_u32();
-            let (thread, lane) = (sm.mem_thread.val().to_u32(), sm.mem_lane.val().to_u32());
-            sm.mem_fault.next = false;
-            for l in (0..cfg.lanes as usize).filter(|&l| mask >> l & 1 == 1) {
-                let (w, h) = (sm.mem_lwdata[l].val().to_u64(), sm.mem_lwdata_hi[l].val().to_u64());
-                let req = Request {
-                    kind: sm.mem_kind.val().to_u64(),
-                    space: sm.mem_space.val().to_u32(),
-                    width: sm.mem_width.val().to_u32(),
-                    addr: sm.mem_laddr[l].val().to_u32(),
-                    wdata: w as u128 | (h as u128) << 64,
-                    cdata: h,
-                    atom_op: sm.mem_atom_op.val().to_u32(),
-                    thread: thread + l as u32,
-                    lane: lane + l as u32,
-                };
-                match bus.service(&req, &mut stats) {
-                    Ok((data, access)) => {
-                        sm.mem_lrdata[l].next = (data as u64).into();
-                        sm.mem_lrdata_hi[l].next = ((data >> 64) as u64).into();
-                        pending.mem.push(access);
-                    }
-                    Err((kind, addr)) => {
-                        sm.mem_fault.next = true;
-                        sm.mem_fault_lane.next = (l as u64).into();
-                        fault = Some((kind, addr, req.lane));
-                        break;
-                    }
-                }
-            }
-            settle(&mut sm)?;
         } else if sm.mem_fault.val() {
             sm.mem_fault.next = false;
             settle(&mut sm)?;
         }
-        if sm.smem_done.val() {
-            // A beat's shared-memory accesses, done on chip: the SM's monitor port.
-            let mask = sm.smem_mask.val().to_u32();
+        match slave.transfer(&sm, &mut bus, &mut stats) {
+            Some(wishbone::Event::Atomic(access)) => pending.mem.push(access),
+            Some(wishbone::Event::Fault((kind, addr), lane)) => fault = Some((kind, addr, lane)),
+            None => {}
+        }
+        // Loads and stores done over the bus, and accesses done in shared memory: the SM's monitor.
+        for (done, mask) in [(sm.bus_done.val(), sm.bus_mask.val()), (sm.smem_done.val(), sm.smem_mask.val())] {
+            if !done {
+                continue;
+            }
+            let mask = mask.to_u32();
             let (thread, lane) = (sm.mem_thread.val().to_u32(), sm.mem_lane.val().to_u32());
             let kind = sm.mem_kind.val().to_u64();
             for l in (0..cfg.lanes as usize).filter(|&l| mask >> l & 1 == 1) {
@@ -336,7 +316,7 @@ fn simulate_launch<T: Tracer>(
                     thread: thread + l as u32,
                     lane: lane + l as u32,
                 };
-                pending.mem.push(bus::shared_access(&req, &mut stats));
+                pending.mem.push(bus::monitored_access(&req, &mut stats));
             }
         }
         // A completed `barred` writes its result into the waiting warps' registers:
@@ -445,12 +425,12 @@ fn simulate_launch<T: Tracer>(
                 t.addr = addr;
                 kind
             }
-            trap::SHARED_MISALIGNED | trap::SHARED_OUT_OF_BOUNDS => {
+            trap::MISALIGNED | trap::SHARED_OUT_OF_BOUNDS => {
                 t.lane = Some(sm.trap_lane.val().to_u32());
                 t.addr = Some(sm.trap_value.val().to_u64());
-                let space = crate::trap::Space::Shared;
+                let space = crate::golden::exec::resolve(sm.mem_space.val().to_u32(), sm.trap_value.val().to_u32()).0;
                 let size = Request { kind: sm.mem_kind.val().to_u64(), width: sm.mem_width.val().to_u32(), ..Request::default() }.size();
-                if trap == trap::SHARED_MISALIGNED {
+                if trap == trap::MISALIGNED {
                     TrapKind::Misaligned { space, size }
                 } else {
                     TrapKind::OutOfBounds { space, size }

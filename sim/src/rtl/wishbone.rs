@@ -1,0 +1,147 @@
+//! The memory model's side of the SM's Wishbone bus (`Sm::wb_*`): a slave
+//! that takes a transfer in any cycle (it never stalls) and answers it in
+//! the next, with `ACK` and the read word or with `ERR`.
+//!
+//! A transfer's lanes all access `wb_tga_size` bytes, naturally aligned,
+//! so the selected bytes of the word are whole aligned accesses: the slave
+//! checks each of them as the golden model checks a lane access
+//! (`Spaces::locate`; an access wider than the word whole at its first
+//! transfer), and answers `ERR` without touching memory if any fails. The
+//! SM then retries the lanes one at a time, so the fault it reports is the
+//! lowest faulting lane's. Atomics (`wb_tgc_atom`) are done here, one lane
+//! per transfer, as [`Bus::service`] does them. Loads and stores are
+//! listed for the retire record by the SM's monitor, atomics by the slave.
+
+use super::bus::{Bus, Fault, Request};
+use crate::golden::exec::{resolve, Spaces};
+use crate::retire::MemAccess;
+use crate::stats::Stats;
+use crate::trap::Space;
+use heddle_hw::sm::{mem, Sm};
+
+/// The answer to drive in the next cycle.
+enum Response {
+    Ack { words: Vec<u32>, tgd: u64 },
+    Err,
+}
+
+#[derive(Default)]
+pub struct Slave {
+    resp: Option<Response>,
+}
+
+/// What a transfer did, for the engine: an atomic's record, or a fault and its lane.
+pub enum Event {
+    Atomic(MemAccess),
+    Fault(Fault, u32),
+}
+
+impl Slave {
+    /// Drives this cycle's response (to the transfer of the last cycle).
+    /// Returns whether a bus input changed (the SM must settle again).
+    pub fn respond(&mut self, sm: &mut Sm) -> bool {
+        let (ack, err) = match &self.resp {
+            Some(Response::Ack { .. }) => (true, false),
+            Some(Response::Err) => (false, true),
+            None => (false, false),
+        };
+        let mut changed = sm.wb_ack.val() != ack || sm.wb_err.val() != err;
+        sm.wb_ack.next = ack;
+        sm.wb_err.next = err;
+        if let Some(Response::Ack { words, tgd }) = self.resp.take() {
+            for (port, w) in sm.wb_dat_r.iter_mut().zip(words) {
+                changed |= port.val().to_u32() != w;
+                port.next = (w as u64).into();
+            }
+            changed |= sm.wb_tgd_r.val().to_u64() != tgd;
+            sm.wb_tgd_r.next = tgd.into();
+        }
+        changed
+    }
+
+    /// Takes the transfer the SM presents this cycle, if any.
+    pub fn transfer(&mut self, sm: &Sm, bus: &mut Bus, stats: &mut Stats) -> Option<Event> {
+        if !(sm.wb_cyc.val() && sm.wb_stb.val()) {
+            return None;
+        }
+        let adr = sm.wb_adr.val().to_u32();
+        let (thread, lane) = (sm.wb_tga_thread.val().to_u32(), sm.wb_tga_lane.val().to_u32());
+        let size = sm.wb_tga_size.val().to_u32();
+        if sm.wb_tgc_atom.val() {
+            let r = Request {
+                kind: mem::ATOMIC,
+                space: sm.wb_tga_space.val().to_u32(),
+                width: if size == 8 { 5 } else { 4 },
+                addr: adr,
+                wdata: sm.wb_tgd_b.val().to_u64() as u128,
+                cdata: sm.wb_tgd_c.val().to_u64(),
+                atom_op: sm.wb_tgc_op.val().to_u32(),
+                thread,
+                lane,
+            };
+            let (resp, event) = match bus.service(&r, stats) {
+                Ok((old, access)) => (Response::Ack { words: vec![], tgd: old as u64 }, Event::Atomic(access)),
+                Err(f) => (Response::Err, Event::Fault(f, lane)),
+            };
+            self.resp = Some(resp);
+            return Some(event);
+        }
+        let w = 4 * sm.wb_dat_w.len() as u32;
+        let sel = sm.wb_sel.val().to_u32();
+        let write = sm.wb_we.val();
+        let (space, off) = resolve(sm.wb_tga_space.val().to_u32(), adr);
+        match check(bus, space, thread, adr, off, size, w, sel, write, sm.wb_tga_first.val()) {
+            Err(f) => {
+                self.resp = Some(Response::Err);
+                Some(Event::Fault(f, lane))
+            }
+            Ok(base) => {
+                let mut read = vec![0u8; w as usize];
+                if write {
+                    let store = bus.bytes_mut(space);
+                    for (k, d) in sm.wb_dat_w.iter().flat_map(|d| d.val().to_u32().to_le_bytes()).enumerate() {
+                        if sel >> k & 1 == 1 {
+                            store[base + k] = d;
+                        }
+                    }
+                } else {
+                    let store = bus.bytes(space);
+                    for (k, r) in read.iter_mut().enumerate() {
+                        *r = store.get(base + k).copied().unwrap_or(0);
+                    }
+                }
+                let words = read.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect();
+                self.resp = Some(Response::Ack { words, tgd: 0 });
+                None
+            }
+        }
+    }
+}
+
+/// Checks every access a load or store transfer carries; returns where the
+/// word starts in the backing store of `space`.
+#[allow(clippy::too_many_arguments)]
+fn check(bus: &Bus, space: Space, thread: u32, adr: u32, off: u32, size: u32, w: u32, sel: u32, write: bool, first: bool) -> Result<usize, Fault> {
+    let spaces = Spaces {
+        global: bus.global,
+        shared_len: bus.shared.len(),
+        local_bytes: bus.local_bytes,
+        consts_len: bus.consts.len(),
+        params_len: bus.params.len(),
+    };
+    let locate = |o: u32, a: u32| spaces.locate(thread as usize, space, o, size, write).map_err(|f| (f.kind(space, size), Some(a as u64)));
+    if size > w {
+        if first {
+            locate(off, adr)?;
+        }
+    } else {
+        let lane_bits = (1u32 << size) - 1;
+        for c in (0..w).step_by(size as usize).filter(|c| sel >> c & lane_bits != 0) {
+            locate(off + c, adr + c)?;
+        }
+    }
+    Ok(match space {
+        Space::Local => (thread * bus.local_bytes + off) as usize,
+        _ => off as usize,
+    })
+}
