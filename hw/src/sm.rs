@@ -1405,40 +1405,6 @@ impl Logic for Sm {
         self.commit_ld.next =
             (self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val());
         self.beat_end.next = false;
-        self.commit_st.next = (self.state.q.val() == SmState::BeatReq)
-            & self.beat_last.val()
-            & ((self.cls.val() == 4) | (self.f_d.val() == 127))
-            & self.wm_fin.val();
-        // The prefetch starts during an ALU instruction's beats or a memory
-        // instruction's (not a cycle that may commit); it holds the stack or
-        // the predicate read port in pf_st 1 and 2, when a commit waits for it.
-        self.pf_on.next = ((self.state.q.val() == SmState::Exec) & !self.commit_now.val())
-            | (self.state.q.val() == SmState::BeatAddr)
-            | (self.state.q.val() == SmState::BeatData)
-            | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
-            | (self.state.q.val() == SmState::SmemAcc)
-            | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val());
-        self.pf_wait.next = (self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2);
-        self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
-        // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),
-        // or the prefetch's.
-        self.fe_warp.next = self.cur.q.val();
-        self.fe_main.next = true;
-        self.fe_go.next = (self.state.q.val() == SmState::Top) & !self.stack.busy.val();
-        if self.state.q.val() == SmState::Sched {
-            self.fe_warp.next = self.sched.pick.val();
-            self.fe_go.next = (self.w_live.q.val() != 0) & self.sched.any.val() & self.stack.settled.val();
-        }
-        if self.pf_on.val() & (self.pf_st.q.val() == 0) {
-            self.fe_warp.next = self.sched.pick.val();
-            self.fe_main.next = false;
-            self.fe_go.next = self.sched.any.val() & self.stack.settled.val();
-        }
-        if self.pf_st.q.val() == 1 {
-            self.fe_warp.next = self.pf_cur.q.val();
-            self.fe_main.next = false;
-            self.fe_go.next = !self.stack.busy.val();
-        }
         self.br_uni.next = (self.cls.val() == 6) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         self.rp_fin.next = self.res_pred.q.val();
         self.rc_fin.next = self.res_carry.q.val();
@@ -1657,6 +1623,40 @@ impl Logic for Sm {
         for i in 0..self._words {
             self.wb_dat_w[i].next = self.wbl.dat_o[i].val();
             self.wbl.dat_i[i].next = self.wb_dat_r[i].val();
+        }
+        self.commit_st.next = (self.state.q.val() == SmState::BeatReq)
+            & self.beat_last.val()
+            & ((self.cls.val() == 4) | (self.f_d.val() == 127))
+            & self.wm_fin.val();
+        // The prefetch starts during an ALU instruction's beats or a memory
+        // instruction's (not a cycle that may commit); it holds the stack or
+        // the predicate read port in pf_st 1 and 2, when a commit waits for it.
+        self.pf_on.next = ((self.state.q.val() == SmState::Exec) & !self.commit_now.val())
+            | (self.state.q.val() == SmState::BeatAddr)
+            | (self.state.q.val() == SmState::BeatData)
+            | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
+            | (self.state.q.val() == SmState::SmemAcc)
+            | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val());
+        self.pf_wait.next = (self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2);
+        self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
+        // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),
+        // or the prefetch's.
+        self.fe_warp.next = self.cur.q.val();
+        self.fe_main.next = true;
+        self.fe_go.next = (self.state.q.val() == SmState::Top) & !self.stack.busy.val();
+        if self.state.q.val() == SmState::Sched {
+            self.fe_warp.next = self.sched.pick.val();
+            self.fe_go.next = (self.w_live.q.val() != 0) & self.sched.any.val() & self.stack.settled.val();
+        }
+        if self.pf_on.val() & (self.pf_st.q.val() == 0) {
+            self.fe_warp.next = self.sched.pick.val();
+            self.fe_main.next = false;
+            self.fe_go.next = self.sched.any.val() & self.stack.settled.val();
+        }
+        if self.pf_st.q.val() == 1 {
+            self.fe_warp.next = self.pf_cur.q.val();
+            self.fe_main.next = false;
+            self.fe_go.next = !self.stack.busy.val();
         }
         self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
         self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();

@@ -175,9 +175,10 @@ integer l, k, o;
 always @(*) begin
     dw = 0;
     sel = 32'd0;
+    o = 0;
     for (l = 0; l < {lanes}; l = l + 1) begin
         rd[l] = 128'd0;
-        if (size <= 5'd{w}) begin
+        if (size <= {w}) begin
             o = la[l] & {wm};
             for (k = 0; k < 16; k = k + 1) begin
                 if (k < size && o + k < {w}) begin
