@@ -91,6 +91,10 @@ enum Cmd {
         /// RTL: compare every retired warp instruction with the golden model.
         #[arg(long)]
         lockstep: bool,
+        /// RTL: the memory behind the bus stalls and delays its answers at
+        /// random (seeded), instead of answering every transfer in the next cycle.
+        #[arg(long, value_name = "SEED")]
+        bus_waits: Option<u64>,
         /// Print every retire record.
         #[arg(long)]
         trace: bool,
@@ -225,16 +229,18 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             vcd_to,
             vcd_scopes,
             lockstep,
+            bus_waits,
             trace,
             stats,
         } => {
             let rtl = heddle_sim::rtl::RtlOptions {
                 vcd: vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions { path, from: vcd_from, to: vcd_to, scopes: vcd_scopes }),
                 lockstep,
+                bus_waits,
                 corrupt_retire: None,
             };
-            if engine != "rtl" && (rtl.vcd.is_some() || lockstep) {
-                return Err("--vcd and --lockstep need --engine rtl".into());
+            if engine != "rtl" && (rtl.vcd.is_some() || lockstep || bus_waits.is_some()) {
+                return Err("--vcd, --lockstep and --bus-waits need --engine rtl".into());
             }
             let mut cfg = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
             cfg.instruction_budget = budget.unwrap_or(cfg.instruction_budget);

@@ -88,9 +88,9 @@ fn unseen_nvrtc_kernels_run_on_the_rtl_in_lockstep() {
 const SLOW_RUNS: &[&str] = &["--kernel contend --block 256", "--kernel fib --block 64", "--budget 10000", "--kernel global_atoms"];
 
 /// Runs every `// run:` line of every assembly program on the RTL in
-/// lockstep: the output (trap reports included) must equal the golden
-/// model's. Returns the number of runs.
-fn check_programs(include_slow: bool) -> u32 {
+/// lockstep, with `extra` arguments: the output (trap reports and memory
+/// included) must equal the golden model's. Returns the number of runs.
+fn check_programs(include_slow: bool, extra: &[&str]) -> u32 {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "hasm")).collect();
@@ -106,6 +106,7 @@ fn check_programs(include_slow: bool) -> u32 {
             args.extend(line.split_whitespace());
             let gold = heddle(&args);
             args.extend(["--engine", "rtl", "--lockstep"]);
+            args.extend(extra);
             let rtl = heddle(&args);
             assert_eq!(text(&rtl), text(&gold), "{} {line}", f.display());
             assert_eq!(rtl.status.code(), gold.status.code(), "{} {line}", f.display());
@@ -117,15 +118,42 @@ fn check_programs(include_slow: bool) -> u32 {
 
 #[test]
 fn programs_match_the_golden_model() {
-    let same = check_programs(false);
+    let same = check_programs(false, &[]);
     eprintln!("{same} program runs identical to the golden model");
-    assert!(same >= 82, "only {same} program runs: some `// run:` lines were lost");
+    assert!(same >= 85, "only {same} program runs: some `// run:` lines were lost");
+}
+
+/// The same runs with a memory that stalls the bus and answers late, at
+/// random (`--bus-waits`): the SM's Wishbone master must hold its transfers
+/// through `STALL` and wait for each answer; results, faults included, are
+/// unchanged.
+#[test]
+fn programs_match_the_golden_model_with_bus_wait_states() {
+    let same = check_programs(false, &["--bus-waits", "3"]);
+    assert!(same >= 85, "only {same} program runs");
+}
+
+/// Wait states change cycles, never the transfers: the same kernel moves
+/// the same number of bus transfers with and without them.
+#[test]
+fn wait_states_do_not_change_the_bus_transfers() {
+    let transfers = |extra: &[&str]| -> u64 {
+        let o = heddle(&[&["run", "--manifest", "tests/corpus/vector_types/case.json", "--engine", "rtl", "--lockstep", "--stats"], extra].concat());
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{t}");
+        t.lines()
+            .find_map(|l| l.strip_prefix("rtl: ")?.split(", ").find_map(|f| f.strip_suffix(" bus transactions")?.parse().ok()))
+            .unwrap_or_else(|| panic!("no transfer count in\n{t}"))
+    };
+    let plain = transfers(&[]);
+    assert!(plain > 0);
+    assert_eq!(transfers(&["--bus-waits", "9"]), plain);
 }
 
 #[test]
 #[ignore]
 fn every_program_run_on_the_rtl() {
-    let same = check_programs(true);
+    let same = check_programs(true, &[]);
     println!("{same} program runs identical to the golden model");
 }
 

@@ -2580,7 +2580,8 @@ impl Logic for Sm {
                 self.wm_go.d.next = true;
                 self.wm_pend.d.next = self.pend_now.val();
                 self.wm_part.d.next = self.part_now.val();
-                self.wm_out.d.next = self.wm_issue.val() & !self.wb_stall.val();
+                self.wm_out.d.next =
+                    (self.wm_out.q.val() & !self.wm_ack.val() & !self.wm_err.val()) | (self.wm_issue.val() & !self.wb_stall.val());
                 if self.wm_issue.val() & !self.wb_stall.val() {
                     self.wm_run.d.next = self.wm_runw.val();
                     self.c_txn.d.next = self.c_txn.q.val() + 1;

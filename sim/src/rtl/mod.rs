@@ -33,6 +33,10 @@ pub struct RtlOptions {
     pub vcd: Option<vcd::VcdOptions>,
     /// Compare every retired instruction with the golden model.
     pub lockstep: bool,
+    /// Wait states: the memory stalls (`STALL`) and delays its answers at
+    /// random, seeded with this, instead of answering every transfer in the
+    /// next cycle. Results are the same; cycles are not.
+    pub bus_waits: Option<u64>,
     /// Test hook: flip bit 0 of the first register write of this retired
     /// instruction (counted from 0) before the comparison, to exercise the
     /// mismatch report.
@@ -52,7 +56,7 @@ pub struct RtlStats {
     /// Cycles spent on memory instructions (a beat of lanes per request;
     /// system calls a thread per request).
     pub mem_cycles: u64,
-    /// Bus transactions: the coalescer's aligned segments per beat request.
+    /// Wishbone transfers (each one bus word; see `heddle_hw::coalesce`).
     pub bus_transactions: u64,
     /// Cycles shared-memory loads and stores waited on a bank another lane
     /// of the same beat held.
@@ -135,6 +139,7 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
                 let replay = RtlOptions {
                     vcd: Some(vcd::VcdOptions { path: path.clone(), from, to, scopes: vec![] }),
                     lockstep: false,
+                    bus_waits: opts.bus_waits,
                     corrupt_retire: None,
                 };
                 let written = match simulate_launch(dev, k, l, &cfg, &replay, &mut crate::device::NoTrace, None) {
@@ -249,7 +254,7 @@ fn simulate_launch<T: Tracer>(
     let mut compared = 0u64;
     let mut cta = 0u32;
     let max_cycles = cfg.instruction_budget.saturating_mul(64).max(1 << 20);
-    let mut slave = wishbone::Slave::default();
+    let mut slave = wishbone::Slave::new(opts.bus_waits);
     let trap = loop {
         if slave.respond(&mut sm) {
             settle(&mut sm)?;

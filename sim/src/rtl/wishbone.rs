@@ -1,6 +1,8 @@
 //! The memory model's side of the SM's Wishbone bus (`Sm::wb_*`): a slave
-//! that takes a transfer in any cycle (it never stalls) and answers it in
-//! the next, with `ACK` and the read word or with `ERR`.
+//! that takes a transfer in any cycle and answers it in the next, with
+//! `ACK` and the read word or with `ERR`. With wait states (a seed), it
+//! stalls a quarter of the cycles at random and answers 1 to 4 cycles
+//! after a transfer.
 //!
 //! A transfer's lanes all access `wb_tga_size` bytes, naturally aligned,
 //! so the selected bytes of the word are whole aligned accesses: the slave
@@ -25,9 +27,11 @@ enum Response {
     Err,
 }
 
-#[derive(Default)]
 pub struct Slave {
-    resp: Option<Response>,
+    /// The answer to the last transfer, and the cycles until it is driven.
+    resp: Option<(u32, Response)>,
+    waits: Option<fastrand::Rng>,
+    stalled: bool,
 }
 
 /// What a transfer did, for the engine: an atomic's record, or a fault and its lane.
@@ -37,18 +41,34 @@ pub enum Event {
 }
 
 impl Slave {
-    /// Drives this cycle's response (to the transfer of the last cycle).
+    /// A slave that answers in the next cycle, or with wait states seeded by `waits`.
+    pub fn new(waits: Option<u64>) -> Slave {
+        Slave { resp: None, waits: waits.map(fastrand::Rng::with_seed), stalled: false }
+    }
+
+    /// Drives this cycle's response (to an earlier transfer) and `STALL`.
     /// Returns whether a bus input changed (the SM must settle again).
     pub fn respond(&mut self, sm: &mut Sm) -> bool {
-        let (ack, err) = match &self.resp {
+        self.stalled = self.waits.as_mut().is_some_and(|r| r.u8(..4) == 0);
+        let mut changed = sm.wb_stall.val() != self.stalled;
+        sm.wb_stall.next = self.stalled;
+        let now = match self.resp.take() {
+            Some((0, r)) => Some(r),
+            Some((n, r)) => {
+                self.resp = Some((n - 1, r));
+                None
+            }
+            None => None,
+        };
+        let (ack, err) = match &now {
             Some(Response::Ack { .. }) => (true, false),
             Some(Response::Err) => (false, true),
             None => (false, false),
         };
-        let mut changed = sm.wb_ack.val() != ack || sm.wb_err.val() != err;
+        changed |= sm.wb_ack.val() != ack || sm.wb_err.val() != err;
         sm.wb_ack.next = ack;
         sm.wb_err.next = err;
-        if let Some(Response::Ack { words, tgd }) = self.resp.take() {
+        if let Some(Response::Ack { words, tgd }) = now {
             for (port, w) in sm.wb_dat_r.iter_mut().zip(words) {
                 changed |= port.val().to_u32() != w;
                 port.next = (w as u64).into();
@@ -61,9 +81,16 @@ impl Slave {
 
     /// Takes the transfer the SM presents this cycle, if any.
     pub fn transfer(&mut self, sm: &Sm, bus: &mut Bus, stats: &mut Stats) -> Option<Event> {
-        if !(sm.wb_cyc.val() && sm.wb_stb.val()) {
+        if !(sm.wb_cyc.val() && sm.wb_stb.val()) || self.stalled {
             return None;
         }
+        let (resp, event) = self.take(sm, bus, stats);
+        let delay = self.waits.as_mut().map_or(0, |r| r.u32(..4));
+        self.resp = Some((delay, resp));
+        event
+    }
+
+    fn take(&mut self, sm: &Sm, bus: &mut Bus, stats: &mut Stats) -> (Response, Option<Event>) {
         let adr = sm.wb_adr.val().to_u32();
         let (thread, lane) = (sm.wb_tga_thread.val().to_u32(), sm.wb_tga_lane.val().to_u32());
         let size = sm.wb_tga_size.val().to_u32();
@@ -79,22 +106,17 @@ impl Slave {
                 thread,
                 lane,
             };
-            let (resp, event) = match bus.service(&r, stats) {
-                Ok((old, access)) => (Response::Ack { words: vec![], tgd: old as u64 }, Event::Atomic(access)),
-                Err(f) => (Response::Err, Event::Fault(f, lane)),
+            return match bus.service(&r, stats) {
+                Ok((old, access)) => (Response::Ack { words: vec![], tgd: old as u64 }, Some(Event::Atomic(access))),
+                Err(f) => (Response::Err, Some(Event::Fault(f, lane))),
             };
-            self.resp = Some(resp);
-            return Some(event);
         }
         let w = 4 * sm.wb_dat_w.len() as u32;
         let sel = sm.wb_sel.val().to_u32();
         let write = sm.wb_we.val();
         let (space, off) = resolve(sm.wb_tga_space.val().to_u32(), adr);
         match check(bus, space, thread, adr, off, size, w, sel, write, sm.wb_tga_first.val()) {
-            Err(f) => {
-                self.resp = Some(Response::Err);
-                Some(Event::Fault(f, lane))
-            }
+            Err(f) => (Response::Err, Some(Event::Fault(f, lane))),
             Ok(base) => {
                 let mut read = vec![0u8; w as usize];
                 if write {
@@ -111,8 +133,7 @@ impl Slave {
                     }
                 }
                 let words = read.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect();
-                self.resp = Some(Response::Ack { words, tgd: 0 });
-                None
+                (Response::Ack { words, tgd: 0 }, None)
             }
         }
     }
