@@ -36,7 +36,9 @@ pub struct SmConfig {
     pub fpu_latency: u32,
     /// Result latency of the special-function unit.
     pub sfu_latency: u32,
-    /// External memory bus width in bits.
+    /// Data width in bits of the SM's Wishbone bus to external memory
+    /// (`Sm::wb_*`): one transfer moves one aligned word of this width, and
+    /// consecutive lanes in one word share a transfer.
     pub bus_bits: u32,
     /// Warp instructions a launch may retire before it is stopped as runaway.
     pub instruction_budget: u64,

@@ -106,43 +106,36 @@ impl Bus<'_> {
         u128::from_le_bytes(buf)
     }
 
-    /// Services one request: the data returned on the port and the access
-    /// as a retire record lists it, or the fault.
-    pub fn service(&mut self, r: &Request, stats: &mut Stats) -> Result<(u128, MemAccess), Fault> {
-        let atomic = r.kind == mem::ATOMIC;
-        let store = r.kind == mem::STORE;
-        let size = r.size();
-        let (space, off) = resolve(r.space, r.addr);
-        let fault = |k: TrapKind| (k, Some(r.addr as u64));
-        if atomic && !matches!(space, Space::Global | Space::Shared) {
-            return Err(fault(TrapKind::InvalidInstruction { reason: format!("atomic on {space} memory") }));
-        }
-        let spaces = Spaces {
+    /// The sizes every access is checked against.
+    pub(super) fn spaces(&self) -> Spaces<'_> {
+        Spaces {
             global: self.global,
             shared_len: self.shared.len(),
             local_bytes: self.local_bytes,
             consts_len: self.consts.len(),
             params_len: self.params.len(),
-        };
-        let at = spaces.locate(r.thread as usize, space, off, size, store || atomic).map_err(|f| fault(f.kind(space, size)))?;
-        let kind = r.mem_kind();
-        count(stats, space, kind);
+        }
+    }
+
+    /// Does an atomic (`r.kind` is `mem::ATOMIC`) as the memory behind the
+    /// bus does it: the old value and the access as a retire record lists
+    /// it (its data: the new value), or the fault.
+    pub fn atomic(&mut self, r: &Request, stats: &mut Stats) -> Result<(u64, MemAccess), Fault> {
+        let size = r.size();
+        let (space, off) = resolve(r.space, r.addr);
+        let fault = |k: TrapKind| (k, Some(r.addr as u64));
+        if !matches!(space, Space::Global | Space::Shared) {
+            return Err(fault(TrapKind::InvalidInstruction { reason: format!("atomic on {space} memory") }));
+        }
+        let at = self.spaces().locate(r.thread as usize, space, off, size, true).map_err(|f| fault(f.kind(space, size)))?;
+        count(stats, space, MemKind::Atomic);
         let n = size as usize;
-        let access = |data: u128| MemAccess { lane: r.lane as u8, kind, space, addr: off, size: size as u8, data };
-        if store {
-            let v = r.wdata & (u128::MAX >> (128 - 8 * size));
-            self.bytes_mut(space)[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
-            return Ok((0, access(v)));
-        }
-        let old = self.read(space, at, n);
-        if atomic {
-            // Only the low `size` bytes of the operands are driven meaningfully.
-            let mask = if size == 8 { u64::MAX } else { u32::MAX as u64 };
-            let new = heddle_isa::scalar::int::atomic(r.atom_op, size == 8, old as u64, r.wdata as u64 & mask, r.cdata & mask);
-            self.bytes_mut(space)[at..at + n].copy_from_slice(&new.to_le_bytes()[..n]);
-            return Ok((old, access(new as u128)));
-        }
-        Ok((old, access(old)))
+        let old = self.read(space, at, n) as u64;
+        // Only the low `size` bytes of the operands are driven meaningfully.
+        let mask = if size == 8 { u64::MAX } else { u32::MAX as u64 };
+        let new = heddle_isa::scalar::int::atomic(r.atom_op, size == 8, old, r.wdata as u64 & mask, r.cdata & mask);
+        self.bytes_mut(space)[at..at + n].copy_from_slice(&new.to_le_bytes()[..n]);
+        Ok((old, MemAccess { lane: r.lane as u8, kind: MemKind::Atomic, space, addr: off, size: size as u8, data: new as u128 }))
     }
 }
 

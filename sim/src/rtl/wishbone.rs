@@ -11,11 +11,11 @@
 //! transfer), and answers `ERR` without touching memory if any fails. The
 //! SM then retries the lanes one at a time, so the fault it reports is the
 //! lowest faulting lane's. Atomics (`wb_tgc_atom`) are done here, one lane
-//! per transfer, as [`Bus::service`] does them. Loads and stores are
+//! per transfer, by [`Bus::atomic`]. Loads and stores are
 //! listed for the retire record by the SM's monitor, atomics by the slave.
 
 use super::bus::{Bus, Fault, Request};
-use crate::golden::exec::{resolve, Spaces};
+use crate::golden::exec::resolve;
 use crate::retire::MemAccess;
 use crate::stats::Stats;
 use crate::trap::Space;
@@ -106,8 +106,8 @@ impl Slave {
                 thread,
                 lane,
             };
-            return match bus.service(&r, stats) {
-                Ok((old, access)) => (Response::Ack { words: vec![], tgd: old as u64 }, Some(Event::Atomic(access))),
+            return match bus.atomic(&r, stats) {
+                Ok((old, access)) => (Response::Ack { words: vec![], tgd: old }, Some(Event::Atomic(access))),
                 Err(f) => (Response::Err, Some(Event::Fault(f, lane))),
             };
         }
@@ -143,13 +143,7 @@ impl Slave {
 /// word starts in the backing store of `space`.
 #[allow(clippy::too_many_arguments)]
 fn check(bus: &Bus, space: Space, thread: u32, adr: u32, off: u32, size: u32, w: u32, sel: u32, write: bool, first: bool) -> Result<usize, Fault> {
-    let spaces = Spaces {
-        global: bus.global,
-        shared_len: bus.shared.len(),
-        local_bytes: bus.local_bytes,
-        consts_len: bus.consts.len(),
-        params_len: bus.params.len(),
-    };
+    let spaces = bus.spaces();
     let locate = |o: u32, a: u32| spaces.locate(thread as usize, space, o, size, write).map_err(|f| (f.kind(space, size), Some(a as u64)));
     if size > w {
         if first {
