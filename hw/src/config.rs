@@ -99,7 +99,7 @@ impl SmConfig {
             alu_latency: 1,
             fpu_latency: 4,
             sfu_latency: 12,
-            bus_bits: 64,
+            bus_bits: 256,
             instruction_budget: 1_000_000_000,
             imem_words: default_imem_words(),
         }
@@ -107,7 +107,7 @@ impl SmConfig {
 
     /// 32 lanes: a whole warp per beat.
     pub fn wide() -> SmConfig {
-        SmConfig { lanes: 32, bus_bits: 128, ..SmConfig::default_config() }
+        SmConfig { lanes: 32, ..SmConfig::default_config() }
     }
 
     pub fn preset(name: &str) -> Option<SmConfig> {

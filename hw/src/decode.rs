@@ -27,7 +27,7 @@ pub mod class {
     pub const BALLOT: u64 = 13;
     pub const NOP: u64 = 14;
     pub const TRAP: u64 = 15;
-    /// A system call, serviced on the memory port.
+    /// A system call, serviced on the system-call port (`Sm::mem_req`).
     pub const SYS: u64 = 16;
     /// An indirect call: the warp's targets grouped, one call frame per group.
     pub const CALLI: u64 = 17;

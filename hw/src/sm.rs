@@ -11,7 +11,9 @@
 //!                ALU/S2R/BALLOT: Exec, one beat of `lanes` threads per cycle
 //!                  through the lanes' ALU, FPU or SFU (64-bit operands:
 //!                  four cycles per beat)
-//!                LD/ST/ATOM/SYS: one thread per request on the memory port
+//!                LD/ST/ATOM: a beat of lanes per request, to the on-chip
+//!                  shared memory or over the Wishbone bus
+//!                SYS: one thread per request on the system-call port
 //!                BRA/CALL/RET/EXIT: reconvergence-stack commands (a
 //!                  uniform branch is a SETPC at Commit)
 //!                CALLI: gather targets, one call frame per distinct target
@@ -34,9 +36,10 @@
 //! CTA epoch it was written in, so a new CTA reads zeros without clearing
 //! the RAM. The unused `rz` slot of each thread holds its packed `tid`.
 //!
-//! The memory port is a request/response interface serviced within the
-//! cycle (the memory model sits behind it); the RTL engine in `heddle-sim`
-//! implements it, system calls included. Opcodes whose decode class is
+//! External memory is behind a Wishbone B4 pipelined bus (`wb_*`, see
+//! `wb_cyc`); system calls go on a request/response port (`mem_req`)
+//! serviced within the cycle. The RTL engine in `heddle-sim` implements
+//! both (the memory model sits behind them). Opcodes whose decode class is
 //! `UNIMPL` (FP32 and SFU opcodes without `SmConfig::fp32`, binary64 ones
 //! without `SmConfig::fp64`) end the launch with trap code
 //! [`trap::UNIMPLEMENTED`].
@@ -99,9 +102,10 @@ pub mod trap {
     pub const BAD_REGISTER: u64 = 11;
     /// A barrier id past the last barrier; `trap_value` is the id.
     pub const BAD_BARRIER: u64 = 12;
-    /// A misaligned or out-of-bounds shared-memory access (the SM checks
-    /// those itself; the memory port reports the others as `MEMORY`):
-    /// `trap_lane` is the lane, `trap_value` the address operand.
+    /// A misaligned access (any space but an atomic's outside shared
+    /// memory) or an out-of-bounds shared-memory access: the SM checks those
+    /// itself; the bus's memory reports the others as `MEMORY`. `trap_lane`
+    /// is the lane, `trap_value` the address operand.
     pub const MISALIGNED: u64 = 13;
     pub const SHARED_OUT_OF_BOUNDS: u64 = 14;
 }
@@ -565,10 +569,11 @@ pub struct Sm {
     mt64: Signal<Local, Bits<64>>,
     /// Per lane of a memory beat: its address is in shared memory (an
     /// explicit `.shared` space, or a generic address in the shared window),
-    /// and its offset there. The beat's shared lanes; the first of them whose
-    /// access faults (its lane, address, and whether it is misaligned rather
-    /// than out of bounds) and the lanes below it; the lanes for the memory
-    /// port; the access size in bytes; the instruction's state space.
+    /// and its offset there. The beat's shared lanes; the first lane whose
+    /// access faults in the SM's own checks (shared: misaligned or out of
+    /// bounds; others: misaligned), its lane, address, and whether it is
+    /// misaligned, and the lanes below it; the lanes for the bus; the access
+    /// size in bytes; the instruction's state space.
     lsh: Vec<Signal<Local, Bit>>,
     soff: Vec<Signal<Local, Bits<32>>>,
     /// The rows a CTA's shared memory spans (hdl_gen cannot slice an expression).
@@ -1400,7 +1405,7 @@ impl Logic for Sm {
         self.commit_now.next =
             (self.state.q.val() == SmState::Exec) & self.beat_last.val() & (!self.wide.val() | (self.phase.q.val() == 3));
         // A load commits in its last write-back cycle; a store (or an atomic
-        // into rz) in its last beat's request, when the memory port serves it
+        // into rz) in its last beat's request, when the bus serves it
         // all (see `committing`).
         self.commit_ld.next =
             (self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val());
@@ -1520,7 +1525,7 @@ impl Logic for Sm {
             }
         }
         self.smem.mask.next = self.sh_mask.val();
-        // The memory port takes the other lanes, below a faulting shared lane.
+        // The bus takes the other lanes, below the first lane the SM faults.
         self.port_mask.next = self.lane_mask.val() & !self.sh_mask.val() & self.sh_below.val();
         self.coal.active.next = self.port_mask.val();
         // ---- The bus master (see `wb_cyc`). It acts in BeatReq; one transfer is
@@ -2631,7 +2636,7 @@ impl Logic for Sm {
             SmState::SmemAcc => {
                 // The beat's shared lanes through SharedMem: one pass per 32-bit
                 // word (an atomic: one pass), each as many cycles as its bank
-                // conflicts need; the data goes where the memory port's would.
+                // conflicts need; the data goes where the bus's would.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 if !self.smem.clearing.val() {
                     self.smem.start.next = !self.sm_pass.q.val();

@@ -2,8 +2,8 @@
 //! multiprocessor (`heddle_hw::sm::Sm`), simulated cycle by cycle.
 //!
 //! The engine is the SM's test bench: it loads the code and launch
-//! registers through the host interface, services the memory port from
-//! [`bus::Bus`], watches the register-file write ports and the retire port
+//! registers through the host interface, answers the SM's Wishbone bus
+//! ([`wishbone::Slave`], over [`bus::Bus`]) and its system calls, watches the register-file write ports and the retire port
 //! to build [`Retire`] records, optionally writes a VCD ([`vcd`]), and in
 //! lockstep mode steps the golden model ([`crate::golden::Stepper`]) on
 //! every retired warp instruction, in the RTL's order, and stops at the
@@ -352,7 +352,7 @@ fn simulate_launch<T: Tracer>(
                     vec![]
                 },
                 mem: {
-                    // The memory port's lanes come before a beat's shared ones: lane order, as the golden model.
+                    // A beat's bus lanes come before its shared ones: lane order, as the golden model.
                     let mut mem = std::mem::take(&mut pending.mem);
                     mem.sort_by_key(|m| m.lane);
                     mem
