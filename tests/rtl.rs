@@ -138,7 +138,9 @@ fn programs_match_the_golden_model_with_bus_wait_states() {
 #[test]
 fn wait_states_do_not_change_the_bus_transfers() {
     let transfers = |extra: &[&str]| -> u64 {
-        let o = heddle(&[&["run", "--manifest", "tests/corpus/vector_types/case.json", "--engine", "rtl", "--lockstep", "--stats"], extra].concat());
+        let o = heddle(
+            &[&["run", "--manifest", "tests/corpus/vector_types/case.json", "--engine", "rtl", "--lockstep", "--stats"], extra].concat(),
+        );
         let t = text(&o);
         assert_eq!(o.status.code(), Some(0), "{t}");
         t.lines()

@@ -127,7 +127,8 @@ impl Logic for WbLanes {
             return;
         }
         let addr: Vec<u32> = self.addr.iter().map(|a| a.val().to_u32()).collect();
-        let wdata: Vec<u128> = self.wlo.iter().zip(&self.whi).map(|(lo, hi)| lo.val().to_u64() as u128 | (hi.val().to_u64() as u128) << 64).collect();
+        let wdata: Vec<u128> =
+            self.wlo.iter().zip(&self.whi).map(|(lo, hi)| lo.val().to_u64() as u128 | (hi.val().to_u64() as u128) << 64).collect();
         let dat_i: Vec<u8> = self.dat_i.iter().flat_map(|d| d.val().to_u32().to_le_bytes()).collect();
         let t = Transfer {
             wrun: self.wrun.val().to_u32(),

@@ -15,11 +15,11 @@ fn pattern(rng: &mut fastrand::Rng, lanes: usize, word: u32) -> Vec<u32> {
     let size = [1u32, 2, 4, 8, 16][rng.usize(..5)];
     (0..lanes as u32)
         .map(|l| match rng.u8(0..6) {
-            0 => base + l * size,                                       // unit stride
-            1 => base + l * size * rng.u32(1..9),                       // strided
-            2 => base,                                                  // broadcast
+            0 => base + l * size,                                        // unit stride
+            1 => base + l * size * rng.u32(1..9),                        // strided
+            2 => base,                                                   // broadcast
             3 => (base & !(word - 1)) + word * (l % 3) - size * (l & 1), // around word edges
-            _ => rng.u32(..),                                           // scattered
+            _ => rng.u32(..),                                            // scattered
         })
         .collect()
 }

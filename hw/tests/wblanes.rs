@@ -24,12 +24,12 @@ fn lanes_steer_into_and_out_of_the_bus_word_in_model_and_verilog() {
             let size = [1u32, 2, 4, 8, 16][rng.usize(..5)];
             let parts = (size / w).max(1);
             let base = rng.u32(..1 << 20) * 64;
-            let addr: Vec<u32> = (0..lanes)
-                .map(|_| if size <= w { base + rng.u32(..w / size) * size } else { base + rng.u32(..4) * size })
-                .collect();
+            let addr: Vec<u32> =
+                (0..lanes).map(|_| if size <= w { base + rng.u32(..w / size) * size } else { base + rng.u32(..4) * size }).collect();
             let wdata: Vec<u128> = (0..lanes).map(|_| rng.u128(..)).collect();
             let dat_i: Vec<u8> = (0..w).map(|_| rng.u8(..)).collect();
-            let (wrun, rrun) = if size > w { (1 << rng.usize(..lanes), 1 << rng.usize(..lanes)) } else { (rng.u32(..) & mask, rng.u32(..) & mask) };
+            let (wrun, rrun) =
+                if size > w { (1 << rng.usize(..lanes), 1 << rng.usize(..lanes)) } else { (rng.u32(..) & mask, rng.u32(..) & mask) };
             let (wpart, rpart) = (rng.u32(..parts), rng.u32(..parts));
             let t = Transfer { wrun, wpart, rrun, rpart, size, addr: &addr, wdata: &wdata, dat_i: &dat_i };
             let (dat, sel, _) = model(&t);
@@ -73,7 +73,16 @@ fn lanes_steer_into_and_out_of_the_bus_word_in_model_and_verilog() {
             let addr: Vec<u32> = v[5..5 + lanes].iter().map(|&a| a as u32).collect();
             let wdata: Vec<u128> = (0..lanes).map(|l| v[5 + lanes + l] | v[5 + 2 * lanes + l] << 64).collect();
             let dat_i: Vec<u8> = v[5 + 3 * lanes..].iter().flat_map(|&d| (d as u32).to_le_bytes()).collect();
-            let t = Transfer { wrun: v[0] as u32, wpart: v[1] as u32, rrun: v[2] as u32, rpart: v[3] as u32, size: v[4] as u32, addr: &addr, wdata: &wdata, dat_i: &dat_i };
+            let t = Transfer {
+                wrun: v[0] as u32,
+                wpart: v[1] as u32,
+                rrun: v[2] as u32,
+                rpart: v[3] as u32,
+                size: v[4] as u32,
+                addr: &addr,
+                wdata: &wdata,
+                dat_i: &dat_i,
+            };
             let (dat, sel, rd) = model(&t);
             let mut want: Vec<u128> = dat.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap()) as u128).collect();
             want.push(sel as u128);

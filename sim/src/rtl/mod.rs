@@ -109,6 +109,43 @@ fn host_write(sm: &mut Sm, reg: u64, value: u32) -> Result<(), String> {
     settle(sm)
 }
 
+/// One write through the SM's host interface: an instruction word (and
+/// whether it names a register beyond the kernel's count), or a launch
+/// register (`heddle_hw::sm::host`).
+#[derive(Debug, Clone, Copy)]
+pub enum HostWrite {
+    Code { addr: u32, word: u64, bad: bool },
+    Reg { reg: u64, value: u32 },
+}
+
+/// What the host writes to launch `l` of kernel `k`: the code, then the
+/// launch registers, `START` last.
+pub fn host_script(dev: &Device, k: &Kernel, l: &Launch) -> Vec<HostWrite> {
+    let threads = l.block.iter().product::<u32>();
+    let code = dev.module.code.iter().enumerate().map(|(i, &w)| HostWrite::Code {
+        addr: i as u32,
+        word: w,
+        bad: Inst::decode(w).ok().and_then(|inst| bad_register(&inst, k.regs as u32)).is_some(),
+    });
+    let regs = [
+        (host::ENTRY, k.entry),
+        (host::GRID_X, l.grid[0]),
+        (host::GRID_Y, l.grid[1]),
+        (host::GRID_Z, l.grid[2]),
+        (host::BLOCK_X, l.block[0]),
+        (host::BLOCK_Y, l.block[1]),
+        (host::BLOCK_Z, l.block[2]),
+        (host::NTHREADS, threads),
+        (host::NWARPS, threads.div_ceil(dev.config.warp_size)),
+        (host::DYN_SMEM, l.dynamic_shared),
+        (host::TOTAL_SMEM, k.shared_bytes + l.dynamic_shared),
+        (host::GRIDID, dev.launches),
+        (host::CODE_LEN, dev.module.code.len() as u32),
+        (host::START, 1),
+    ];
+    code.chain(regs.into_iter().map(|(reg, value)| HostWrite::Reg { reg, value })).collect()
+}
+
 /// Runs a checked launch of `k` on the RTL.
 pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOptions, tracer: &mut T) -> Result<RtlOutcome, LaunchError> {
     let cfg = dev.config.clone();
@@ -207,34 +244,20 @@ fn simulate_launch<T: Tracer>(
         }
         None => None,
     };
-    // Code through the host interface, one word per cycle.
-    for (i, &w) in dev.module.code.iter().enumerate() {
-        sm.imem_we.next = true;
-        sm.imem_addr.next = (i as u64).into();
-        sm.imem_data.next = w.into();
-        sm.imem_bad.next = Inst::decode(w).ok().and_then(|inst| bad_register(&inst, k.regs as u32)).is_some();
-        settle(&mut sm)?;
-        tick(&mut sm)?;
-    }
-    sm.imem_we.next = false;
-    let regs = [
-        (host::ENTRY, k.entry),
-        (host::GRID_X, l.grid[0]),
-        (host::GRID_Y, l.grid[1]),
-        (host::GRID_Z, l.grid[2]),
-        (host::BLOCK_X, l.block[0]),
-        (host::BLOCK_Y, l.block[1]),
-        (host::BLOCK_Z, l.block[2]),
-        (host::NTHREADS, threads),
-        (host::NWARPS, nwarps),
-        (host::DYN_SMEM, l.dynamic_shared),
-        (host::TOTAL_SMEM, k.shared_bytes + l.dynamic_shared),
-        (host::GRIDID, dev.launches),
-        (host::CODE_LEN, dev.module.code.len() as u32),
-        (host::START, 1),
-    ];
-    for (r, v) in regs {
-        host_write(&mut sm, r, v)?;
+    // Code and launch registers through the host interface, one write per cycle.
+    for w in host_script(dev, k, l) {
+        match w {
+            HostWrite::Code { addr, word, bad } => {
+                sm.imem_we.next = true;
+                sm.imem_addr.next = (addr as u64).into();
+                sm.imem_data.next = word.into();
+                sm.imem_bad.next = bad;
+                settle(&mut sm)?;
+                tick(&mut sm)?;
+                sm.imem_we.next = false;
+            }
+            HostWrite::Reg { reg, value } => host_write(&mut sm, reg, value)?,
+        }
     }
     let start_cycle = sm.perf_cycles.val().to_u64();
     let mut bus = Bus {

@@ -142,7 +142,18 @@ impl Slave {
 /// Checks every access a load or store transfer carries; returns where the
 /// word starts in the backing store of `space`.
 #[allow(clippy::too_many_arguments)]
-fn check(bus: &Bus, space: Space, thread: u32, adr: u32, off: u32, size: u32, w: u32, sel: u32, write: bool, first: bool) -> Result<usize, Fault> {
+fn check(
+    bus: &Bus,
+    space: Space,
+    thread: u32,
+    adr: u32,
+    off: u32,
+    size: u32,
+    w: u32,
+    sel: u32,
+    write: bool,
+    first: bool,
+) -> Result<usize, Fault> {
     let spaces = bus.spaces();
     let locate = |o: u32, a: u32| spaces.locate(thread as usize, space, o, size, write).map_err(|f| (f.kind(space, size), Some(a as u64)));
     if size > w {
