@@ -83,7 +83,7 @@ pub fn model(t: &Transfer) -> (Vec<u8>, u32, Vec<u128>) {
     let mut dat = vec![0u8; w];
     let mut sel = 0u32;
     let mut rd = vec![0u128; t.addr.len()];
-    for l in 0..t.addr.len() {
+    for (l, r) in rd.iter_mut().enumerate() {
         let bytes = t.wdata[l].to_le_bytes();
         let mut lane = [0u8; 16];
         if size <= w {
@@ -108,7 +108,7 @@ pub fn model(t: &Transfer) -> (Vec<u8>, u32, Vec<u128>) {
             }
         }
         if t.rrun >> l & 1 == 1 {
-            rd[l] = u128::from_le_bytes(lane);
+            *r = u128::from_le_bytes(lane);
         }
     }
     (dat, sel, rd)
