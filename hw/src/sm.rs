@@ -110,6 +110,9 @@ pub mod trap {
     pub const SHARED_OUT_OF_BOUNDS: u64 = 14;
 }
 
+/// Wishbone transfers the SM's bus master keeps outstanding (a power of two).
+pub const BUS_DEPTH: usize = 4;
+
 /// `mem_kind` values.
 pub mod mem {
     pub const LOAD: u64 = 0;
@@ -196,10 +199,10 @@ pub struct Sm {
     pub mem_fault: Signal<In, Bit>,
     /// External memory: a Wishbone B4 pipelined master, `SmConfig::bus_bits`
     /// wide (`wb_dat_w`, `wb_dat_r`: 32-bit words, low first; `wb_sel`: a bit
-    /// per byte). One transfer is outstanding at a time and the next goes out
-    /// in the cycle the previous one's `ACK` comes back. A beat's lanes go in
-    /// lane order, consecutive lanes in one aligned bus word sharing a
-    /// transfer (`coalesce`). Tags name the access:
+    /// per byte). It issues a transfer per cycle (unless `STALL`), keeps up
+    /// to [`BUS_DEPTH`] outstanding, and takes their answers in order. A
+    /// beat's lanes go in lane order, consecutive lanes in one aligned bus
+    /// word sharing a transfer (`coalesce`). Tags name the access:
     ///
     /// - `wb_tga_space`: the `Space` modifier of the address (0 generic);
     /// - `wb_tga_size`: bytes per lane access (every lane of a beat alike);
@@ -213,11 +216,14 @@ pub struct Sm {
     ///   b and c on `wb_tgd_b`, `wb_tgd_c`; the old value returns on
     ///   `wb_tgd_r` with `ACK`.
     ///
-    /// `ERR` means the transfer did nothing. A transfer of one lane that
-    /// ends in `ERR` faults at that lane; one of several lanes is retried a
-    /// lane at a time, so the fault is the lowest faulting lane's, and the
-    /// lanes below it (and only those) have done their accesses, as the
-    /// golden model's lane order has it.
+    /// `ERR` means the transfer did nothing, and the memory must answer the
+    /// transfers after it in the same bus cycle (`CYC` high) with `ERR` and
+    /// do nothing for them either. A transfer of one lane that ends in `ERR`
+    /// faults at that lane; after one of several lanes, the master takes the
+    /// remaining answers, drops `CYC` for a cycle, and issues again every
+    /// lane not done, that transfer's one at a time: the fault is the lowest
+    /// faulting lane's, and the lanes below it (and only those) have done
+    /// their accesses, as the golden model's lane order has it.
     pub wb_cyc: Signal<Out, Bit>,
     pub wb_stb: Signal<Out, Bit>,
     pub wb_we: Signal<Out, Bit>,
@@ -415,29 +421,41 @@ pub struct Sm {
     sm_done: DFF<Bit>,
     sm_lanes: DFF<Bits<32>>,
     c_conf: DFF<Bits<64>>,
-    /// The bus master, in BeatReq: started this beat; the lanes not yet
-    /// done; the outstanding transfer (`wm_out`), its lanes and part; lanes
-    /// retried one at a time after an `ERR` (`wm_single`, `wm_rep`).
+    /// The bus master, in BeatReq: started this beat; the lanes with
+    /// transfers still to issue, and the part to issue next; the lanes in
+    /// flight; the transfers outstanding, their lanes and parts in a queue
+    /// (head, tail); draining the transfers after an `ERR`; lanes retried
+    /// one at a time after it (`wm_single`, `wm_rep`).
     wm_go: DFF<Bit>,
     wm_pend: DFF<Bits<32>>,
-    wm_out: DFF<Bit>,
-    wm_run: DFF<Bits<32>>,
     wm_part: DFF<Bits<32>>,
+    wm_fly: DFF<Bits<32>>,
+    wm_cnt: DFF<Bits<8>>,
+    wm_qh: DFF<Bits<8>>,
+    wm_qt: DFF<Bits<8>>,
+    wm_qrun: Vec<DFF<Bits<32>>>,
+    wm_qpart: Vec<DFF<Bits<32>>>,
+    wm_drain: DFF<Bit>,
     wm_single: DFF<Bit>,
     wm_rep: DFF<Bits<32>>,
     wbl: WbLanes,
-    /// This cycle's response to the outstanding transfer (`ACK`; `ERR`; its
-    /// lane access's last part); the pending lanes and the part to issue
-    /// after it; the transfer to issue (its first lane, the next transfer's,
-    /// its lanes; that lane's index and address; the lanes alone in their
-    /// transfers; transfer starts); whether one goes out, and whether the
-    /// beat's bus work ends this cycle; parts per lane access; the lane of
-    /// a one-lane transfer.
+    /// This cycle's answer to the oldest outstanding transfer (`ACK`; a new
+    /// `ERR`; it completes its lanes' accesses), that transfer's lanes and
+    /// part; the lanes to issue, the part, the lanes in flight and the
+    /// transfers outstanding after it; the transfer to issue (its first
+    /// lane, the next transfer's, its lanes; that lane's index and address;
+    /// the lanes alone in their transfers; transfer starts); whether one
+    /// goes out, and whether the beat's bus work ends this cycle; parts per
+    /// lane access; the lane of a one-lane transfer.
     wm_ack: Signal<Local, Bit>,
     wm_err: Signal<Local, Bit>,
     wm_pdone: Signal<Local, Bit>,
+    wm_hrun: Signal<Local, Bits<32>>,
+    wm_hpart: Signal<Local, Bits<32>>,
     pend_now: Signal<Local, Bits<32>>,
     part_now: Signal<Local, Bits<32>>,
+    fly_now: Signal<Local, Bits<32>>,
+    cnt_now: Signal<Local, Bits<8>>,
     single_now: Signal<Local, Bit>,
     wm_lead: Signal<Local, Bits<32>>,
     wm_nxt: Signal<Local, Bits<32>>,
@@ -669,6 +687,10 @@ pub struct Sm {
     wbytes: Constant<Bits<32>>,
     wlog: Constant<Bits<32>>,
     walign: Constant<Bits<32>>,
+    /// Transfers the bus master keeps outstanding ([`BUS_DEPTH`]), and the
+    /// mask that wraps its queue indices.
+    wm_depth: Constant<Bits<8>>,
+    wm_qmask: Constant<Bits<8>>,
     ws64: Constant<Bits<64>>,
     sx8: Constant<Bits<64>>,
     sx16: Constant<Bits<64>>,
@@ -681,6 +703,7 @@ pub struct Sm {
     row_round: Constant<Bits<32>>,
     _lanes: usize,
     _words: usize,
+    _depth: usize,
     _ws: usize,
     _warps: usize,
     _bars: usize,
@@ -898,17 +921,26 @@ impl Sm {
             c_conf: Default::default(),
             wm_go: Default::default(),
             wm_pend: Default::default(),
-            wm_out: Default::default(),
-            wm_run: Default::default(),
             wm_part: Default::default(),
+            wm_fly: Default::default(),
+            wm_cnt: Default::default(),
+            wm_qh: Default::default(),
+            wm_qt: Default::default(),
+            wm_qrun: (0..BUS_DEPTH).map(|_| Default::default()).collect(),
+            wm_qpart: (0..BUS_DEPTH).map(|_| Default::default()).collect(),
+            wm_drain: Default::default(),
             wm_single: Default::default(),
             wm_rep: Default::default(),
             wbl: WbLanes::new(lanes, cfg.bus_bits as usize / 32),
             wm_ack: Default::default(),
             wm_err: Default::default(),
             wm_pdone: Default::default(),
+            wm_hrun: Default::default(),
+            wm_hpart: Default::default(),
             pend_now: Default::default(),
             part_now: Default::default(),
+            fly_now: Default::default(),
+            cnt_now: Default::default(),
             single_now: Default::default(),
             wm_lead: Default::default(),
             wm_nxt: Default::default(),
@@ -1098,6 +1130,8 @@ impl Sm {
             wbytes: Constant::new((cfg.bus_bits as u64 / 8).into()),
             wlog: Constant::new(((cfg.bus_bits / 8).trailing_zeros() as u64).into()),
             walign: Constant::new((!(cfg.bus_bits as u64 / 8 - 1) & 0xffff_ffff).into()),
+            wm_depth: c8(BUS_DEPTH as u64),
+            wm_qmask: c8(BUS_DEPTH as u64 - 1),
             ws64: Constant::new((cfg.warp_size as u64).into()),
             sx8: Constant::new(0xffff_ff00u64.into()),
             sx16: Constant::new(0xffff_0000u64.into()),
@@ -1108,6 +1142,7 @@ impl Sm {
             row_round: Constant::new((4 * cfg.shared_banks as u64 - 1).into()),
             _lanes: lanes,
             _words: cfg.bus_bits as usize / 32,
+            _depth: BUS_DEPTH,
             _ws: cfg.warp_size as usize,
             _warps: cfg.warps as usize,
             _bars: BARRIERS,
@@ -1214,12 +1249,21 @@ impl Logic for Sm {
             c_conf,
             wm_go,
             wm_pend,
-            wm_out,
-            wm_run,
             wm_part,
+            wm_fly,
+            wm_cnt,
+            wm_qh,
+            wm_qt,
+            wm_drain,
             wm_single,
             wm_rep
         );
+        for i in 0..self._depth {
+            self.wm_qrun[i].clock.next = self.clock.val();
+            self.wm_qrun[i].d.next = self.wm_qrun[i].q.val();
+            self.wm_qpart[i].clock.next = self.clock.val();
+            self.wm_qpart[i].d.next = self.wm_qpart[i].q.val();
+        }
         self.sm_done.d.next = false;
         self.smem.clock.next = self.clock.val();
         for l in 0..self._lanes {
@@ -1528,29 +1572,40 @@ impl Logic for Sm {
         // The bus takes the other lanes, below the first lane the SM faults.
         self.port_mask.next = self.lane_mask.val() & !self.sh_mask.val() & self.sh_below.val();
         self.coal.active.next = self.port_mask.val();
-        // ---- The bus master (see `wb_cyc`). It acts in BeatReq; one transfer is
-        // outstanding at a time, and the next goes out with its response.
-        self.wm_ack.next = self.wb_ack.val() & self.wm_out.q.val();
-        self.wm_err.next = self.wb_err.val() & self.wm_out.q.val();
+        // ---- The bus master (see `wb_cyc`). It acts in BeatReq: up to BUS_DEPTH
+        // transfers outstanding, one issued per cycle, answered in order.
+        self.wm_hrun.next = 0.into();
+        self.wm_hpart.next = 0.into();
+        for i in 0..self._depth {
+            if self.wm_qh.q.val() == self.index[i].val() {
+                self.wm_hrun.next = self.wm_qrun[i].q.val();
+                self.wm_hpart.next = self.wm_qpart[i].q.val();
+            }
+        }
+        self.wm_ack.next = self.wb_ack.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
+        self.wm_err.next = self.wb_err.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
         self.wm_nparts.next = 1.into();
         if self.asz.val() > self.wbytes.val() {
             self.wm_nparts.next = self.asz.val() >> self.wlog.val();
         }
-        self.wm_pdone.next = self.wm_ack.val() & ((self.wm_part.q.val() + 1) == self.wm_nparts.val());
+        self.wm_pdone.next = self.wm_ack.val() & ((self.wm_hpart.val() + 1) == self.wm_nparts.val());
         self.pend_now.next = self.port_mask.val();
         self.part_now.next = 0.into();
+        self.fly_now.next = 0.into();
+        self.cnt_now.next = 0.into();
         if self.wm_go.q.val() {
             self.pend_now.next = self.wm_pend.q.val();
             self.part_now.next = self.wm_part.q.val();
-        }
-        if self.wm_ack.val() {
-            self.part_now.next = self.wm_part.q.val() + 1;
+            self.fly_now.next = self.wm_fly.q.val();
+            self.cnt_now.next = self.wm_cnt.q.val();
         }
         if self.wm_pdone.val() {
-            self.pend_now.next = self.wm_pend.q.val() & !self.wm_run.q.val();
-            self.part_now.next = 0.into();
+            self.fly_now.next = self.wm_fly.q.val() & !self.wm_hrun.val();
         }
-        self.single_now.next = self.wm_single.q.val() & ((self.pend_now.val() & self.wm_rep.q.val()) != 0);
+        if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
+            self.cnt_now.next = self.wm_cnt.q.val() - 1;
+        }
+        self.single_now.next = self.wm_single.q.val() & (((self.pend_now.val() | self.fly_now.val()) & self.wm_rep.q.val()) != 0);
         self.wm_leaders.next = self.coal.leaders.val();
         if self.single_now.val() {
             self.wm_leaders.next = self.lanes_mask.val();
@@ -1562,13 +1617,16 @@ impl Logic for Sm {
         self.wm_runw.next = self.pend_now.val() & (self.wm_nxt1.val() - 1);
         self.wm_issue.next = self.in_beat.val()
             & (self.state.q.val() == SmState::BeatReq)
+            & !self.wm_drain.q.val()
             & !self.wm_err.val()
-            & (!self.wm_out.q.val() | self.wm_ack.val())
+            & (self.cnt_now.val() < self.wm_depth.val())
             & (self.pend_now.val() != 0);
         self.wm_fin.next = (self.state.q.val() == SmState::BeatReq)
+            & !self.wm_drain.q.val()
             & !self.wm_err.val()
-            & (!self.wm_out.q.val() | self.wm_ack.val())
-            & (self.pend_now.val() == 0);
+            & (self.pend_now.val() == 0)
+            & (self.fly_now.val() == 0)
+            & (self.cnt_now.val() == 0);
         self.wm_li.next = 0.into();
         self.wm_adr.next = 0.into();
         self.wm_fli.next = 0.into();
@@ -1583,7 +1641,7 @@ impl Logic for Sm {
                     self.wm_tb.next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
                     self.wm_tc.next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
                 }
-                if self.wm_run.q.val().get_bit(l) {
+                if self.wm_hrun.val().get_bit(l) {
                     self.wm_fli.next = self.index[l].val();
                 }
                 // Per-thread local addresses (explicit, or in the generic window).
@@ -1602,12 +1660,12 @@ impl Logic for Sm {
             self.wbl.wrun.next = self.wm_runw.val();
         }
         if self.wm_ack.val() {
-            self.wbl.rrun.next = self.wm_run.q.val();
+            self.wbl.rrun.next = self.wm_hrun.val();
         }
         self.wbl.wpart.next = self.part_now.val().get_bits::<3>(0);
-        self.wbl.rpart.next = self.wm_part.q.val().get_bits::<3>(0);
+        self.wbl.rpart.next = self.wm_hpart.val().get_bits::<3>(0);
         self.wbl.size.next = self.asz.val().get_bits::<5>(0);
-        self.wb_cyc.next = self.wm_issue.val() | self.wm_out.q.val();
+        self.wb_cyc.next = self.wm_issue.val() | (self.wm_cnt.q.val() != 0);
         self.wb_stb.next = self.wm_issue.val();
         self.wb_we.next = self.cls.val() == 4;
         self.wb_adr.next = (self.wm_adr.val() & self.walign.val()) + (self.part_now.val() << self.wlog.val());
@@ -2537,6 +2595,10 @@ impl Logic for Sm {
                 self.mk.d.next = 0.into();
                 self.wm_go.d.next = false;
                 self.wm_single.d.next = false;
+                self.wm_drain.d.next = false;
+                self.wm_cnt.d.next = 0.into();
+                self.wm_qh.d.next = 0.into();
+                self.wm_qt.d.next = 0.into();
                 for l in 0..self._lanes {
                     self.lrd_lo[l].d.next = 0.into();
                     self.lrd_hi[l].d.next = 0.into();
@@ -2585,15 +2647,35 @@ impl Logic for Sm {
                 self.wm_go.d.next = true;
                 self.wm_pend.d.next = self.pend_now.val();
                 self.wm_part.d.next = self.part_now.val();
-                self.wm_out.d.next =
-                    (self.wm_out.q.val() & !self.wm_ack.val() & !self.wm_err.val()) | (self.wm_issue.val() & !self.wb_stall.val());
+                self.wm_fly.d.next = self.fly_now.val();
+                self.wm_cnt.d.next = self.cnt_now.val();
+                if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
+                    self.wm_qh.d.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
+                }
+                if self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0) {
+                    // Drained: CYC is low this cycle; the retries start in the next.
+                    self.wm_drain.d.next = false;
+                }
                 if self.wm_issue.val() & !self.wb_stall.val() {
-                    self.wm_run.d.next = self.wm_runw.val();
+                    for i in 0..self._depth {
+                        if self.wm_qt.q.val() == self.index[i].val() {
+                            self.wm_qrun[i].d.next = self.wm_runw.val();
+                            self.wm_qpart[i].d.next = self.part_now.val();
+                        }
+                    }
+                    self.wm_qt.d.next = (self.wm_qt.q.val() + 1) & self.wm_qmask.val();
+                    self.wm_cnt.d.next = self.cnt_now.val() + 1;
+                    self.wm_fly.d.next = self.fly_now.val() | self.wm_runw.val();
+                    self.wm_part.d.next = self.part_now.val() + 1;
+                    if (self.part_now.val() + 1) == self.wm_nparts.val() {
+                        self.wm_pend.d.next = self.pend_now.val() & !self.wm_runw.val();
+                        self.wm_part.d.next = 0.into();
+                    }
                     self.c_txn.d.next = self.c_txn.q.val() + 1;
                 }
                 if self.wm_ack.val() {
                     for l in 0..self._lanes {
-                        if self.wm_run.q.val().get_bit(l) {
+                        if self.wm_hrun.val().get_bit(l) {
                             self.lrd_lo[l].d.next = self.lrd_lo[l].q.val() | self.wbl.rlo[l].val();
                             self.lrd_hi[l].d.next = self.lrd_hi[l].q.val() | self.wbl.rhi[l].val();
                             if self.cls.val() == 5 {
@@ -2603,10 +2685,15 @@ impl Logic for Sm {
                     }
                 }
                 if self.wm_err.val() {
-                    if (self.wm_run.q.val() & (self.wm_run.q.val() - 1)) != 0 {
-                        // Retry the transfer's lanes one at a time.
+                    if (self.wm_hrun.val() & (self.wm_hrun.val() - 1)) != 0 {
+                        // Drain the younger transfers (the memory refuses them), then
+                        // retry every lane not done, this transfer's a lane at a time.
+                        self.wm_drain.d.next = true;
                         self.wm_single.d.next = true;
-                        self.wm_rep.d.next = self.wm_run.q.val();
+                        self.wm_rep.d.next = self.wm_hrun.val();
+                        self.wm_pend.d.next = self.pend_now.val() | self.fly_now.val();
+                        self.wm_part.d.next = 0.into();
+                        self.wm_fly.d.next = 0.into();
                     } else {
                         self.t_code.d.next = 8.into();
                         self.t_pc.d.next = self.pc.q.val();

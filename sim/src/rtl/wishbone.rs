@@ -1,8 +1,10 @@
 //! The memory model's side of the SM's Wishbone bus (`Sm::wb_*`): a slave
 //! that takes a transfer in any cycle and answers it in the next, with
-//! `ACK` and the read word or with `ERR`. With wait states (a seed), it
-//! stalls a quarter of the cycles at random and answers 1 to 4 cycles
-//! after a transfer.
+//! `ACK` and the read word or with `ERR`, answers in order, and after an
+//! `ERR` answers every further transfer of the bus cycle with `ERR`
+//! without doing it. With wait states (a seed), it stalls a quarter of the
+//! cycles at random and answers each transfer 1 to 4 cycles after the
+//! later of its own and the previous answer.
 //!
 //! A transfer's lanes all access `wb_tga_size` bytes, naturally aligned,
 //! so the selected bytes of the word are whole aligned accesses: the slave
@@ -28,10 +30,13 @@ enum Response {
 }
 
 pub struct Slave {
-    /// The answer to the last transfer, and the cycles until it is driven.
-    resp: Option<(u32, Response)>,
+    /// Answers not yet driven, oldest first, each with the cycles it waits
+    /// once it is the oldest.
+    resp: std::collections::VecDeque<(u32, Response)>,
     waits: Option<fastrand::Rng>,
     stalled: bool,
+    /// An `ERR` was answered in this bus cycle.
+    failed: bool,
 }
 
 /// What a transfer did, for the engine: an atomic's record, or a fault and its lane.
@@ -43,7 +48,7 @@ pub enum Event {
 impl Slave {
     /// A slave that answers in the next cycle, or with wait states seeded by `waits`.
     pub fn new(waits: Option<u64>) -> Slave {
-        Slave { resp: None, waits: waits.map(fastrand::Rng::with_seed), stalled: false }
+        Slave { resp: Default::default(), waits: waits.map(fastrand::Rng::with_seed), stalled: false, failed: false }
     }
 
     /// Drives this cycle's response (to an earlier transfer) and `STALL`.
@@ -52,10 +57,10 @@ impl Slave {
         self.stalled = self.waits.as_mut().is_some_and(|r| r.u8(..4) == 0);
         let mut changed = sm.wb_stall.val() != self.stalled;
         sm.wb_stall.next = self.stalled;
-        let now = match self.resp.take() {
-            Some((0, r)) => Some(r),
-            Some((n, r)) => {
-                self.resp = Some((n - 1, r));
+        let now = match self.resp.front_mut() {
+            Some((0, _)) => self.resp.pop_front().map(|(_, r)| r),
+            Some((n, _)) => {
+                *n -= 1;
                 None
             }
             None => None,
@@ -81,12 +86,16 @@ impl Slave {
 
     /// Takes the transfer the SM presents this cycle, if any.
     pub fn transfer(&mut self, sm: &Sm, bus: &mut Bus, stats: &mut Stats) -> Option<Event> {
+        if !sm.wb_cyc.val() {
+            self.failed = false;
+        }
         if !(sm.wb_cyc.val() && sm.wb_stb.val()) || self.stalled {
             return None;
         }
-        let (resp, event) = self.take(sm, bus, stats);
+        let (resp, event) = if self.failed { (Response::Err, None) } else { self.take(sm, bus, stats) };
+        self.failed |= matches!(resp, Response::Err);
         let delay = self.waits.as_mut().map_or(0, |r| r.u32(..4));
-        self.resp = Some((delay, resp));
+        self.resp.push_back((delay, resp));
         event
     }
 
