@@ -5,7 +5,7 @@
 //! addresses drawn from a small pool so that lanes collide on banks and words.
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
-use heddle_hw::smem::{mode, route, BankXbar, SharedMem};
+use heddle_hw::smem::{mode, BankXbar, SharedMem};
 use heddle_hw::verilog::verilog_of;
 use heddle_isa::scalar::int::atomic;
 use rust_hdl::prelude::*;
@@ -178,7 +178,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
     let mut mem = vec![0u8; bytes as usize];
     let mut rng = fastrand::Rng::with_seed(31);
     let (mut vectors, mut expect) = (vec![], vec![]);
-    let mut record = |s: &mut SharedMem, vectors: &mut Vec<Vec<u128>>, expect: &mut Vec<Vec<u128>>| {
+    let record = |s: &mut SharedMem, vectors: &mut Vec<Vec<u128>>, expect: &mut Vec<Vec<u128>>| {
         assert!(settle(s));
         vectors.push(snapshot(s));
         expect.push(outputs(s));
