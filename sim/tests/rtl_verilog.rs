@@ -269,19 +269,30 @@ fn run_both(cfg: &SmConfig, dir: &std::path::Path, launch: &Launch, buffers: &[(
     (gold, hw)
 }
 
-#[test]
-fn the_sm_verilog_runs_kernels_as_the_golden_model_does() {
-    // `tiny` with a 64-bit bus, so that lanes share transfers.
-    let cfg = SmConfig { bus_bits: 64, ..SmConfig::tiny() };
+/// Both kernels on `cfg`'s Verilog: memory equal to the golden model's.
+fn check(cfg: &SmConfig, name: &str) {
     cfg.validate().unwrap();
-    let dir = std::env::temp_dir().join(format!("heddle-sm-verilog-{}", std::process::id()));
-    build(&cfg, &dir);
-    let rotate = Launch { kernel: "rotate".into(), grid: [2, 1, 1], block: [32, 1, 1], params: vec![0; 8], dynamic_shared: 0 };
-    let (gold, hw) = run_both(&cfg, &dir, &rotate, &[(32 * 4, vec![0; 128])]);
-    assert!(hw == gold, "rotate: the Verilog SM's memory differs from the golden model's");
+    let dir = std::env::temp_dir().join(format!("heddle-sm-verilog-{}-{name}", std::process::id()));
+    build(cfg, &dir);
+    let block = cfg.max_cta_threads().min(64);
+    let rotate = Launch { kernel: "rotate".into(), grid: [2, 1, 1], block: [block, 1, 1], params: vec![0; 8], dynamic_shared: 0 };
+    let (gold, hw) = run_both(cfg, &dir, &rotate, &[(block * 4, vec![0; block as usize * 4])]);
+    assert!(hw == gold, "{name}: rotate: the Verilog SM's memory differs from the golden model's");
     let src: Vec<u8> = (0..256u32).map(|i| (i.wrapping_mul(151) ^ 0x5a) as u8).collect();
     let widths = Launch { kernel: "widths".into(), grid: [1, 1, 1], block: [16, 1, 1], params: vec![0; 16], dynamic_shared: 0 };
-    let (gold, hw) = run_both(&cfg, &dir, &widths, &[(256, src), (1024, vec![0; 1024])]);
-    assert!(hw == gold, "widths: the Verilog SM's memory differs from the golden model's");
+    let (gold, hw) = run_both(cfg, &dir, &widths, &[(256, src), (1024, vec![0; 1024])]);
+    assert!(hw == gold, "{name}: widths: the Verilog SM's memory differs from the golden model's");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tiny` with a 64-bit bus, so that its 4 lanes share transfers.
+#[test]
+fn the_tiny_sm_verilog_runs_kernels_as_the_golden_model_does() {
+    check(&SmConfig { bus_bits: 64, ..SmConfig::tiny() }, "tiny64");
+}
+
+/// `default`: 8 lanes, a 256-bit bus, FP32 and FP64 units in the Verilog.
+#[test]
+fn the_default_sm_verilog_runs_kernels_as_the_golden_model_does() {
+    check(&SmConfig::default_config(), "default");
 }
