@@ -73,28 +73,7 @@ pub fn run_verilator(
     std::fs::write(dir.join("in.hex"), vin).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("dut.v"), verilog).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("tb.v"), tb).map_err(|e| e.to_string())?;
-    let out = Command::new("verilator")
-        .current_dir(&dir)
-        .args([
-            "--binary",
-            "-j",
-            "2",
-            "--timing",
-            "-Wno-fatal",
-            "-Wno-lint",
-            "-Wno-style",
-            "--top-module",
-            "tb",
-            "-o",
-            "sim",
-            "tb.v",
-            "dut.v",
-        ])
-        .output()
-        .map_err(|e| format!("cannot run verilator ({e}); scripts/test.sh installs it"))?;
-    if !out.status.success() {
-        return Err(format!("verilator build of {name} failed:\n{}", String::from_utf8_lossy(&out.stderr)));
-    }
+    build_binary(&dir, "tb", &["tb.v", "dut.v"]).map_err(|e| format!("verilator build of {name} failed:\n{e}"))?;
     let run = Command::new(dir.join("obj_dir/sim")).current_dir(&dir).output().map_err(|e| e.to_string())?;
     if !run.status.success() {
         return Err(format!("{name} simulation failed:\n{}", String::from_utf8_lossy(&run.stderr)));
@@ -106,6 +85,23 @@ pub fn run_verilator(
     text.lines()
         .map(|l| l.split_whitespace().map(|f| u128::from_str_radix(f, 16).map_err(|e| format!("bad output `{f}`: {e}"))).collect())
         .collect()
+}
+
+/// Builds `files` (in `dir`) with top module `top` into the simulation
+/// binary `dir/obj_dir/sim` (`verilator --binary`, timing on, lint
+/// warnings off: the designs are linted apart). The error is Verilator's.
+pub fn build_binary(dir: &std::path::Path, top: &str, files: &[&str]) -> Result<(), String> {
+    let out = Command::new("verilator")
+        .current_dir(dir)
+        .args(["--binary", "-j", "2", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", top, "-o", "sim"])
+        .args(files)
+        .output()
+        .map_err(|e| format!("cannot run verilator ({e}); scripts/test.sh installs it"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
 }
 
 /// Settles a block after its inputs changed; false if it oscillates.

@@ -12,6 +12,7 @@
 //! 2, 4 and 8 bytes whose lanes go to the bus out of address order, several
 //! lanes to a transfer.
 
+use heddle_hw::cosim::build_binary;
 use heddle_hw::sm::Sm;
 use heddle_hw::verilog::verilog_of;
 use heddle_hw::SmConfig;
@@ -185,26 +186,9 @@ fn build(cfg: &SmConfig, dir: &std::path::Path) {
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("dut.v"), verilog_of(&sm)).unwrap();
     std::fs::write(dir.join("tb.v"), test_bench(&sm, PARAM_BYTES)).unwrap();
-    let built = Command::new("verilator")
-        .current_dir(dir)
-        .args([
-            "--binary",
-            "-j",
-            "2",
-            "--timing",
-            "-Wno-fatal",
-            "-Wno-lint",
-            "-Wno-style",
-            "--top-module",
-            "tb",
-            "-o",
-            "sim",
-            "tb.v",
-            "dut.v",
-        ])
-        .output()
-        .expect("verilator (scripts/test.sh installs it)");
-    assert!(built.status.success(), "verilator build failed:\n{}", String::from_utf8_lossy(&built.stderr));
+    if let Err(e) = build_binary(dir, "tb", &["tb.v", "dut.v"]) {
+        panic!("verilator build failed:\n{e}");
+    }
 }
 
 /// Runs `launch` (its buffers allocated and initialized, their addresses
