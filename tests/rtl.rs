@@ -159,6 +159,39 @@ fn every_program_run_on_the_rtl() {
     println!("{same} program runs identical to the golden model");
 }
 
+/// Several CTAs are resident at once: in `cta_slots` (whose results the
+/// programs test checks against the golden model), the most CTAs that have
+/// retired an instruction and not yet their last one is the number the SM
+/// holds: 8 on `default` (`SmConfig::ctas`, warp slots to spare), 2 when
+/// each CTA takes 20000 bytes of the 48 KiB shared memory, 1 on `tiny`.
+#[test]
+fn several_ctas_are_resident_at_once() {
+    let runs = [
+        ("--grid 12 --block 64 --arg buf:out:u32:768 --arg buf:ids:u32:768", 8),
+        ("--grid 9 --block 96 --arg buf:out:u32:864 --arg buf:ids:u32:864", 8),
+        ("--grid 5 --block 64 --shared 20000 --arg buf:out:u32:320 --arg buf:ids:u32:320", 2),
+        ("--grid 6 --block 8 --config tiny --arg buf:out:u32:48 --arg buf:ids:u32:48", 1),
+    ];
+    for (args, resident) in runs {
+        let mut a = vec!["run", "tests/programs/cta_slots.hasm", "--kernel", "slots", "--engine", "rtl", "--trace"];
+        a.extend(args.split_whitespace());
+        let o = heddle(&a);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{args}: {t}");
+        // Retire lines: `SEQ cta C warp W pc ...`; each CTA's first and last retire.
+        let mut span: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
+        for w in t.lines().map(|l| l.split_whitespace().collect::<Vec<_>>()).filter(|w| w.len() > 3 && w[1] == "cta") {
+            let (seq, cta): (u64, u32) = (w[0].parse().unwrap(), w[2].parse().unwrap());
+            let e = span.entry(cta).or_insert((seq, seq));
+            e.1 = seq;
+        }
+        let ctas: u32 = args.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert_eq!(span.len() as u32, ctas, "{args}: every CTA retires");
+        let most = span.values().map(|&(from, _)| span.values().filter(|&&(a, b)| a <= from && from <= b).count()).max().unwrap();
+        assert_eq!(most, resident, "{args}: CTAs in flight at once");
+    }
+}
+
 /// Shared-memory bank conflicts (`default`: 32 banks, 8 lanes a beat, so 64
 /// threads are 8 beats; `strided` adds t / 8 to each word index, the same
 /// for a beat's lanes): a store or load of stride 1 or 33 words spreads a

@@ -2,8 +2,10 @@
 //! control state machine.
 //!
 //! ```text
-//! host regs ──> CTA init (stacks, predicates, exited masks, tid registers)
-//!          ──> Sched (round-robin WarpPick over live, non-waiting warps)
+//! host regs ──> CTA init into a free slot (stacks, predicates, exited
+//!              masks, tid registers), until the slots are full
+//!          ──> Sched (a free slot takes the next CTA first; else
+//!              round-robin WarpPick over live, non-waiting warps)
 //!          ──> Top (only when the stack top has finished entries to pop)
 //!          ──> fetch + guard (imem, predicate RAM; in Sched's cycle when
 //!              nothing is popped) ──> Aux (predicate operands)
@@ -31,10 +33,19 @@
 //! class, else into Aux. With `warps` >= 2 and 4 beats per warp, back-to-back
 //! ALU instructions of different warps issue every 4 cycles.
 //!
+//! CTA slots: up to `SmConfig::ctas` CTAs are resident at once
+//! (`host::CTA_SLOTS`, which the host picks from the warp slots and shared
+//! memory a CTA needs). Slot `s` owns warps `s << SLOT_SHIFT ..`, its own
+//! window of shared memory (the CTA's bytes rounded up to whole rows, at
+//! `s` times that), its 16 barriers, CTA coordinates, live-thread count and
+//! epoch. Warps of all slots are scheduled together; when a slot's warps
+//! have all finished, Sched starts the grid's next CTA in it.
+//!
 //! Register files: per lane, three copies of one RAM (three read ports, one
 //! write port), addressed `warp | beat | register`; each word carries the
-//! CTA epoch it was written in, so a new CTA reads zeros without clearing
-//! the RAM. The unused `rz` slot of each thread holds its packed `tid`.
+//! epoch of the CTA start it was written in (every start has its own), so a
+//! CTA in a reused slot reads zeros without clearing the RAM. The unused
+//! `rz` slot of each thread holds its packed `tid`.
 //!
 //! External memory is behind a Wishbone B4 pipelined bus (`wb_*`, see
 //! `wb_cyc`); system calls go on a request/response port (`mem_req`)
@@ -82,6 +93,11 @@ pub mod host {
     pub const TOTAL_SMEM: u64 = 10;
     pub const GRIDID: u64 = 11;
     pub const CODE_LEN: u64 = 12;
+    /// CTAs resident at once (1..=`SmConfig::ctas`): the launch's CTA slots.
+    pub const CTA_SLOTS: u64 = 13;
+    /// log2 of the warp slots each CTA slot owns: slot `s` runs warps
+    /// `s << SLOT_SHIFT ..`; `CTA_SLOTS << SLOT_SHIFT` is at most `SmConfig::warps`.
+    pub const SLOT_SHIFT: u64 = 14;
     /// Any write starts the launch.
     pub const START: u64 = 15;
 }
@@ -265,6 +281,8 @@ pub struct Sm {
     // Launch progress and the retire port (for monitors).
     pub cta_start: Signal<Out, Bit>,
     pub cta_linear: Signal<Out, Bits<32>>,
+    /// The CTA slot `cta_start` starts `cta_linear` in.
+    pub cta_slot: Signal<Out, Bits<8>>,
     pub retire: Signal<Out, Bit>,
     pub ret_warp: Signal<Out, Bits<6>>,
     pub ret_pc: Signal<Out, Bits<32>>,
@@ -303,11 +321,24 @@ pub struct Sm {
     r_total: DFF<Bits<32>>,
     r_gridid: DFF<Bits<32>>,
     r_code_len: DFF<Bits<32>>,
-    cta_x: DFF<Bits<32>>,
-    cta_y: DFF<Bits<32>>,
-    cta_z: DFF<Bits<32>>,
-    cta_lin: DFF<Bits<32>>,
+    r_slots: DFF<Bits<8>>,
+    r_slog: DFF<Bits<8>>,
+    /// The next CTA to start, and whether one remains.
+    nx_x: DFF<Bits<32>>,
+    nx_y: DFF<Bits<32>>,
+    nx_z: DFF<Bits<32>>,
+    nx_lin: DFF<Bits<32>>,
+    more: DFF<Bit>,
+    /// Counts CTA starts: each start's register words carry its own value.
     epoch: DFF<Bits<16>>,
+    /// The CTA slot being started.
+    slot: DFF<Bits<8>>,
+    /// Per CTA slot: its CTA, epoch and live threads.
+    s_x: Vec<DFF<Bits<32>>>,
+    s_y: Vec<DFF<Bits<32>>>,
+    s_z: Vec<DFF<Bits<32>>>,
+    s_epoch: Vec<DFF<Bits<16>>>,
+    s_live: Vec<DFF<Bits<32>>>,
     init_w: DFF<Bits<8>>,
     init_k: DFF<Bits<4>>,
     rem: DFF<Bits<32>>,
@@ -357,8 +388,7 @@ pub struct Sm {
     cb0: DFF<Bits<32>>,
     cb1: DFF<Bits<32>>,
     rb_lo: DFF<Bits<64>>,
-    live_threads: DFF<Bits<32>>,
-    // The CTA barriers (BARRIERS of them): threads arrived, threads expected
+    // The CTA barriers (BARRIERS per CTA slot, slot-major): threads arrived, threads expected
     // (0: every live thread), and for `barred` the threads whose predicate
     // held and the threads that arrived with one.
     bar_arr: Vec<DFF<Bits<32>>>,
@@ -561,6 +591,26 @@ pub struct Sm {
     rd_word: Signal<Local, Bits<64>>,
     ready: Signal<Local, Bits<64>>,
     nc_x: Signal<Local, Bits<32>>,
+    /// The warp `cur`'s CTA slot and its first warp; the first warp of the
+    /// slot being started; the slot whose epoch register words carry.
+    cur_slot: Signal<Local, Bits<8>>,
+    c_base: Signal<Local, Bits<8>>,
+    i_base: Signal<Local, Bits<8>>,
+    e_slot: Signal<Local, Bits<8>>,
+    /// `cur`'s slot's CTA coordinates and live threads; `e_slot`'s epoch.
+    c_x: Signal<Local, Bits<32>>,
+    c_y: Signal<Local, Bits<32>>,
+    c_z: Signal<Local, Bits<32>>,
+    c_live: Signal<Local, Bits<32>>,
+    c_epoch: Signal<Local, Bits<16>>,
+    /// The warps of slot 0 (a slot's warp mask, shifted to slot 0).
+    slot_w: Signal<Local, Bits<64>>,
+    /// The lowest CTA slot without live warps, if any.
+    f_any: Signal<Local, Bit>,
+    f_slot: Signal<Local, Bits<8>>,
+    /// Shared-memory byte offset of `cur`'s slot's window, and the first row of `slot`'s.
+    sh_base: Signal<Local, Bits<32>>,
+    clr_from: Signal<Local, Bits<32>>,
 
     imem: Ram<64>,
     ibad: Ram<1>,
@@ -670,6 +720,9 @@ pub struct Sm {
     last_beat: Constant<Bits<8>>,
     rf_wshift: Constant<Bits<8>>,
     n_bars: Constant<Bits<32>>,
+    /// The CTA slot of each barrier.
+    bar_slot: Vec<Constant<Bits<8>>>,
+    w64: Constant<Bits<64>>,
     last_bar: Constant<Bits<8>>,
     full: Constant<Bits<64>>,
     lane_ones: Constant<Bits<64>>,
@@ -707,6 +760,7 @@ pub struct Sm {
     _ws: usize,
     _warps: usize,
     _bars: usize,
+    _ctas: usize,
 }
 
 impl Sm {
@@ -757,6 +811,7 @@ impl Sm {
             mem_fault: Default::default(),
             cta_start: Default::default(),
             cta_linear: Default::default(),
+            cta_slot: Default::default(),
             retire: Default::default(),
             ret_warp: Default::default(),
             ret_pc: Default::default(),
@@ -819,10 +874,19 @@ impl Sm {
             r_total: Default::default(),
             r_gridid: Default::default(),
             r_code_len: Default::default(),
-            cta_x: Default::default(),
-            cta_y: Default::default(),
-            cta_z: Default::default(),
-            cta_lin: Default::default(),
+            r_slots: Default::default(),
+            r_slog: Default::default(),
+            more: Default::default(),
+            slot: Default::default(),
+            s_x: (0..cfg.ctas).map(|_| Default::default()).collect(),
+            s_y: (0..cfg.ctas).map(|_| Default::default()).collect(),
+            s_z: (0..cfg.ctas).map(|_| Default::default()).collect(),
+            s_epoch: (0..cfg.ctas).map(|_| Default::default()).collect(),
+            s_live: (0..cfg.ctas).map(|_| Default::default()).collect(),
+            nx_x: Default::default(),
+            nx_y: Default::default(),
+            nx_z: Default::default(),
+            nx_lin: Default::default(),
             epoch: Default::default(),
             init_w: Default::default(),
             init_k: Default::default(),
@@ -868,11 +932,10 @@ impl Sm {
             cb0: Default::default(),
             cb1: Default::default(),
             rb_lo: Default::default(),
-            live_threads: Default::default(),
-            bar_arr: (0..BARRIERS).map(|_| Default::default()).collect(),
-            bar_exp: (0..BARRIERS).map(|_| Default::default()).collect(),
-            bar_cnt: (0..BARRIERS).map(|_| Default::default()).collect(),
-            bar_rt: (0..BARRIERS).map(|_| Default::default()).collect(),
+            bar_arr: (0..BARRIERS * cfg.ctas as usize).map(|_| Default::default()).collect(),
+            bar_exp: (0..BARRIERS * cfg.ctas as usize).map(|_| Default::default()).collect(),
+            bar_cnt: (0..BARRIERS * cfg.ctas as usize).map(|_| Default::default()).collect(),
+            bar_rt: (0..BARRIERS * cfg.ctas as usize).map(|_| Default::default()).collect(),
             w_bar: (0..cfg.warps).map(|_| Default::default()).collect(),
             w_rd: (0..cfg.warps).map(|_| Default::default()).collect(),
             w_rop: (0..cfg.warps).map(|_| Default::default()).collect(),
@@ -1038,6 +1101,20 @@ impl Sm {
             rd_word: Default::default(),
             ready: Default::default(),
             nc_x: Default::default(),
+            cur_slot: Default::default(),
+            c_base: Default::default(),
+            i_base: Default::default(),
+            e_slot: Default::default(),
+            c_x: Default::default(),
+            c_y: Default::default(),
+            c_z: Default::default(),
+            c_live: Default::default(),
+            c_epoch: Default::default(),
+            slot_w: Default::default(),
+            f_any: Default::default(),
+            f_slot: Default::default(),
+            sh_base: Default::default(),
+            clr_from: Default::default(),
             imem: Ram::new(cfg.imem_words as usize),
             ibad: Ram::new(cfg.imem_words as usize),
             stack: ReconvStack::new(warps, cfg.stack_depth as usize),
@@ -1115,6 +1192,8 @@ impl Sm {
             last_beat: c8(beats as u64 - 1),
             rf_wshift: c8(beats.trailing_zeros() as u64 + 7),
             n_bars: Constant::new((BARRIERS as u64).into()),
+            bar_slot: (0..BARRIERS * cfg.ctas as usize).map(|b| c8((b / BARRIERS) as u64)).collect(),
+            w64: Constant::new(64u64.into()),
             last_bar: c8(BARRIERS as u64 - 1),
             full: Constant::new(full.into()),
             lane_ones: Constant::new(((1u64 << lanes) - 1).into()),
@@ -1122,7 +1201,7 @@ impl Sm {
             rpc_none: Constant::new((RPC_NONE as u64).into()),
             op_trap: Constant::new((Opcode::Trap as u64).into()),
             index: (0..64u64).map(|i| Constant::new(i.into())).collect(),
-            index64: (0..64u64).map(|i| Constant::new(i.into())).collect(),
+            index64: (0..(BARRIERS as u64 * cfg.ctas as u64).max(64)).map(|i| Constant::new(i.into())).collect(),
             lo32: Constant::new(0xffff_ffffu64.into()),
             sx31: Constant::new(0x8000_0000u64.into()),
             lm64: Constant::new((cfg.warp_size as u64 - 1).into()),
@@ -1145,7 +1224,8 @@ impl Sm {
             _depth: BUS_DEPTH,
             _ws: cfg.warp_size as usize,
             _warps: cfg.warps as usize,
-            _bars: BARRIERS,
+            _bars: BARRIERS * cfg.ctas as usize,
+            _ctas: cfg.ctas as usize,
         })
     }
 }
@@ -1170,11 +1250,15 @@ impl Logic for Sm {
             r_total,
             r_gridid,
             r_code_len,
-            cta_x,
-            cta_y,
-            cta_z,
-            cta_lin,
+            r_slots,
+            r_slog,
+            nx_x,
+            nx_y,
+            nx_z,
+            nx_lin,
+            more,
             epoch,
+            slot,
             init_w,
             init_k,
             rem,
@@ -1219,7 +1303,6 @@ impl Logic for Sm {
             cb0,
             cb1,
             rb_lo,
-            live_threads,
             w_red,
             bar_id,
             bar_count,
@@ -1265,6 +1348,50 @@ impl Logic for Sm {
             self.wm_qpart[i].d.next = self.wm_qpart[i].q.val();
         }
         self.sm_done.d.next = false;
+        // ---- CTA slots: slot s owns warps s << r_slog and up.
+        self.cur_slot.next = bit_cast::<8, 6>(self.cur.q.val()) >> self.r_slog.q.val();
+        self.c_base.next = self.cur_slot.val() << self.r_slog.q.val();
+        self.i_base.next = self.slot.q.val() << self.r_slog.q.val();
+        self.e_slot.next = self.cur_slot.val();
+        if self.state.q.val() == SmState::InitThread {
+            self.e_slot.next = self.slot.q.val();
+        }
+        self.slot_w.next = !bits::<64>(0) >> (self.w64.val() - (bits::<64>(1) << self.r_slog.q.val()));
+        self.c_x.next = 0.into();
+        self.c_y.next = 0.into();
+        self.c_z.next = 0.into();
+        self.c_live.next = 0.into();
+        self.c_epoch.next = 0.into();
+        self.f_any.next = false;
+        self.f_slot.next = 0.into();
+        for s in 0..self._ctas {
+            self.s_x[s].clock.next = self.clock.val();
+            self.s_x[s].d.next = self.s_x[s].q.val();
+            self.s_y[s].clock.next = self.clock.val();
+            self.s_y[s].d.next = self.s_y[s].q.val();
+            self.s_z[s].clock.next = self.clock.val();
+            self.s_z[s].d.next = self.s_z[s].q.val();
+            self.s_epoch[s].clock.next = self.clock.val();
+            self.s_epoch[s].d.next = self.s_epoch[s].q.val();
+            self.s_live[s].clock.next = self.clock.val();
+            self.s_live[s].d.next = self.s_live[s].q.val();
+            if self.index[s].val() == self.cur_slot.val() {
+                self.c_x.next = self.s_x[s].q.val();
+                self.c_y.next = self.s_y[s].q.val();
+                self.c_z.next = self.s_z[s].q.val();
+                self.c_live.next = self.s_live[s].q.val();
+            }
+            if self.index[s].val() == self.e_slot.val() {
+                self.c_epoch.next = self.s_epoch[s].q.val();
+            }
+            if !self.f_any.val()
+                & (self.index[s].val() < self.r_slots.q.val())
+                & ((self.w_live.q.val() & (self.slot_w.val() << (self.index[s].val() << self.r_slog.q.val()))) == 0)
+            {
+                self.f_any.next = true;
+                self.f_slot.next = self.index[s].val();
+            }
+        }
         self.smem.clock.next = self.clock.val();
         for l in 0..self._lanes {
             self.alo[l].clock.next = self.clock.val();
@@ -1403,7 +1530,7 @@ impl Logic for Sm {
             }
         }
         self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.lo32.val();
-        self.epoch_hi.next = bit_cast::<64, 16>(self.epoch.q.val()) << 32;
+        self.epoch_hi.next = bit_cast::<64, 16>(self.c_epoch.val()) << 32;
         self.imm64.next = bit_cast::<64, 32>(self.f_imm.val());
 
         // ---- Register-file addressing: warp | beat | register.
@@ -1506,6 +1633,9 @@ impl Logic for Sm {
         self.smem.clear.next = false;
         self.sh_rows.next = (self.r_total.q.val() + self.row_round.val()) >> self.row_log.val();
         self.smem.clear_rows.next = self.sh_rows.val().get_bits::<16>(0);
+        self.clr_from.next = bit_cast::<16, 8>(self.slot.q.val()) * self.sh_rows.val().get_bits::<16>(0);
+        self.smem.clear_from.next = self.clr_from.val().get_bits::<16>(0);
+        self.sh_base.next = (bit_cast::<16, 8>(self.cur_slot.val()) * self.sh_rows.val().get_bits::<16>(0)) << self.row_log.val();
         self.mk4.next = bit_cast::<32, 3>(self.mk.q.val()) << 2;
         self.sh_mask.next = 0.into();
         self.sh_found.next = false;
@@ -1557,7 +1687,7 @@ impl Logic for Sm {
                     self.sh_mis.next = true;
                     self.sh_below.next = self.lane_bit[l].val() - 1;
                 }
-                self.smem.addr[l].next = self.soff[l].val() + self.mk4.val();
+                self.smem.addr[l].next = self.soff[l].val() + self.mk4.val() + self.sh_base.val();
                 match self.mk.q.val().index() {
                     0 => self.smem.wdata[l].next = self.lw0[l].q.val().get_bits::<32>(0),
                     1 => self.smem.wdata[l].next = self.lw1[l].q.val().get_bits::<32>(0),
@@ -1709,7 +1839,8 @@ impl Logic for Sm {
         self.fe_go.next = (self.state.q.val() == SmState::Top) & !self.stack.busy.val();
         if self.state.q.val() == SmState::Sched {
             self.fe_warp.next = self.sched.pick.val();
-            self.fe_go.next = (self.w_live.q.val() != 0) & self.sched.any.val() & self.stack.settled.val();
+            self.fe_go.next =
+                (self.w_live.q.val() != 0) & self.sched.any.val() & self.stack.settled.val() & !(self.more.q.val() & self.f_any.val());
         }
         if self.pf_on.val() & (self.pf_st.q.val() == 0) {
             self.fe_warp.next = self.sched.pick.val();
@@ -1745,13 +1876,13 @@ impl Logic for Sm {
             self.va[l].next = 0.into();
             self.vb[l].next = 0.into();
             self.vc[l].next = 0.into();
-            if (self.rf[l].da.val().get_bits::<16>(32) == self.epoch.q.val()) & ((self.port_a.val() != 127) | (self.cls.val() == 2)) {
+            if (self.rf[l].da.val().get_bits::<16>(32) == self.c_epoch.val()) & ((self.port_a.val() != 127) | (self.cls.val() == 2)) {
                 self.va[l].next = self.rf[l].da.val() & self.lo32.val();
             }
-            if (self.rf[l].db.val().get_bits::<16>(32) == self.epoch.q.val()) & (self.port_b.val() != 127) {
+            if (self.rf[l].db.val().get_bits::<16>(32) == self.c_epoch.val()) & (self.port_b.val() != 127) {
                 self.vb[l].next = self.rf[l].db.val() & self.lo32.val();
             }
-            if (self.rf[l].dc.val().get_bits::<16>(32) == self.epoch.q.val()) & (self.port_c.val() != 127) {
+            if (self.rf[l].dc.val().get_bits::<16>(32) == self.c_epoch.val()) & (self.port_c.val() != 127) {
                 self.vc[l].next = self.rf[l].dc.val() & self.lo32.val();
             }
             if self.m_lane.val() == self.index[l].val() {
@@ -1863,14 +1994,14 @@ impl Logic for Sm {
                     3 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_x.q.val()),
                     4 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_y.q.val()),
                     5 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_z.q.val()),
-                    6 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_x.q.val()),
-                    7 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_y.q.val()),
-                    8 => self.s2r[l].next = bit_cast::<64, 32>(self.cta_z.q.val()),
+                    6 => self.s2r[l].next = bit_cast::<64, 32>(self.c_x.val()),
+                    7 => self.s2r[l].next = bit_cast::<64, 32>(self.c_y.val()),
+                    8 => self.s2r[l].next = bit_cast::<64, 32>(self.c_z.val()),
                     9 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_x.q.val()),
                     10 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_y.q.val()),
                     11 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_z.q.val()),
                     12 => self.s2r[l].next = self.beat_base64.val() | self.index64[l].val(),
-                    13 => self.s2r[l].next = bit_cast::<64, 6>(self.cur.q.val()),
+                    13 => self.s2r[l].next = bit_cast::<64, 8>(bit_cast::<8, 6>(self.cur.q.val()) - self.c_base.val()),
                     14 => self.s2r[l].next = bit_cast::<64, 32>(self.r_nwarps.q.val()),
                     15 => self.s2r[l].next = 0.into(),
                     16 => self.s2r[l].next = 1.into(),
@@ -1953,9 +2084,9 @@ impl Logic for Sm {
             self.bar_rt[b].clock.next = self.clock.val();
             self.bar_rt[b].d.next = self.bar_rt[b].q.val();
         }
-        self.b_sel.next = bit_cast::<64, 8>(self.bk.q.val());
+        self.b_sel.next = (bit_cast::<64, 8>(self.cur_slot.val()) << 4) | bit_cast::<64, 8>(self.bk.q.val());
         if self.state.q.val() == SmState::BarArrive {
-            self.b_sel.next = bit_cast::<64, 32>(self.bar_id.q.val());
+            self.b_sel.next = (bit_cast::<64, 8>(self.cur_slot.val()) << 4) | bit_cast::<64, 32>(self.bar_id.q.val());
         }
         self.b_arr.next = 0.into();
         self.b_exp.next = 0.into();
@@ -1971,7 +2102,7 @@ impl Logic for Sm {
                 }
             }
         }
-        self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.live_threads.q.val());
+        self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.c_live.val());
         if self.b_exp.val() != 0 {
             self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.b_exp.val());
         }
@@ -2005,7 +2136,7 @@ impl Logic for Sm {
                 self.red_v.next = 1.into();
             }
         }
-        self.last_w.next = self.r_nwarps.q.val().get_bits::<8>(0) - 1;
+        self.last_w.next = self.c_base.val() + self.r_nwarps.q.val().get_bits::<8>(0) - 1;
         self.popc2.x.next = self.paux.q.val() & self.live_cur.val();
         if self.state.q.val() == SmState::BarWb {
             self.exited.raddr.next = bit_cast::<ADDR_BITS, 8>(self.bw.q.val());
@@ -2086,7 +2217,8 @@ impl Logic for Sm {
         self.mem_thread.next = (bit_cast::<16, 6>(self.cur.q.val()) << self.log_ws.val()) | bit_cast::<16, 8>(self.mt.q.val());
         self.mem_lane.next = self.mt.q.val();
         self.cta_start.next = false;
-        self.cta_linear.next = self.cta_lin.q.val();
+        self.cta_linear.next = self.nx_lin.q.val();
+        self.cta_slot.next = self.slot.q.val();
         self.retire.next = false;
         self.ret_warp.next = self.cur.q.val();
         self.ret_pc.next = self.pc.q.val();
@@ -2160,7 +2292,7 @@ impl Logic for Sm {
         }
         self.guard_val.next = self.pred_val.val();
         self.rd_word.next = self.mem_rdata.val() & self.lo32.val();
-        self.nc_x.next = self.cta_x.q.val() + 1;
+        self.nc_x.next = self.nx_x.q.val() + 1;
 
         // Fetch (Top's work) from warp fe_warp's stack top: the instruction
         // word, its guard predicate and executing threads.
@@ -2221,22 +2353,28 @@ impl Logic for Sm {
                         10 => self.r_total.d.next = self.host_wdata.val(),
                         11 => self.r_gridid.d.next = self.host_wdata.val(),
                         12 => self.r_code_len.d.next = self.host_wdata.val(),
+                        13 => self.r_slots.d.next = self.host_wdata.val().get_bits::<8>(0),
+                        14 => self.r_slog.d.next = self.host_wdata.val().get_bits::<8>(0),
                         15 => {
-                            self.cta_x.d.next = 0.into();
-                            self.cta_y.d.next = 0.into();
-                            self.cta_z.d.next = 0.into();
-                            self.cta_lin.d.next = 0.into();
+                            self.nx_x.d.next = 0.into();
+                            self.nx_y.d.next = 0.into();
+                            self.nx_z.d.next = 0.into();
+                            self.nx_lin.d.next = 0.into();
+                            self.more.d.next = true;
+                            self.w_live.d.next = 0.into();
+                            self.w_wait.d.next = 0.into();
+                            self.w_red.d.next = 0.into();
                             self.icount.d.next = 0.into();
                             self.t_code.d.next = 0.into();
                             self.done_f.d.next = false;
-                            self.state.d.next = SmState::NextCta;
+                            self.state.d.next = SmState::Sched;
                         }
                         _ => {}
                     }
                 }
             }
             SmState::NextCta => {
-                // Starts the CTA at (cta_x, cta_y, cta_z).
+                // Starts the CTA at (nx_x, nx_y, nx_z) in slot `slot`, and steps to the next one.
                 self.epoch.d.next = self.epoch.q.val() + 1;
                 if self.epoch.q.val() == 0xffff {
                     self.t_code.d.next = 10.into();
@@ -2244,18 +2382,38 @@ impl Logic for Sm {
                 } else {
                     self.cta_start.next = true;
                     self.smem.clear.next = true;
-                    self.init_w.d.next = 0.into();
+                    self.init_w.d.next = self.i_base.val();
                     self.init_k.d.next = 0.into();
                     self.rem.d.next = self.r_nthreads.q.val();
-                    self.w_live.d.next = 0.into();
-                    self.w_wait.d.next = 0.into();
-                    self.w_red.d.next = 0.into();
-                    self.live_threads.d.next = self.r_nthreads.q.val();
+                    for s in 0..self._ctas {
+                        if self.index[s].val() == self.slot.q.val() {
+                            self.s_x[s].d.next = self.nx_x.q.val();
+                            self.s_y[s].d.next = self.nx_y.q.val();
+                            self.s_z[s].d.next = self.nx_z.q.val();
+                            self.s_epoch[s].d.next = self.epoch.q.val() + 1;
+                            self.s_live[s].d.next = self.r_nthreads.q.val();
+                        }
+                    }
                     for b in 0..self._bars {
-                        self.bar_arr[b].d.next = 0.into();
-                        self.bar_exp[b].d.next = 0.into();
-                        self.bar_cnt[b].d.next = 0.into();
-                        self.bar_rt[b].d.next = 0.into();
+                        if self.bar_slot[b].val() == self.slot.q.val() {
+                            self.bar_arr[b].d.next = 0.into();
+                            self.bar_exp[b].d.next = 0.into();
+                            self.bar_cnt[b].d.next = 0.into();
+                            self.bar_rt[b].d.next = 0.into();
+                        }
+                    }
+                    self.nx_lin.d.next = self.nx_lin.q.val() + 1;
+                    self.nx_x.d.next = self.nc_x.val();
+                    if self.nc_x.val() == self.r_grid_x.q.val() {
+                        self.nx_x.d.next = 0.into();
+                        self.nx_y.d.next = self.nx_y.q.val() + 1;
+                        if self.nx_y.q.val() + 1 == self.r_grid_y.q.val() {
+                            self.nx_y.d.next = 0.into();
+                            self.nx_z.d.next = self.nx_z.q.val() + 1;
+                            if self.nx_z.q.val() + 1 == self.r_grid_z.q.val() {
+                                self.more.d.next = false;
+                            }
+                        }
                     }
                     self.state.d.next = SmState::InitWarp;
                 }
@@ -2287,7 +2445,7 @@ impl Logic for Sm {
                     }
                     self.init_k.d.next = 0.into();
                     self.init_w.d.next = self.init_w.q.val() + 1;
-                    if bit_cast::<32, 8>(self.init_w.q.val() + 1) == self.r_nwarps.q.val() {
+                    if bit_cast::<32, 8>(self.init_w.q.val() + 1 - self.i_base.val()) == self.r_nwarps.q.val() {
                         self.init_t.d.next = 0.into();
                         self.tid_x.d.next = 0.into();
                         self.tid_y.d.next = 0.into();
@@ -2298,12 +2456,14 @@ impl Logic for Sm {
             }
             SmState::InitThread => {
                 // Thread init_t: warp init_t / ws, thread in warp mt, packed tid into its rz slot.
-                self.cur.d.next = bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
+                self.cur.d.next = bit_cast::<6, 8>(self.i_base.val()) + bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
                 for l in 0..self._lanes {
                     if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
                         self.rf[l].we.next = true;
                     }
-                    self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val()) << self.rf_wshift.val())
+                    self.rf[l].waddr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
+                        + bit_cast::<ADDR_BITS, 8>(self.i_base.val()))
+                        << self.rf_wshift.val())
                         | (bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val()) << 7)
                         | 127;
                     self.rf[l].wdata.next = self.epoch_hi.val()
@@ -2326,22 +2486,13 @@ impl Logic for Sm {
                 }
             }
             SmState::Sched => {
-                if self.w_live.q.val() == 0 {
+                // A free CTA slot takes the next CTA first; the launch is done when none remains and no warp lives.
+                if self.more.q.val() & self.f_any.val() {
+                    self.slot.d.next = self.f_slot.val();
                     self.state.d.next = SmState::NextCta;
-                    self.cta_lin.d.next = self.cta_lin.q.val() + 1;
-                    self.cta_x.d.next = self.nc_x.val();
-                    if self.nc_x.val() == self.r_grid_x.q.val() {
-                        self.cta_x.d.next = 0.into();
-                        self.cta_y.d.next = self.cta_y.q.val() + 1;
-                        if self.cta_y.q.val() + 1 == self.r_grid_y.q.val() {
-                            self.cta_y.d.next = 0.into();
-                            self.cta_z.d.next = self.cta_z.q.val() + 1;
-                            if self.cta_z.q.val() + 1 == self.r_grid_z.q.val() {
-                                self.done_f.d.next = true;
-                                self.state.d.next = SmState::Idle;
-                            }
-                        }
-                    }
+                } else if self.w_live.q.val() == 0 {
+                    self.done_f.d.next = true;
+                    self.state.d.next = SmState::Idle;
                 } else if !self.sched.any.val() {
                     self.c_barrier.d.next = self.c_barrier.q.val() + 1;
                     self.t_code.d.next = 4.into();
@@ -2843,7 +2994,7 @@ impl Logic for Sm {
                             self.bar_rt[b].d.next = 0.into();
                         }
                     }
-                    self.bw.d.next = 0.into();
+                    self.bw.d.next = self.c_base.val();
                     self.state.d.next = SmState::BarRelease;
                 } else {
                     self.bk.d.next = self.bk.q.val() + 1;
@@ -2926,7 +3077,11 @@ impl Logic for Sm {
                         self.state.d.next = SmState::Trapped;
                     } else if (self.cls.val() == 9) | ((self.cls.val() == 8) & self.stack.no_frame.val()) {
                         self.exited.we.next = true;
-                        self.live_threads.d.next = self.live_threads.q.val() - bit_cast::<32, 8>(self.popc.n.val());
+                        for s in 0..self._ctas {
+                            if self.index[s].val() == self.cur_slot.val() {
+                                self.s_live[s].d.next = self.c_live.val() - bit_cast::<32, 8>(self.popc.n.val());
+                            }
+                        }
                         // Fewer live threads may complete a barrier.
                         if self.w_wait.q.val() != 0 {
                             self.bk.d.next = 0.into();
@@ -2951,7 +3106,8 @@ impl Logic for Sm {
         // instruction's beats run (an ALU instruction's last cycle commits, below).
         if self.pf_on.val() & (self.pf_st.q.val() == 0) {
             self.pf_st.d.next = 4.into();
-            if self.sched.any.val() {
+            // Not while a CTA waits for a free slot: Sched starts it after this instruction.
+            if self.sched.any.val() & !(self.more.q.val() & self.f_any.val()) {
                 self.pf_cur.d.next = self.sched.pick.val();
                 self.last.d.next = self.sched.pick.val();
                 if !self.stack.settled.val() {
@@ -3163,10 +3319,11 @@ impl Sm {
         self.exec.q.val().to_u64()
     }
 
-    /// Shared memory's first `len` bytes (a backdoor for the host side of
-    /// system calls, which may read it: `printf("%s")` of a shared string).
-    pub fn shared_bytes(&self, len: usize) -> Vec<u8> {
-        (0..len).map(|at| self.smem.peek_byte(at)).collect()
+    /// `len` bytes of shared memory from byte `from` (a backdoor for the
+    /// host side of system calls, which may read a CTA's window:
+    /// `printf("%s")` of a shared string).
+    pub fn shared_bytes(&self, from: usize, len: usize) -> Vec<u8> {
+        (from..from + len).map(|at| self.smem.peek_byte(at)).collect()
     }
 
     /// Register writes the lanes make at the coming clock edge (architectural

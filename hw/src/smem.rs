@@ -16,7 +16,7 @@
 //! ([`heddle_isa::scalar::int::atomic`]'s semantics; `f32`/`f64` add on an
 //! FPU, in [`AtomAlu`]) is written back in the same cycle.
 //!
-//! A new CTA's shared memory reads as zeros: `clear` zeroes the rows it uses,
+//! A new CTA's shared memory reads as zeros: `clear` zeroes the rows of its slot's window,
 //! one row of every bank per cycle (`clearing` meanwhile).
 
 use crate::atom::AtomAlu;
@@ -332,8 +332,10 @@ pub struct SharedMem {
     pub wdata: Vec<Signal<In, Bits<32>>>,
     pub b: Vec<Signal<In, Bits<64>>>,
     pub c: Vec<Signal<In, Bits<64>>>,
-    /// Zero rows 0..`clear_rows` of every bank, starting next cycle.
+    /// Zero rows `clear_from`..`clear_from + clear_rows` of every bank (a
+    /// CTA slot's window), starting next cycle.
     pub clear: Signal<In, Bit>,
+    pub clear_from: Signal<In, Bits<16>>,
     pub clear_rows: Signal<In, Bits<16>>,
     /// Lanes served this cycle, each lane's loaded bytes, and the atomic
     /// lane's old and new values.
@@ -373,6 +375,7 @@ impl SharedMem {
             b: v(lanes),
             c: v(lanes),
             clear: Default::default(),
+            clear_from: Default::default(),
             clear_rows: Default::default(),
             grant: Default::default(),
             rword: v(lanes),
@@ -446,8 +449,8 @@ impl Logic for SharedMem {
             self.clr.d.next = self.clr.q.val() + 1;
         }
         if self.clear.val() {
-            self.clr.d.next = 0.into();
-            self.clr_end.d.next = self.clear_rows.val();
+            self.clr.d.next = self.clear_from.val();
+            self.clr_end.d.next = self.clear_from.val() + self.clear_rows.val();
         }
         for b in 0..self._banks {
             self.banks[b].clock.next = self.clock.val();

@@ -152,6 +152,7 @@ fn snapshot(s: &SharedMem) -> Vec<u128> {
         s.size.val().to_u64() as u128,
         s.atom_op.val().to_u64() as u128,
         s.clear.val() as u128,
+        s.clear_from.val().to_u64() as u128,
         s.clear_rows.val().to_u64() as u128,
     ];
     let lanes = s.addr.len();
@@ -184,10 +185,14 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
         expect.push(outputs(s));
     };
     for i in 0..1500 {
-        if i == 700 {
-            // A new CTA: the memory reads as zeros again.
+        if i == 700 || i == 1100 {
+            // A new CTA: its window reads as zeros again (at 700 the whole
+            // memory; at 1100 rows 5..12, a slot's window).
+            let rows = bytes / (4 * banks);
+            let (from, n) = if i == 700 { (0, rows) } else { (5, 7) };
             s.clear.next = true;
-            s.clear_rows.next = ((bytes / (4 * banks)) as u64).into();
+            s.clear_from.next = (from as u64).into();
+            s.clear_rows.next = (n as u64).into();
             record(&mut s, &mut vectors, &mut expect);
             cycle(&mut s);
             s.clear.next = false;
@@ -195,7 +200,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
                 record(&mut s, &mut vectors, &mut expect);
                 cycle(&mut s);
             }
-            mem.fill(0);
+            mem[(from * 4 * banks) as usize..((from + n) * 4 * banks) as usize].fill(0);
         }
         let p = random_pass(&mut rng, lanes, bytes);
         let (want, want_cycles) = reference(&mut mem, &p, banks);
@@ -241,7 +246,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
     // The same cycles through the Verilog.
     let verilog = verilog_of(&s);
     let mut inputs: Vec<Port> =
-        vec![("start", 1), ("mask", 32), ("mode", 2), ("size", 2), ("atom_op", 4), ("clear", 1), ("clear_rows", 16)];
+        vec![("start", 1), ("mask", 32), ("mode", 2), ("size", 2), ("atom_op", 4), ("clear", 1), ("clear_from", 16), ("clear_rows", 16)];
     inputs.extend((0..lanes).map(|l| (name("addr", l), 32)));
     inputs.extend((0..lanes).map(|l| (name("wdata", l), 32)));
     inputs.extend((0..lanes).map(|l| (name("b", l), 64)));

@@ -8,7 +8,9 @@
 //! cycles as the rust-hdl simulation of the same SM.
 //!
 //! The kernels cover the ALU, divergence and reconvergence, a loop, the
-//! on-chip shared memory and a barrier, and global loads and stores of 1,
+//! on-chip shared memory and a barrier in three CTAs (on `default` resident
+//! at once, each in its own slot of warps, shared memory and barriers;
+//! on `tiny` one after another), and global loads and stores of 1,
 //! 2, 4 and 8 bytes whose lanes go to the bus out of address order, several
 //! lanes to a transfer.
 
@@ -30,9 +32,12 @@ const KERNELS: &str = "
     .shared 1024
     s2r r0, tid.x
     s2r r1, ntid.x
+    s2r r7, ctaid.x
     shl r2, r0, 2
     mul.u r3, r0, 3
     add r3, r3, 1
+    mul.u r8, r7, 1000
+    add r3, r3, r8
     st.shared.b32 [r2], r3
     bar.sync 0
     add r4, r0, 37
@@ -44,8 +49,10 @@ rot_mod:
 rot_ok:
     shl r4, r4, 2
     ld.shared.b32 r5, [r4]
+    mad.u r8, r7, r1, r0
+    shl r8, r8, 2
     ld.param.b32 r6, [rz]
-    add r6, r6, r2
+    add r6, r6, r8
     st.global.b32 [r6], r5
     exit
 
@@ -259,8 +266,8 @@ fn check(cfg: &SmConfig, name: &str) {
     let dir = std::env::temp_dir().join(format!("heddle-sm-verilog-{}-{name}", std::process::id()));
     build(cfg, &dir);
     let block = cfg.max_cta_threads().min(64);
-    let rotate = Launch { kernel: "rotate".into(), grid: [2, 1, 1], block: [block, 1, 1], params: vec![0; 8], dynamic_shared: 0 };
-    let (gold, hw) = run_both(cfg, &dir, &rotate, &[(block * 4, vec![0; block as usize * 4])]);
+    let rotate = Launch { kernel: "rotate".into(), grid: [3, 1, 1], block: [block, 1, 1], params: vec![0; 8], dynamic_shared: 0 };
+    let (gold, hw) = run_both(cfg, &dir, &rotate, &[(3 * block * 4, vec![0; 3 * block as usize * 4])]);
     assert!(hw == gold, "{name}: rotate: the Verilog SM's memory differs from the golden model's");
     let src: Vec<u8> = (0..256u32).map(|i| (i.wrapping_mul(151) ^ 0x5a) as u8).collect();
     let widths = Launch { kernel: "widths".into(), grid: [1, 1, 1], block: [16, 1, 1], params: vec![0; 16], dynamic_shared: 0 };

@@ -218,11 +218,13 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
 
 /// The golden model stepped one warp instruction at a time, in the order
 /// another engine retires them: the reference side of lockstep comparison.
+/// CTAs run in slots, as on an SM with several resident CTAs: each slot holds
+/// the CTA the other engine last started in it.
 pub struct Stepper<'a> {
     m: Machine<'a>,
     k: &'a Kernel,
     l: &'a Launch,
-    cta: Cta,
+    slots: Vec<Cta>,
 }
 
 impl<'a> Stepper<'a> {
@@ -230,19 +232,25 @@ impl<'a> Stepper<'a> {
     /// device the other engine runs on).
     pub fn with<R>(dev: &'a mut Device, k: &'a Kernel, l: &'a Launch, f: impl FnOnce(&mut Stepper<'a>) -> R) -> R {
         let m = machine(dev, k, l);
-        let cta = new_cta(&m, k, l, 0);
-        f(&mut Stepper { m, k, l, cta })
+        let slots = vec![new_cta(&m, k, l, 0)];
+        f(&mut Stepper { m, k, l, slots })
     }
 
-    /// Starts CTA `linear` from fresh state.
-    pub fn start_cta(&mut self, linear: u32) {
-        self.cta = new_cta(&self.m, self.k, self.l, linear);
+    /// Starts CTA `linear` from fresh state in slot `slot`.
+    pub fn start_cta(&mut self, slot: usize, linear: u32) {
+        let cta = new_cta(&self.m, self.k, self.l, linear);
+        if slot >= self.slots.len() {
+            self.slots.resize_with(slot + 1, || new_cta(&self.m, self.k, self.l, 0));
+        }
+        self.slots[slot] = cta;
     }
 
-    /// Steps warp `w` once: its retire record, None if the warp had finished, or its trap.
-    pub fn step(&mut self, w: usize) -> Result<Option<Retire>, Box<Trap>> {
+    /// Steps warp `w` of slot `slot`'s CTA once: its retire record, None if
+    /// the warp had finished (or the slot was never started), or its trap.
+    pub fn step(&mut self, slot: usize, w: usize) -> Result<Option<Retire>, Box<Trap>> {
+        let Some(cta) = self.slots.get_mut(slot) else { return Ok(None) };
         let mut got = None;
-        match self.m.step(&mut self.cta, w, &mut |r: Retire| got = Some(r))? {
+        match self.m.step(cta, w, &mut |r: Retire| got = Some(r))? {
             Step::Finished if got.is_none() => Ok(None),
             _ => Ok(got),
         }
@@ -250,10 +258,10 @@ impl<'a> Stepper<'a> {
 
     /// Sets a thread's register: lockstep copies values the engines may
     /// legitimately disagree on (the `clock` special registers) from the other engine.
-    pub fn write_reg(&mut self, w: usize, lane: usize, reg: u8, value: u32) {
-        if (reg as u32) < self.m.nregs {
-            let i = self.m.ri(w, reg as u32) + lane;
-            self.cta.regs[i] = value;
+    pub fn write_reg(&mut self, slot: usize, w: usize, lane: usize, reg: u8, value: u32) {
+        let i = self.m.ri(w, reg as u32) + lane;
+        if let Some(r) = self.slots.get_mut(slot).and_then(|c| c.regs.get_mut(i)).filter(|_| (reg as u32) < self.m.nregs) {
+            *r = value;
         }
     }
 }

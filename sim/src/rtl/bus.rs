@@ -74,9 +74,11 @@ pub struct Bus<'a> {
 }
 
 impl Bus<'_> {
-    /// A new CTA starts: its local memory reads as zeros.
-    pub fn start_cta(&mut self) {
-        self.local.fill(0);
+    /// A new CTA starts on `threads` (the SM's thread slots of its CTA
+    /// slot): their local memory reads as zeros.
+    pub fn start_cta(&mut self, threads: std::ops::Range<usize>) {
+        let per = self.local_bytes as usize;
+        self.local[threads.start * per..threads.end * per].fill(0);
     }
 
     pub(super) fn bytes_mut(&mut self, space: Space) -> &mut [u8] {

@@ -1,7 +1,8 @@
 //! The RTL engine: compiled kernels on the rust-hdl streaming
 //! multiprocessor (`heddle_hw::sm::Sm`), simulated cycle by cycle.
 //!
-//! The engine is the SM's test bench: it loads the code and launch
+//! The engine is the SM's test bench and its host: it decides how many
+//! CTAs the SM holds at once ([`Residency`]), loads the code and launch
 //! registers through the host interface, answers the SM's Wishbone bus
 //! ([`wishbone::Slave`], over [`bus::Bus`]) and its system calls, watches the register-file write ports and the retire port
 //! to build [`Retire`] records, optionally writes a VCD ([`vcd`]), and in
@@ -118,10 +119,49 @@ pub enum HostWrite {
     Reg { reg: u64, value: u32 },
 }
 
+/// How many CTAs of a launch the SM holds at once, and where: the driver's
+/// occupancy decision, written to the SM as `CTA_SLOTS` and `SLOT_SHIFT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Residency {
+    /// CTA slots (resident CTAs).
+    pub slots: u32,
+    /// log2 of the warp slots per CTA slot (the CTA's warps, rounded up to a power of two).
+    pub shift: u32,
+    /// Shared-memory bytes per CTA slot (the CTA's, rounded up to whole rows of banks).
+    pub shared_stride: u32,
+}
+
+impl Residency {
+    /// As many CTAs as `SmConfig::ctas`, the warp slots and shared memory
+    /// allow, and no more than the grid has.
+    pub fn of(cfg: &SmConfig, k: &Kernel, l: &Launch) -> Residency {
+        let threads = l.block.iter().product::<u32>();
+        let shift = threads.div_ceil(cfg.warp_size).max(1).next_power_of_two().trailing_zeros();
+        let row = 4 * cfg.shared_banks;
+        let shared_stride = (k.shared_bytes + l.dynamic_shared).div_ceil(row) * row;
+        let grid = l.grid.iter().map(|&g| g as u64).product::<u64>().min(u32::MAX as u64) as u32;
+        let by_shared = cfg.shared_bytes.checked_div(shared_stride).unwrap_or(u32::MAX);
+        let slots = cfg.ctas.min(cfg.warps >> shift).min(by_shared).min(grid).max(1);
+        Residency { slots, shift, shared_stride }
+    }
+
+    /// The CTA slot a warp slot belongs to, and the warp's index in its CTA.
+    pub fn split(&self, warp: u32) -> (usize, u32) {
+        ((warp >> self.shift) as usize, warp & ((1 << self.shift) - 1))
+    }
+
+    /// The SM's thread slots (`warp << log2(warp size) | lane`) of CTA slot `slot`.
+    pub fn threads(&self, slot: usize, warp_size: u32) -> std::ops::Range<usize> {
+        let per = (warp_size << self.shift) as usize;
+        slot * per..(slot + 1) * per
+    }
+}
+
 /// What the host writes to launch `l` of kernel `k`: the code, then the
 /// launch registers, `START` last.
 pub fn host_script(dev: &Device, k: &Kernel, l: &Launch) -> Vec<HostWrite> {
     let threads = l.block.iter().product::<u32>();
+    let res = Residency::of(&dev.config, k, l);
     let code = dev.module.code.iter().enumerate().map(|(i, &w)| HostWrite::Code {
         addr: i as u32,
         word: w,
@@ -141,6 +181,8 @@ pub fn host_script(dev: &Device, k: &Kernel, l: &Launch) -> Vec<HostWrite> {
         (host::TOTAL_SMEM, k.shared_bytes + l.dynamic_shared),
         (host::GRIDID, dev.launches),
         (host::CODE_LEN, dev.module.code.len() as u32),
+        (host::CTA_SLOTS, res.slots),
+        (host::SLOT_SHIFT, res.shift),
         (host::START, 1),
     ];
     code.chain(regs.into_iter().map(|(reg, value)| HostWrite::Reg { reg, value })).collect()
@@ -231,8 +273,7 @@ fn simulate_launch<T: Tracer>(
     tracer: &mut T,
     mut gold: Option<&mut Stepper<'_>>,
 ) -> Result<RtlOutcome, Failure> {
-    let threads = l.block.iter().product::<u32>();
-    let nwarps = threads.div_ceil(cfg.warp_size);
+    let res = Residency::of(cfg, k, l);
     let code = dev.module.code.clone();
     let mut sm = Sm::new(cfg).map_err(|e| e.to_string())?;
     sm.connect_all();
@@ -265,7 +306,7 @@ fn simulate_launch<T: Tracer>(
         consts: &dev.module.const_data,
         params: &l.params,
         shared: vec![0; (k.shared_bytes + l.dynamic_shared) as usize],
-        local: vec![0; (threads * k.local_bytes) as usize],
+        local: vec![0; res.threads(res.slots as usize, cfg.warp_size).start * k.local_bytes as usize],
         local_bytes: k.local_bytes,
     };
     let dev_code = code.clone();
@@ -273,9 +314,10 @@ fn simulate_launch<T: Tracer>(
     let mut pending = Pending::default();
     let mut fault: Option<(TrapKind, Option<u64>, u32)> = None;
     let mut stdout = vec![];
-    let mut last_pc = vec![0u32; nwarps as usize];
+    let mut last_pc = vec![0u32; cfg.warps as usize];
     let mut compared = 0u64;
-    let mut cta = 0u32;
+    // The CTA each slot runs.
+    let mut slot_cta = vec![0u32; res.slots as usize];
     let max_cycles = cfg.instruction_budget.saturating_mul(64).max(1 << 20);
     let mut slave = wishbone::Slave::new(opts.bus_waits);
     let trap = loop {
@@ -287,10 +329,11 @@ fn simulate_launch<T: Tracer>(
             return Err(format!("the RTL made no progress for {max_cycles} cycles").into());
         }
         if sm.cta_start.val() {
-            cta = sm.cta_linear.val().to_u32();
-            bus.start_cta();
+            let (slot, cta) = (sm.cta_slot.val().index(), sm.cta_linear.val().to_u32());
+            *slot_cta.get_mut(slot).ok_or_else(|| format!("the RTL started a CTA in slot {slot} of {}", res.slots))? = cta;
+            bus.start_cta(res.threads(slot, cfg.warp_size));
             if let Some(g) = gold.as_deref_mut() {
-                g.start_cta(cta);
+                g.start_cta(slot, cta);
             }
         }
         if sm.mem_req.val() {
@@ -298,7 +341,8 @@ fn simulate_launch<T: Tracer>(
             let (w, h, c) = (sm.mem_wdata.val().to_u64(), sm.mem_wdata_hi.val().to_u64(), sm.mem_cdata.val().to_u64());
             let args = [w as u32, (w >> 32) as u32, h as u32, (h >> 32) as u32, c as u32, (c >> 32) as u32, sm.mem_xdata.val().to_u32()];
             let (call, thread) = (sm.mem_atom_op.val().to_u32(), sm.mem_thread.val().to_u32());
-            bus.shared = sm.shared_bytes(bus.shared.len());
+            let (slot, _) = res.split(thread >> cfg.warp_size.trailing_zeros());
+            bus.shared = sm.shared_bytes(slot * res.shared_stride as usize, bus.shared.len());
             match bus.syscall(call, thread, &args, &mut stdout, &mut stats) {
                 Ok(result) => {
                     sm.mem_rdata.next = result.into();
@@ -359,11 +403,12 @@ fn simulate_launch<T: Tracer>(
         if sm.retire.val() {
             let mut regs = std::mem::take(&mut pending.regs);
             regs.sort_by_key(|w| (w.lane, w.reg));
-            let warp = sm.ret_warp.val().to_u32();
+            let slot_warp = sm.ret_warp.val().to_u32();
+            let (slot, warp) = res.split(slot_warp);
             let r = Retire {
                 seq: cycle - start_cycle,
                 sm: 0,
-                cta,
+                cta: slot_cta[slot],
                 warp,
                 pc: sm.ret_pc.val().to_u32(),
                 active: sm.ret_active.val().to_u64(),
@@ -381,7 +426,7 @@ fn simulate_launch<T: Tracer>(
                     mem
                 },
             };
-            last_pc[warp as usize] = r.pc;
+            last_pc[slot_warp as usize] = r.pc;
             if let Some(g) = gold.as_deref_mut() {
                 let mut r = r.clone();
                 if opts.corrupt_retire == Some(compared) {
@@ -389,7 +434,7 @@ fn simulate_launch<T: Tracer>(
                         w.value ^= 1;
                     }
                 }
-                compare(g, &r, &dev_code, opts).map_err(|report| Failure::Mismatch { cycle: r.seq, report })?;
+                compare(g, slot, &r, &dev_code, opts).map_err(|report| Failure::Mismatch { cycle: r.seq, report })?;
                 compared += 1;
             }
             if T::ON {
@@ -418,10 +463,15 @@ fn simulate_launch<T: Tracer>(
     let trap = if trap == trap::NONE {
         None
     } else {
-        let warp = sm.trap_warp.val().to_u32();
+        let mut slot_warp = sm.trap_warp.val().to_u32();
+        if trap == trap::DEADLOCK {
+            slot_warp = sm.waiting.val().to_u64().trailing_zeros().min(cfg.warps - 1);
+        }
+        let (slot, warp) = res.split(slot_warp);
         let pc = sm.trap_pc.val().to_u32();
         let exec = sm.exec_mask();
         let (gx, gy) = (l.grid[0], l.grid[1]);
+        let cta = slot_cta.get(slot).copied().unwrap_or(0);
         let mut t = Trap { kind: TrapKind::UserTrap, cta: [cta % gx, cta / gx % gy, cta / (gx * gy)], warp, lane: None, pc, addr: None };
         t.kind = match trap {
             trap::BAD_PC => {
@@ -433,9 +483,7 @@ fn simulate_launch<T: Tracer>(
             }
             trap::STACK_OVERFLOW => TrapKind::ReconvergenceStackOverflow { depth: cfg.stack_depth },
             trap::DEADLOCK => {
-                let waiting = sm.waiting.val().to_u64();
-                t.warp = waiting.trailing_zeros().min(nwarps - 1);
-                t.pc = last_pc[t.warp as usize];
+                t.pc = last_pc[slot_warp as usize];
                 TrapKind::BarrierDeadlock
             }
             trap::RUNAWAY => TrapKind::Runaway { budget: cfg.instruction_budget },
@@ -478,7 +526,7 @@ fn simulate_launch<T: Tracer>(
             other => return Err(format!("the RTL reported unknown trap code {other}").into()),
         };
         if let Some(g) = gold.as_deref_mut() {
-            compare_trap(g, &t)?;
+            compare_trap(g, slot, &t)?;
         }
         Some(t)
     };
@@ -499,7 +547,7 @@ fn reads_clock(code: &[u64], pc: u32) -> bool {
 }
 
 /// Steps the golden model on the warp the RTL retired and compares.
-fn compare(g: &mut Stepper<'_>, r: &Retire, code: &[u64], opts: &RtlOptions) -> Result<(), String> {
+fn compare(g: &mut Stepper<'_>, slot: usize, r: &Retire, code: &[u64], opts: &RtlOptions) -> Result<(), String> {
     let here = |what: String| {
         let window = match &opts.vcd {
             Some(v) => format!("; the VCD {} covers cycles {}..{}", v.path.display(), v.from, v.to),
@@ -507,7 +555,7 @@ fn compare(g: &mut Stepper<'_>, r: &Retire, code: &[u64], opts: &RtlOptions) -> 
         };
         format!("lockstep: cycle {} CTA {} warp {} pc {}: {what}{window}", r.seq, r.cta, r.warp, r.pc)
     };
-    let gold = match g.step(r.warp as usize) {
+    let gold = match g.step(slot, r.warp as usize) {
         Ok(Some(gr)) => gr,
         Ok(None) => return Err(here("the golden model has finished this warp".into())),
         Err(t) => return Err(here(format!("the golden model traps here ({t})"))),
@@ -515,7 +563,7 @@ fn compare(g: &mut Stepper<'_>, r: &Retire, code: &[u64], opts: &RtlOptions) -> 
     let mut gold = gold;
     if reads_clock(code, r.pc) {
         for w in &r.regs {
-            g.write_reg(r.warp as usize, w.lane as usize, w.reg, w.value);
+            g.write_reg(slot, r.warp as usize, w.lane as usize, w.reg, w.value);
         }
         gold.regs.clone_from(&r.regs);
     }
@@ -543,11 +591,11 @@ fn compare(g: &mut Stepper<'_>, r: &Retire, code: &[u64], opts: &RtlOptions) -> 
 }
 
 /// The RTL trapped: the golden model must trap the same way on that warp.
-fn compare_trap(g: &mut Stepper<'_>, t: &Trap) -> Result<(), String> {
+fn compare_trap(g: &mut Stepper<'_>, slot: usize, t: &Trap) -> Result<(), String> {
     if matches!(t.kind, TrapKind::Unimplemented { .. } | TrapKind::BarrierDeadlock | TrapKind::Runaway { .. }) {
         return Ok(());
     }
-    match g.step(t.warp as usize) {
+    match g.step(slot, t.warp as usize) {
         Err(gt) if gt.kind == t.kind && gt.pc == t.pc => Ok(()),
         Err(gt) => Err(format!("lockstep: the RTL traps with `{t}`, the golden model with `{gt}`")),
         Ok(_) => Err(format!("lockstep: the RTL traps with `{t}`, the golden model runs on")),
