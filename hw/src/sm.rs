@@ -388,13 +388,14 @@ pub struct Sm {
     cb0: DFF<Bits<32>>,
     cb1: DFF<Bits<32>>,
     rb_lo: DFF<Bits<64>>,
-    // The CTA barriers (BARRIERS per CTA slot, slot-major): threads arrived, threads expected
-    // (0: every live thread), and for `barred` the threads whose predicate
-    // held and the threads that arrived with one.
-    bar_arr: Vec<DFF<Bits<32>>>,
-    bar_exp: Vec<DFF<Bits<32>>>,
-    bar_cnt: Vec<DFF<Bits<32>>>,
-    bar_rt: Vec<DFF<Bits<32>>>,
+    /// The CTA barriers, BARRIERS per CTA slot, in RAMs addressed
+    /// `slot << 4 | id`: `bar_ae` = threads expected (0: every live thread)
+    /// << 32 | threads arrived; for `barred`, `bar_cr` = threads that arrived
+    /// << 32 | threads whose predicate held; `bar_tag` = the epoch of the CTA
+    /// that wrote the entry (an entry of an earlier CTA reads as zeros).
+    bar_ae: Ram<64>,
+    bar_cr: Ram<64>,
+    bar_tag: Ram<16>,
     /// Per warp: the barrier it waits at, and for `barred` its destination
     /// register and reduction (`w_red`: one is pending).
     w_bar: Vec<DFF<Bits<4>>>,
@@ -720,8 +721,6 @@ pub struct Sm {
     last_beat: Constant<Bits<8>>,
     rf_wshift: Constant<Bits<8>>,
     n_bars: Constant<Bits<32>>,
-    /// The CTA slot of each barrier.
-    bar_slot: Vec<Constant<Bits<8>>>,
     w64: Constant<Bits<64>>,
     last_bar: Constant<Bits<8>>,
     full: Constant<Bits<64>>,
@@ -759,7 +758,6 @@ pub struct Sm {
     _depth: usize,
     _ws: usize,
     _warps: usize,
-    _bars: usize,
     _ctas: usize,
 }
 
@@ -932,10 +930,9 @@ impl Sm {
             cb0: Default::default(),
             cb1: Default::default(),
             rb_lo: Default::default(),
-            bar_arr: (0..BARRIERS * cfg.ctas as usize).map(|_| Default::default()).collect(),
-            bar_exp: (0..BARRIERS * cfg.ctas as usize).map(|_| Default::default()).collect(),
-            bar_cnt: (0..BARRIERS * cfg.ctas as usize).map(|_| Default::default()).collect(),
-            bar_rt: (0..BARRIERS * cfg.ctas as usize).map(|_| Default::default()).collect(),
+            bar_ae: Ram::new(BARRIERS * cfg.ctas as usize),
+            bar_cr: Ram::new(BARRIERS * cfg.ctas as usize),
+            bar_tag: Ram::new(BARRIERS * cfg.ctas as usize),
             w_bar: (0..cfg.warps).map(|_| Default::default()).collect(),
             w_rd: (0..cfg.warps).map(|_| Default::default()).collect(),
             w_rop: (0..cfg.warps).map(|_| Default::default()).collect(),
@@ -1192,7 +1189,6 @@ impl Sm {
             last_beat: c8(beats as u64 - 1),
             rf_wshift: c8(beats.trailing_zeros() as u64 + 7),
             n_bars: Constant::new((BARRIERS as u64).into()),
-            bar_slot: (0..BARRIERS * cfg.ctas as usize).map(|b| c8((b / BARRIERS) as u64)).collect(),
             w64: Constant::new(64u64.into()),
             last_bar: c8(BARRIERS as u64 - 1),
             full: Constant::new(full.into()),
@@ -1201,7 +1197,7 @@ impl Sm {
             rpc_none: Constant::new((RPC_NONE as u64).into()),
             op_trap: Constant::new((Opcode::Trap as u64).into()),
             index: (0..64u64).map(|i| Constant::new(i.into())).collect(),
-            index64: (0..(BARRIERS as u64 * cfg.ctas as u64).max(64)).map(|i| Constant::new(i.into())).collect(),
+            index64: (0..64u64).map(|i| Constant::new(i.into())).collect(),
             lo32: Constant::new(0xffff_ffffu64.into()),
             sx31: Constant::new(0x8000_0000u64.into()),
             lm64: Constant::new((cfg.warp_size as u64 - 1).into()),
@@ -1224,7 +1220,6 @@ impl Sm {
             _depth: BUS_DEPTH,
             _ws: cfg.warp_size as usize,
             _warps: cfg.warps as usize,
-            _bars: BARRIERS * cfg.ctas as usize,
             _ctas: cfg.ctas as usize,
         })
     }
@@ -2074,33 +2069,43 @@ impl Logic for Sm {
         self.live_cur.next = !self.exited_old.q.val() & self.full.val();
         self.popc.x.next = self.live_cur.val();
         // ---- Barriers.
-        for b in 0..self._bars {
-            self.bar_arr[b].clock.next = self.clock.val();
-            self.bar_arr[b].d.next = self.bar_arr[b].q.val();
-            self.bar_exp[b].clock.next = self.clock.val();
-            self.bar_exp[b].d.next = self.bar_exp[b].q.val();
-            self.bar_cnt[b].clock.next = self.clock.val();
-            self.bar_cnt[b].d.next = self.bar_cnt[b].q.val();
-            self.bar_rt[b].clock.next = self.clock.val();
-            self.bar_rt[b].d.next = self.bar_rt[b].q.val();
-        }
         self.b_sel.next = (bit_cast::<64, 8>(self.cur_slot.val()) << 4) | bit_cast::<64, 8>(self.bk.q.val());
         if self.state.q.val() == SmState::BarArrive {
             self.b_sel.next = (bit_cast::<64, 8>(self.cur_slot.val()) << 4) | bit_cast::<64, 32>(self.bar_id.q.val());
         }
+        self.bar_ae.clock.next = self.clock.val();
+        self.bar_cr.clock.next = self.clock.val();
+        self.bar_tag.clock.next = self.clock.val();
+        self.bar_ae.raddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
+        self.bar_cr.raddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
+        self.bar_tag.raddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
+        self.bar_ae.waddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
+        self.bar_cr.waddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
+        self.bar_tag.waddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
+        self.bar_ae.we.next = false;
+        self.bar_cr.we.next = false;
+        self.bar_tag.we.next = false;
+        self.bar_tag.wdata.next = self.c_epoch.val();
         self.b_arr.next = 0.into();
         self.b_exp.next = 0.into();
         self.b_cnt.next = 0.into();
         self.b_rt.next = 0.into();
-        if self.bar_phase.val() {
-            for b in 0..self._bars {
-                if self.index64[b].val() == self.b_sel.val() {
-                    self.b_arr.next = self.bar_arr[b].q.val();
-                    self.b_exp.next = self.bar_exp[b].q.val();
-                    self.b_cnt.next = self.bar_cnt[b].q.val();
-                    self.b_rt.next = self.bar_rt[b].q.val();
-                }
-            }
+        if self.bar_phase.val() & (self.bar_tag.rdata.val() == self.c_epoch.val()) {
+            self.b_arr.next = self.bar_ae.rdata.val().get_bits::<32>(0);
+            self.b_exp.next = self.bar_ae.rdata.val().get_bits::<32>(32);
+            self.b_cnt.next = self.bar_cr.rdata.val().get_bits::<32>(0);
+            self.b_rt.next = self.bar_cr.rdata.val().get_bits::<32>(32);
+        }
+        // An arrival's new entry (BarArrive); BarCheck writes zeros.
+        self.bar_ae.wdata.next = (bit_cast::<64, 32>(self.b_exp.val()) << 32)
+            | bit_cast::<64, 32>(self.b_arr.val() + bit_cast::<32, 8>(self.popc.n.val()));
+        self.bar_cr.wdata.next = (bit_cast::<64, 32>(self.b_rt.val()) << 32) | bit_cast::<64, 32>(self.b_cnt.val());
+        if self.cls.val() == 10 {
+            self.bar_ae.wdata.next = (bit_cast::<64, 32>(self.bar_count.q.val()) << 32)
+                | bit_cast::<64, 32>(self.b_arr.val() + bit_cast::<32, 8>(self.popc.n.val()));
+        } else {
+            self.bar_cr.wdata.next = (bit_cast::<64, 32>(self.b_rt.val() + bit_cast::<32, 8>(self.popc.n.val())) << 32)
+                | bit_cast::<64, 32>(self.b_cnt.val() + bit_cast::<32, 8>(self.popc2.n.val()));
         }
         self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.c_live.val());
         if self.b_exp.val() != 0 {
@@ -2392,14 +2397,6 @@ impl Logic for Sm {
                             self.s_z[s].d.next = self.nx_z.q.val();
                             self.s_epoch[s].d.next = self.epoch.q.val() + 1;
                             self.s_live[s].d.next = self.r_nthreads.q.val();
-                        }
-                    }
-                    for b in 0..self._bars {
-                        if self.bar_slot[b].val() == self.slot.q.val() {
-                            self.bar_arr[b].d.next = 0.into();
-                            self.bar_exp[b].d.next = 0.into();
-                            self.bar_cnt[b].d.next = 0.into();
-                            self.bar_rt[b].d.next = 0.into();
                         }
                     }
                     self.nx_lin.d.next = self.nx_lin.q.val() + 1;
@@ -2950,17 +2947,9 @@ impl Logic for Sm {
                     self.t_lane.d.next = self.mt.q.val();
                     self.state.d.next = SmState::Trapped;
                 } else {
-                    for b in 0..self._bars {
-                        if self.index64[b].val() == self.b_sel.val() {
-                            self.bar_arr[b].d.next = self.b_arr.val() + bit_cast::<32, 8>(self.popc.n.val());
-                            if self.cls.val() == 10 {
-                                self.bar_exp[b].d.next = self.bar_count.q.val();
-                            } else {
-                                self.bar_cnt[b].d.next = self.b_cnt.val() + bit_cast::<32, 8>(self.popc2.n.val());
-                                self.bar_rt[b].d.next = self.b_rt.val() + bit_cast::<32, 8>(self.popc.n.val());
-                            }
-                        }
-                    }
+                    self.bar_ae.we.next = true;
+                    self.bar_cr.we.next = true;
+                    self.bar_tag.we.next = true;
                     if (self.cls.val() == 18) | !self.f_mod.val().get_bit(0) {
                         self.w_wait.d.next = self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val());
                     }
@@ -2986,14 +2975,11 @@ impl Logic for Sm {
                 if self.b_done.val() {
                     self.r_cnt.d.next = self.b_cnt.val();
                     self.r_thr.d.next = self.b_rt.val();
-                    for b in 0..self._bars {
-                        if self.index64[b].val() == self.b_sel.val() {
-                            self.bar_arr[b].d.next = 0.into();
-                            self.bar_exp[b].d.next = 0.into();
-                            self.bar_cnt[b].d.next = 0.into();
-                            self.bar_rt[b].d.next = 0.into();
-                        }
-                    }
+                    self.bar_ae.we.next = true;
+                    self.bar_ae.wdata.next = 0.into();
+                    self.bar_cr.we.next = true;
+                    self.bar_cr.wdata.next = 0.into();
+                    self.bar_tag.we.next = true;
                     self.bw.d.next = self.c_base.val();
                     self.state.d.next = SmState::BarRelease;
                 } else {
