@@ -243,7 +243,7 @@ fn main_command_writes_a_vcd_that_parses() {
         "--vcd",
         vcd_path.to_str().unwrap(),
         "--vcd-to",
-        "3000",
+        "6000",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let file = std::fs::File::open(&vcd_path).unwrap();
@@ -271,8 +271,8 @@ fn main_command_writes_a_vcd_that_parses() {
         }
     }
     let _ = std::fs::remove_file(&vcd_path);
-    assert_eq!(clock_edges, 3000, "one rising edge per cycle of the window");
-    assert_eq!(stamps, 6000);
+    assert_eq!(clock_edges, 6000, "one rising edge per cycle of the window");
+    assert_eq!(stamps, 12000);
     for s in ["Sched", "Aux", "Exec", "BeatReq", "BarCheck", "Commit"] {
         assert!(states.iter().any(|x| x.contains(s)), "state {s} never seen: {states:?}");
     }
