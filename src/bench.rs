@@ -137,6 +137,7 @@ pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
                 json: false,
                 config: cfg.clone(),
                 rtl: Default::default(),
+                trace: false,
             };
             let start = Instant::now();
             let r = manifest::run(case, &opt);

@@ -8,6 +8,22 @@ use heddle_isa::asm;
 use heddle_isa::Object;
 use std::path::{Path, PathBuf};
 
+
+/// Writes to stdout. A closed pipe (`heddle run ... | head`) ends the output
+/// quietly, where `print!` would panic.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
 #[derive(Parser)]
 #[command(name = "heddle", version, about = "PTX to a parameterized SIMT streaming multiprocessor: assembler, golden model, RTL")]
 struct Cli {
@@ -246,9 +262,9 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             cfg.instruction_budget = budget.unwrap_or(cfg.instruction_budget);
             cfg.stack_depth = stack_depth.unwrap_or(cfg.stack_depth);
             if let Some(m) = manifest {
-                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config: cfg, rtl };
+                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config: cfg, rtl, trace };
                 let r = crate::manifest::run(&m, &opt)?;
-                print!("{}", r.text);
+                out!("{}", r.text);
                 return Ok(r.code);
             }
             let program = program.ok_or("a program or --manifest is required")?;
@@ -280,10 +296,10 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 rtl: (engine == "rtl").then_some(rtl),
             };
             let r = run::run(prog, &spec)?;
-            print!("{}", r.text);
+            out!("{}", r.text);
             if stats {
-                print!("{}", r.outcome.stats);
-                print!("{}", r.rtl_stats.unwrap_or_default());
+                out!("{}", r.outcome.stats);
+                out!("{}", r.rtl_stats.unwrap_or_default());
             }
             Ok(if r.outcome.trap.is_some() { 1 } else { 0 })
         }
@@ -301,9 +317,9 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                     let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
                     let (_, st) =
                         heddle_compiler::lower::compile_with_stats(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-                    println!("{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}", "function", "ptx", "isa", "regs", "spills", "frame");
+                    outln!("{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}", "function", "ptx", "isa", "regs", "spills", "frame");
                     for f in st {
-                        println!(
+                        outln!(
                             "{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}",
                             f.name, f.ptx_instructions, f.isa_instructions, f.registers, f.spilled, f.frame_bytes
                         );
@@ -319,11 +335,11 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
         }
         Cmd::Fmt { input } => {
             let m = load_ptx(&input)?;
-            print!("{}", heddle_compiler::ptx::print::module(&m));
+            out!("{}", heddle_compiler::ptx::print::module(&m));
             Ok(0)
         }
         Cmd::IsaDoc => {
-            print!("{}", heddle_isa::doc::reference());
+            out!("{}", heddle_isa::doc::reference());
             Ok(0)
         }
         Cmd::Bench { seconds, rtl, corpus } => {
@@ -332,7 +348,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 (true, None) => crate::bench::run_rtl()?,
                 _ => crate::bench::run(seconds)?,
             };
-            print!("{text}");
+            out!("{text}");
             Ok(0)
         }
     }

@@ -81,3 +81,33 @@ fn benchmark_smoke_run() {
         assert!(out.contains(k), "{out}");
     }
 }
+
+/// `--trace` prints every retire record with a manifest too: one line per
+/// retired warp instruction, before the report.
+#[test]
+fn trace_works_with_a_manifest() {
+    let (code, out, err) = heddle(&["run", "--manifest", "tests/corpus/vec_add_f32/case.json", "--trace"]);
+    assert_eq!(code, 0, "{err}");
+    let records = out.lines().filter(|l| l.split_whitespace().nth(1) == Some("cta")).count();
+    assert!(out.contains("vec_add_f32: ok (1248 warp instructions"), "{out}");
+    assert_eq!(records, 1248, "one record per warp instruction");
+}
+
+/// A reader that stops early (`heddle run ... --trace | head`) ends the
+/// output quietly: no panic on the closed pipe. (The trace is 0.7 MB, more
+/// than a pipe holds, so the writes meet the closed pipe.)
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_heddle"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "--manifest", "tests/corpus/vec_add_f32/case.json", "--trace"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
