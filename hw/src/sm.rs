@@ -595,6 +595,8 @@ pub struct Sm {
     /// The warp `cur`'s CTA slot and its first warp; the first warp of the
     /// slot being started; the slot whose epoch register words carry.
     cur_slot: Signal<Local, Bits<8>>,
+    /// The SM's thread slot of `cur`'s lane 0 (`mem_thread`, `wb_tga_thread`).
+    warp_t0: Signal<Local, Bits<16>>,
     c_base: Signal<Local, Bits<8>>,
     i_base: Signal<Local, Bits<8>>,
     e_slot: Signal<Local, Bits<8>>,
@@ -1099,6 +1101,7 @@ impl Sm {
             ready: Default::default(),
             nc_x: Default::default(),
             cur_slot: Default::default(),
+            warp_t0: Default::default(),
             c_base: Default::default(),
             i_base: Default::default(),
             e_slot: Default::default(),
@@ -1345,6 +1348,7 @@ impl Logic for Sm {
         self.sm_done.d.next = false;
         // ---- CTA slots: slot s owns warps s << r_slog and up.
         self.cur_slot.next = bit_cast::<8, 6>(self.cur.q.val()) >> self.r_slog.q.val();
+        self.warp_t0.next = bit_cast::<16, 6>(self.cur.q.val()) << self.log_ws.val();
         self.c_base.next = self.cur_slot.val() << self.r_slog.q.val();
         self.i_base.next = self.slot.q.val() << self.r_slog.q.val();
         self.e_slot.next = self.cur_slot.val();
@@ -1802,8 +1806,7 @@ impl Logic for Sm {
         self.wb_tga_size.next = self.asz.val().get_bits::<5>(0);
         self.wb_tga_first.next = self.part_now.val() == 0;
         self.wb_tga_lane.next = self.mt.q.val() + self.wm_li.val();
-        self.wb_tga_thread.next =
-            (bit_cast::<16, 6>(self.cur.q.val()) << self.log_ws.val()) | bit_cast::<16, 8>(self.mt.q.val() + self.wm_li.val());
+        self.wb_tga_thread.next = self.warp_t0.val() | bit_cast::<16, 8>(self.mt.q.val() + self.wm_li.val());
         self.wb_tgc_atom.next = self.cls.val() == 5;
         self.wb_tgc_op.next = self.f_mod.val().get_bits::<4>(0);
         self.wb_tgd_b.next = self.wm_tb.val();
@@ -2219,7 +2222,7 @@ impl Logic for Sm {
         self.mem_wdata_hi.next = (bit_cast::<64, 32>(self.wb3.q.val()) << 32) | bit_cast::<64, 32>(self.wb2.q.val());
         self.mem_cdata.next = (bit_cast::<64, 32>(self.cb1.q.val()) << 32) | bit_cast::<64, 32>(self.cb0.q.val());
         self.mem_xdata.next = self.wb4.q.val();
-        self.mem_thread.next = (bit_cast::<16, 6>(self.cur.q.val()) << self.log_ws.val()) | bit_cast::<16, 8>(self.mt.q.val());
+        self.mem_thread.next = self.warp_t0.val() | bit_cast::<16, 8>(self.mt.q.val());
         self.mem_lane.next = self.mt.q.val();
         self.cta_start.next = false;
         self.cta_linear.next = self.nx_lin.q.val();
