@@ -42,10 +42,12 @@
 //! have all finished, Sched starts the grid's next CTA in it.
 //!
 //! Register files: per lane, three copies of one RAM (three read ports, one
-//! write port), addressed `warp | beat | register`; each word carries the
+//! write port), addressed `warp | beat | register`, the register number
+//! masked to the bits `regs_per_thread` needs (`tiny`'s 16 registers: 5
+//! bits, 32 words per thread instead of 128); each word carries the
 //! epoch of the CTA start it was written in (every start has its own), so a
-//! CTA in a reused slot reads zeros without clearing the RAM. The unused
-//! `rz` slot of each thread holds its packed `tid`.
+//! CTA in a reused slot reads zeros without clearing the RAM. The `rz`
+//! slot (all ones) of each thread holds its packed `tid`.
 //!
 //! External memory is behind a Wishbone B4 pipelined bus (`wb_*`, see
 //! `wb_cyc`); system calls go on a request/response port (`mem_req`)
@@ -124,6 +126,13 @@ pub mod trap {
     /// is the lane, `trap_value` the address operand.
     pub const MISALIGNED: u64 = 13;
     pub const SHARED_OUT_OF_BOUNDS: u64 = 14;
+}
+
+/// Register-number bits of a register-file address: enough for
+/// `regs_per_thread` registers and the tid slot, all ones (where `rz`, 127,
+/// lands when a register number is masked to these bits).
+fn reg_bits(cfg: &SmConfig) -> u32 {
+    (cfg.regs_per_thread + 1).next_power_of_two().trailing_zeros()
 }
 
 /// Wishbone transfers the SM's bus master keeps outstanding (a power of two).
@@ -722,6 +731,10 @@ pub struct Sm {
     log_ws: Constant<Bits<8>>,
     last_beat: Constant<Bits<8>>,
     rf_wshift: Constant<Bits<8>>,
+    /// Register-number bits a register-file address keeps, and their mask
+    /// (a register's slot in its thread's block; `rz` masks to the tid slot).
+    rbits: Constant<Bits<8>>,
+    rmask: Constant<Bits<7>>,
     n_bars: Constant<Bits<32>>,
     w64: Constant<Bits<64>>,
     last_bar: Constant<Bits<8>>,
@@ -769,9 +782,12 @@ impl Sm {
         let lanes = cfg.lanes as usize;
         let beats = cfg.beats() as usize;
         let warps = cfg.warps as usize;
-        // The register-file RAMs hold warps x beats x 128 registers (a limit of
-        // this RTL, not of the configuration: the golden model has none).
-        let rf_words = warps * beats * 128;
+        // The register-file RAMs hold warps x beats x 2^rbits registers: the
+        // configuration's registers and the tid slot (where `rz`, 127, lands
+        // when register numbers are masked to rbits bits). A limit of this
+        // RTL, not of the configuration: the golden model has none.
+        let rbits = reg_bits(cfg);
+        let rf_words = (warps * beats) << rbits;
         if rf_words > 1 << ADDR_BITS {
             return Err(ConfigError(format!("the RTL's register file of {rf_words} words exceeds its RAMs' {ADDR_BITS}-bit addresses")));
         }
@@ -1190,7 +1206,9 @@ impl Sm {
             log_l: c8(lanes.trailing_zeros() as u64),
             log_ws: c8(cfg.warp_size.trailing_zeros() as u64),
             last_beat: c8(beats as u64 - 1),
-            rf_wshift: c8(beats.trailing_zeros() as u64 + 7),
+            rf_wshift: c8(beats.trailing_zeros() as u64 + rbits as u64),
+            rbits: c8(rbits as u64),
+            rmask: Constant::new(((1u64 << rbits) - 1).into()),
             n_bars: Constant::new((BARRIERS as u64).into()),
             w64: Constant::new(64u64.into()),
             last_bar: c8(BARRIERS as u64 - 1),
@@ -1544,7 +1562,7 @@ impl Logic for Sm {
         self.m_lane.next = self.mt.q.val() & (self.lanes.val() - 1);
         self.beat_base.next = self.cur_beat.val() << self.log_l.val();
         self.rf_base.next =
-            (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val()) | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << 7);
+            (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val()) | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << self.rbits.val());
         self.port_a.next = self.f_a.val();
         self.port_b.next = self.f_b.val();
         self.port_c.next = self.f_c.val();
@@ -1868,9 +1886,9 @@ impl Logic for Sm {
             | (self.state.q.val() == SmState::BarRelease)
             | (self.state.q.val() == SmState::BarWb);
         for l in 0..self._lanes {
-            self.rf[l].ra.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_a.val());
-            self.rf[l].rb.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_b.val());
-            self.rf[l].rc.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_c.val());
+            self.rf[l].ra.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_a.val() & self.rmask.val());
+            self.rf[l].rb.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_b.val() & self.rmask.val());
+            self.rf[l].rc.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_c.val() & self.rmask.val());
             self.va[l].next = 0.into();
             self.vb[l].next = 0.into();
             self.vc[l].next = 0.into();
@@ -2035,7 +2053,7 @@ impl Logic for Sm {
             }
             // Default: no register write.
             self.rf[l].we.next = false;
-            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val());
+            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
             self.rf[l].wdata.next = self.epoch_hi.val() | (self.lane_d[l].val() & self.lo32.val());
         }
 
@@ -2464,8 +2482,9 @@ impl Logic for Sm {
                     self.rf[l].waddr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
                         + bit_cast::<ADDR_BITS, 8>(self.i_base.val()))
                         << self.rf_wshift.val())
-                        | (bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val()) << 7)
-                        | 127;
+                        | (bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val())
+                            << self.rbits.val())
+                        | bit_cast::<ADDR_BITS, 7>(self.rmask.val());
                     self.rf[l].wdata.next = self.epoch_hi.val()
                         | (bit_cast::<64, 7>(self.tid_z.q.val()) << 22)
                         | (bit_cast::<64, 11>(self.tid_y.q.val()) << 11)
@@ -2571,7 +2590,7 @@ impl Logic for Sm {
                                 self.rhi[l].d.next = self.lane_d[l].val() >> 32;
                             }
                             if self.phase.q.val() == 3 {
-                                self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + 1);
+                                self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
                                 self.rf[l].wdata.next = self.epoch_hi.val() | self.rhi[l].q.val();
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
                             }
@@ -2661,7 +2680,7 @@ impl Logic for Sm {
                         self.rf[l].we.next = true;
                     }
                     self.rf[l].waddr.next =
-                        self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()));
+                        self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.rd_word.val();
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
@@ -2933,7 +2952,7 @@ impl Logic for Sm {
                     }
                     self.rf[l].we.next = self.beat_exec.val().get_bit(l);
                     self.rf[l].waddr.next =
-                        self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()));
+                        self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.lrd_word[l].val();
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
@@ -3019,8 +3038,8 @@ impl Logic for Sm {
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
                 for l in 0..self._lanes {
                     self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 8>(self.bw.q.val()) << self.rf_wshift.val())
-                        | (bit_cast::<ADDR_BITS, 8>(self.beat.q.val()) << 7)
-                        | bit_cast::<ADDR_BITS, 7>(self.bw_rd.val());
+                        | (bit_cast::<ADDR_BITS, 8>(self.beat.q.val()) << self.rbits.val())
+                        | bit_cast::<ADDR_BITS, 7>(self.bw_rd.val() & self.rmask.val());
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.red_v.val();
                     self.rf[l].we.next = self.bw_live.val().get_bit(l) & (self.bw_rd.val() != 127);
                 }
@@ -3318,18 +3337,19 @@ impl Sm {
     /// Register writes the lanes make at the coming clock edge (architectural
     /// registers only: the tid slot is left out).
     pub fn lane_writes(&self, cfg: &SmConfig) -> Vec<LaneWrite> {
-        let shift = cfg.beats().trailing_zeros() + 7;
+        let rbits = reg_bits(cfg);
+        let shift = cfg.beats().trailing_zeros() + rbits;
         let mut out = vec![];
         for (l, rf) in self.rf.iter().enumerate() {
             if !rf.we.val() {
                 continue;
             }
             let addr = rf.waddr.val().index() as u32;
-            let reg = addr & 127;
-            if reg == 127 {
+            let reg = addr & ((1 << rbits) - 1);
+            if reg == (1 << rbits) - 1 {
                 continue;
             }
-            let beat = (addr >> 7) & (cfg.beats() - 1);
+            let beat = (addr >> rbits) & (cfg.beats() - 1);
             out.push(LaneWrite { thread: beat * cfg.lanes + l as u32, warp: addr >> shift, reg, value: rf.wdata.val().to_u64() as u32 });
         }
         out
