@@ -604,11 +604,11 @@ pub struct Sm {
     /// The warp `cur`'s CTA slot and its first warp; the first warp of the
     /// slot being started; the slot whose epoch register words carry.
     cur_slot: Signal<Local, Bits<8>>,
-    /// The SM's thread slot of `cur`'s lane 0 (`mem_thread`, `wb_tga_thread`).
-    warp_t0: Signal<Local, Bits<16>>,
     c_base: Signal<Local, Bits<8>>,
     i_base: Signal<Local, Bits<8>>,
     e_slot: Signal<Local, Bits<8>>,
+    /// The SM's thread slot of `cur`'s lane 0 (`mem_thread`, `wb_tga_thread`).
+    warp_t0: Signal<Local, Bits<16>>,
     /// `cur`'s slot's CTA coordinates and live threads; `e_slot`'s epoch.
     c_x: Signal<Local, Bits<32>>,
     c_y: Signal<Local, Bits<32>>,
