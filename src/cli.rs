@@ -8,7 +8,6 @@ use heddle_isa::asm;
 use heddle_isa::Object;
 use std::path::{Path, PathBuf};
 
-
 /// Writes to stdout. A closed pipe (`heddle run ... | head`) ends the output
 /// quietly, where `print!` would panic.
 macro_rules! out {
@@ -321,7 +320,12 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                     for f in st {
                         outln!(
                             "{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}",
-                            f.name, f.ptx_instructions, f.isa_instructions, f.registers, f.spilled, f.frame_bytes
+                            f.name,
+                            f.ptx_instructions,
+                            f.isa_instructions,
+                            f.registers,
+                            f.spilled,
+                            f.frame_bytes
                         );
                     }
                 }

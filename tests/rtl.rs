@@ -350,6 +350,24 @@ fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
     assert!(t.contains("not implemented by this engine: `fadd` in the RTL SM"), "{t}");
 }
 
+/// `tiny` has no FP units at all, so an FP atomic add traps too, even on
+/// shared memory (whose atomic unit has no adder there).
+#[test]
+fn an_fp_atomic_without_fp_units_traps_with_its_name() {
+    let dir = std::env::temp_dir().join(format!("heddle-rtl-fatom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("k.hasm");
+    std::fs::write(&src, ".kernel k\n.shared 16\n    s2r r0, tid.x\n    mov r1, 0\n    atom.shared.fadd rz, [r1], r0\n    exit\n").unwrap();
+    let o = heddle(&["run", src.to_str().unwrap(), "--engine", "rtl", "--config", "tiny"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("not implemented by this engine: `atom.shared.fadd"), "{t}");
+    // With FP units (`default`) the same kernel runs.
+    let o = heddle(&["run", src.to_str().unwrap(), "--engine", "rtl", "--lockstep"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
 #[test]
 fn vcd_needs_the_rtl_engine() {
     let o = heddle(&["run", "--manifest", "tests/corpus/vec_add_f32/case.json", "--vcd", "x.vcd"]);

@@ -37,6 +37,8 @@ pub struct IntAlu {
     /// The carry flag is written (`.cc` on add, sub, mad).
     pub cc_we: Signal<Out, Bit>,
     pub pout: Signal<Out, Bit>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 /// Opcodes this unit executes.

@@ -22,7 +22,9 @@ pub struct AtomAlu {
     pub b: Signal<In, Bits<64>>,
     pub c: Signal<In, Bits<64>>,
     pub value: Signal<Out, Bits<64>>,
-    fadd: Fpu,
+    /// The FP adder: one, or none in an SM without FP units.
+    fadd: Vec<Fpu>,
+    fsum: Signal<Local, Bits<64>>,
     o: Signal<Local, Bits<64>>,
     ab: Signal<Local, Bits<64>>,
     ac: Signal<Local, Bits<64>>,
@@ -35,11 +37,17 @@ pub struct AtomAlu {
     ones: Constant<Bits<64>>,
     sign32: Constant<Bits<64>>,
     sign64: Constant<Bits<64>>,
+    _fadds: usize,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
-impl Default for AtomAlu {
-    fn default() -> Self {
+impl AtomAlu {
+    /// With `fadd`, the unit has its own FP adder for `f32` and `f64` adds;
+    /// without, their result is 0 (the SM traps those atomics instead).
+    pub fn new(fadd: bool) -> Self {
         AtomAlu {
+            _ran: false,
             en: Default::default(),
             op: Default::default(),
             wide: Default::default(),
@@ -47,7 +55,9 @@ impl Default for AtomAlu {
             b: Default::default(),
             c: Default::default(),
             value: Default::default(),
-            fadd: Default::default(),
+            fadd: (0..fadd as usize).map(|_| Fpu::default()).collect(),
+            fsum: Default::default(),
+            _fadds: fadd as usize,
             o: Default::default(),
             ab: Default::default(),
             ac: Default::default(),
@@ -73,6 +83,10 @@ impl Logic for AtomAlu {
         self.ac.next = 0.into();
         self.keep.next = 0.into();
         self.sgn.next = 0.into();
+        self.fsum.next = 0.into();
+        for i in 0..self._fadds {
+            self.fsum.next = self.fadd[i].d.val();
+        }
         if self.en.val() {
             self.keep.next = self.lo32.val();
             self.sgn.next = self.sign32.val();
@@ -85,7 +99,7 @@ impl Logic for AtomAlu {
             self.o.next = self.old.val() & self.keep.val();
             match self.op.val().index() {
                 0 => self.value.next = self.o.val() + self.ab.val(),
-                1 => self.value.next = self.fadd.d.val(),
+                1 => self.value.next = self.fsum.val(),
                 2 => {
                     self.value.next = self.ab.val();
                     if self.o.val() < self.ab.val() {
@@ -136,14 +150,16 @@ impl Logic for AtomAlu {
             self.value.next = self.value.val() & self.keep.val();
         }
         // f32 (`.rn.ftz`) or f64 add.
-        self.fadd.op.next = self.op_fadd.val();
-        if self.wide.val() {
-            self.fadd.op.next = self.op_dadd.val();
+        for i in 0..self._fadds {
+            self.fadd[i].op.next = self.op_fadd.val();
+            if self.wide.val() {
+                self.fadd[i].op.next = self.op_dadd.val();
+            }
+            self.fadd[i].modv.next = self.mod_ftz.val();
+            self.fadd[i].ext0.next = false;
+            self.fadd[i].a.next = self.o.val();
+            self.fadd[i].b.next = self.ab.val();
+            self.fadd[i].c.next = 0.into();
         }
-        self.fadd.modv.next = self.mod_ftz.val();
-        self.fadd.ext0.next = false;
-        self.fadd.a.next = self.o.val();
-        self.fadd.b.next = self.ab.val();
-        self.fadd.c.next = 0.into();
     }
 }

@@ -11,6 +11,8 @@ use rust_hdl::prelude::*;
 pub struct Popc64 {
     pub x: Signal<In, Bits<64>>,
     pub n: Signal<Out, Bits<8>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl Logic for Popc64 {
@@ -39,11 +41,13 @@ pub struct Gather {
     pub bits: Vec<Signal<In, Bit>>,
     pub base: Signal<In, Bits<8>>,
     pub placed: Signal<Out, Bits<64>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl Gather {
     pub fn new(lanes: usize) -> Gather {
-        Gather { bits: (0..lanes).map(|_| Default::default()).collect(), base: Default::default(), placed: Default::default() }
+        Gather { _ran: false, bits: (0..lanes).map(|_| Default::default()).collect(), base: Default::default(), placed: Default::default() }
     }
 }
 

@@ -29,6 +29,8 @@ pub struct Coalescer {
     pub leaders: Signal<Out, Bits<32>>,
     pub count: Signal<Out, Bits<8>>,
     word_log: Constant<Bits<8>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl Coalescer {
@@ -38,6 +40,7 @@ impl Coalescer {
         assert!(lanes <= 32, "at most 32 lanes");
         assert!(word_bytes.is_power_of_two(), "the bus word is a power of two bytes");
         Coalescer {
+            _ran: false,
             active: Default::default(),
             solo: Default::default(),
             addr: (0..lanes).map(|_| Default::default()).collect(),

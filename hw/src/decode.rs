@@ -119,6 +119,8 @@ pub struct DecodeRom {
     pub word: Signal<Out, Bits<WORD_BITS>>,
     _fp32: bool,
     _fp64: bool,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl DecodeRom {

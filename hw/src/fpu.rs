@@ -58,6 +58,8 @@ pub struct Fpu {
     pub d: Signal<Out, Bits<64>>,
     /// `fsetp`/`dsetp`'s comparison result.
     pub pout: Signal<Out, Bit>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 /// binary32 opcodes this unit executes (`SmConfig::fp32`).

@@ -16,6 +16,7 @@ pub mod cosim;
 pub mod decode;
 pub mod fpu;
 pub mod ram;
+pub mod reg;
 pub mod regfile;
 pub mod sched;
 pub mod sfu;

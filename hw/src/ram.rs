@@ -19,12 +19,15 @@ pub struct Ram<const W: usize> {
     pub wdata: Signal<In, Bits<W>>,
     pub we: Signal<In, Bit>,
     _mem: Vec<Bits<W>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl<const W: usize> Ram<W> {
     pub fn new(depth: usize) -> Ram<W> {
         assert!((1..=1 << ADDR_BITS).contains(&depth), "Ram depth {depth} out of range");
         Ram {
+            _ran: false,
             clock: Default::default(),
             raddr: Default::default(),
             rdata: Default::default(),
@@ -46,6 +49,8 @@ impl<const W: usize> Ram<W> {
 
     pub fn poke(&mut self, addr: usize, value: Bits<W>) {
         self._mem[addr] = value;
+        // The read port shows it at the next settle.
+        self._ran = false;
     }
 }
 
@@ -94,12 +99,15 @@ pub struct BankRam {
     pub we: Signal<In, Bit>,
     pub be: Signal<In, Bits<4>>,
     _mem: Vec<u32>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl BankRam {
     pub fn new(depth: usize) -> BankRam {
         assert!((1..=1 << ADDR_BITS).contains(&depth), "BankRam depth {depth} out of range");
         BankRam {
+            _ran: false,
             clock: Default::default(),
             addr: Default::default(),
             rdata: Default::default(),

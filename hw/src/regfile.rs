@@ -20,11 +20,14 @@ pub struct RegFile {
     port_a: Ram<64>,
     port_b: Ram<64>,
     port_c: Ram<64>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl RegFile {
     pub fn new(words: usize) -> RegFile {
         RegFile {
+            _ran: false,
             clock: Default::default(),
             ra: Default::default(),
             rb: Default::default(),

@@ -17,11 +17,14 @@ pub struct WarpPick {
     off: Signal<Local, Bits<6>>,
     /// index[i] = i: loop indices as values (hdl_gen has no casts).
     index: Vec<Constant<Bits<6>>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl Default for WarpPick {
     fn default() -> Self {
         WarpPick {
+            _ran: false,
             ready: Default::default(),
             last: Default::default(),
             pick: Default::default(),

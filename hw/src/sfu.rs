@@ -26,6 +26,8 @@ pub struct Sfu {
     pub a: Signal<In, Bits<32>>,
     /// The result in the low 32 bits (64 wide like the other units').
     pub d: Signal<Out, Bits<64>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 /// The reference semantics.

@@ -55,7 +55,9 @@
 //! both (the memory model sits behind them). Opcodes whose decode class is
 //! `UNIMPL` (FP32 and SFU opcodes without `SmConfig::fp32`, binary64 ones
 //! without `SmConfig::fp64`) end the launch with trap code
-//! [`trap::UNIMPLEMENTED`].
+//! [`trap::UNIMPLEMENTED`], as does an FP atomic add (`atom.fadd`) with
+//! neither: such an SM has no FP units at all, not even the shared-memory
+//! atomic unit's adder.
 //!
 //! Writing `update()`: a `Signal<Local, _>` reads back what was last
 //! assigned in this same call (rust-hdl's `val()` of a local is its `next`,
@@ -68,6 +70,7 @@ use crate::coalesce::Coalescer;
 use crate::decode::DecodeRom;
 use crate::fpu::Fpu;
 use crate::ram::{Ram, ADDR_BITS};
+use crate::reg::Reg;
 use crate::regfile::RegFile;
 use crate::sched::WarpPick;
 use crate::sfu::Sfu;
@@ -316,87 +319,87 @@ pub struct Sm {
     /// lane of it held (bank conflicts).
     pub perf_conflicts: Signal<Out, Bits<64>>,
 
-    state: DFF<SmState>,
-    r_entry: DFF<Bits<32>>,
-    r_grid_x: DFF<Bits<32>>,
-    r_grid_y: DFF<Bits<32>>,
-    r_grid_z: DFF<Bits<32>>,
-    r_block_x: DFF<Bits<32>>,
-    r_block_y: DFF<Bits<32>>,
-    r_block_z: DFF<Bits<32>>,
-    r_nthreads: DFF<Bits<32>>,
-    r_nwarps: DFF<Bits<32>>,
-    r_dyn: DFF<Bits<32>>,
-    r_total: DFF<Bits<32>>,
-    r_gridid: DFF<Bits<32>>,
-    r_code_len: DFF<Bits<32>>,
-    r_slots: DFF<Bits<8>>,
-    r_slog: DFF<Bits<8>>,
+    state: Reg<SmState>,
+    r_entry: Reg<Bits<32>>,
+    r_grid_x: Reg<Bits<32>>,
+    r_grid_y: Reg<Bits<32>>,
+    r_grid_z: Reg<Bits<32>>,
+    r_block_x: Reg<Bits<32>>,
+    r_block_y: Reg<Bits<32>>,
+    r_block_z: Reg<Bits<32>>,
+    r_nthreads: Reg<Bits<32>>,
+    r_nwarps: Reg<Bits<32>>,
+    r_dyn: Reg<Bits<32>>,
+    r_total: Reg<Bits<32>>,
+    r_gridid: Reg<Bits<32>>,
+    r_code_len: Reg<Bits<32>>,
+    r_slots: Reg<Bits<8>>,
+    r_slog: Reg<Bits<8>>,
     /// The next CTA to start, and whether one remains.
-    nx_x: DFF<Bits<32>>,
-    nx_y: DFF<Bits<32>>,
-    nx_z: DFF<Bits<32>>,
-    nx_lin: DFF<Bits<32>>,
-    more: DFF<Bit>,
+    nx_x: Reg<Bits<32>>,
+    nx_y: Reg<Bits<32>>,
+    nx_z: Reg<Bits<32>>,
+    nx_lin: Reg<Bits<32>>,
+    more: Reg<Bit>,
     /// Counts CTA starts: each start's register words carry its own value.
-    epoch: DFF<Bits<16>>,
+    epoch: Reg<Bits<16>>,
     /// The CTA slot being started.
-    slot: DFF<Bits<8>>,
+    slot: Reg<Bits<8>>,
     /// Per CTA slot: its CTA, epoch and live threads.
-    s_x: Vec<DFF<Bits<32>>>,
-    s_y: Vec<DFF<Bits<32>>>,
-    s_z: Vec<DFF<Bits<32>>>,
-    s_epoch: Vec<DFF<Bits<16>>>,
-    s_live: Vec<DFF<Bits<32>>>,
-    init_w: DFF<Bits<8>>,
-    init_k: DFF<Bits<4>>,
-    rem: DFF<Bits<32>>,
-    init_t: DFF<Bits<16>>,
-    tid_x: DFF<Bits<11>>,
-    tid_y: DFF<Bits<11>>,
-    tid_z: DFF<Bits<7>>,
-    w_live: DFF<Bits<64>>,
-    w_wait: DFF<Bits<64>>,
-    last: DFF<Bits<6>>,
-    cur: DFF<Bits<6>>,
-    pc: DFF<Bits<32>>,
-    ir: DFF<Bits<64>>,
-    active: DFF<Bits<64>>,
-    exec: DFF<Bits<64>>,
-    paux: DFF<Bits<64>>,
-    pauxb: DFF<Bits<64>>,
-    carry_in: DFF<Bits<64>>,
-    exited_old: DFF<Bits<64>>,
+    s_x: Vec<Reg<Bits<32>>>,
+    s_y: Vec<Reg<Bits<32>>>,
+    s_z: Vec<Reg<Bits<32>>>,
+    s_epoch: Vec<Reg<Bits<16>>>,
+    s_live: Vec<Reg<Bits<32>>>,
+    init_w: Reg<Bits<8>>,
+    init_k: Reg<Bits<4>>,
+    rem: Reg<Bits<32>>,
+    init_t: Reg<Bits<16>>,
+    tid_x: Reg<Bits<11>>,
+    tid_y: Reg<Bits<11>>,
+    tid_z: Reg<Bits<7>>,
+    w_live: Reg<Bits<64>>,
+    w_wait: Reg<Bits<64>>,
+    last: Reg<Bits<6>>,
+    cur: Reg<Bits<6>>,
+    pc: Reg<Bits<32>>,
+    ir: Reg<Bits<64>>,
+    active: Reg<Bits<64>>,
+    exec: Reg<Bits<64>>,
+    paux: Reg<Bits<64>>,
+    pauxb: Reg<Bits<64>>,
+    carry_in: Reg<Bits<64>>,
+    exited_old: Reg<Bits<64>>,
     /// The prefetched instruction of the next warp (see "Overlapped front
     /// end" above): `pf_st` is its progress; the rest mirror cur, ir, pc,
     /// active, exec, paux, carry_in and exited_old.
-    pf_st: DFF<Bits<3>>,
-    pf_cur: DFF<Bits<6>>,
-    pf_ir: DFF<Bits<64>>,
-    pf_pc: DFF<Bits<32>>,
-    pf_active: DFF<Bits<64>>,
-    pf_exec: DFF<Bits<64>>,
-    pf_paux: DFF<Bits<64>>,
-    pf_carry: DFF<Bits<64>>,
-    pf_exited: DFF<Bits<64>>,
+    pf_st: Reg<Bits<3>>,
+    pf_cur: Reg<Bits<6>>,
+    pf_ir: Reg<Bits<64>>,
+    pf_pc: Reg<Bits<32>>,
+    pf_active: Reg<Bits<64>>,
+    pf_exec: Reg<Bits<64>>,
+    pf_paux: Reg<Bits<64>>,
+    pf_carry: Reg<Bits<64>>,
+    pf_exited: Reg<Bits<64>>,
     /// The prefetched instruction goes straight to Exec (its class is one Exec runs).
-    pf_fast: DFF<Bit>,
-    beat: DFF<Bits<8>>,
-    phase: DFF<Bits<2>>,
-    res_pred: DFF<Bits<64>>,
-    res_carry: DFF<Bits<64>>,
-    cc_we: DFF<Bit>,
-    mt: DFF<Bits<8>>,
-    mk: DFF<Bits<3>>,
-    wb0: DFF<Bits<32>>,
-    wb1: DFF<Bits<32>>,
-    wb2: DFF<Bits<32>>,
-    wb3: DFF<Bits<32>>,
+    pf_fast: Reg<Bit>,
+    beat: Reg<Bits<8>>,
+    phase: Reg<Bits<2>>,
+    res_pred: Reg<Bits<64>>,
+    res_carry: Reg<Bits<64>>,
+    cc_we: Reg<Bit>,
+    mt: Reg<Bits<8>>,
+    mk: Reg<Bits<3>>,
+    wb0: Reg<Bits<32>>,
+    wb1: Reg<Bits<32>>,
+    wb2: Reg<Bits<32>>,
+    wb3: Reg<Bits<32>>,
     /// A system call's seventh argument word.
-    wb4: DFF<Bits<32>>,
-    cb0: DFF<Bits<32>>,
-    cb1: DFF<Bits<32>>,
-    rb_lo: DFF<Bits<64>>,
+    wb4: Reg<Bits<32>>,
+    cb0: Reg<Bits<32>>,
+    cb1: Reg<Bits<32>>,
+    rb_lo: Reg<Bits<64>>,
     /// The CTA barriers, BARRIERS per CTA slot, in RAMs addressed
     /// `slot << 4 | id`: `bar_ae` = threads expected (0: every live thread)
     /// << 32 | threads arrived; for `barred`, `bar_cr` = threads that arrived
@@ -407,77 +410,77 @@ pub struct Sm {
     bar_tag: Ram<16>,
     /// Per warp: the barrier it waits at, and for `barred` its destination
     /// register and reduction (`w_red`: one is pending).
-    w_bar: Vec<DFF<Bits<4>>>,
-    w_rd: Vec<DFF<Bits<7>>>,
-    w_rop: Vec<DFF<Bits<2>>>,
-    w_red: DFF<Bits<64>>,
+    w_bar: Vec<Reg<Bits<4>>>,
+    w_rd: Vec<Reg<Bits<7>>>,
+    w_rop: Vec<Reg<Bits<2>>>,
+    w_red: Reg<Bits<64>>,
     /// The barrier instruction's id and count, the barrier and warp being
     /// checked or released, and the completed barrier's reduction counts.
-    bar_id: DFF<Bits<32>>,
-    bar_count: DFF<Bits<32>>,
-    bk: DFF<Bits<8>>,
-    bw: DFF<Bits<8>>,
-    r_cnt: DFF<Bits<32>>,
-    r_thr: DFF<Bits<32>>,
-    t_val: DFF<Bits<32>>,
-    icount: DFF<Bits<64>>,
-    cycles: DFF<Bits<64>>,
-    c_issued: DFF<Bits<64>>,
-    c_threads: DFF<Bits<64>>,
-    c_exec: DFF<Bits<64>>,
-    c_mem: DFF<Bits<64>>,
-    c_txn: DFF<Bits<64>>,
+    bar_id: Reg<Bits<32>>,
+    bar_count: Reg<Bits<32>>,
+    bk: Reg<Bits<8>>,
+    bw: Reg<Bits<8>>,
+    r_cnt: Reg<Bits<32>>,
+    r_thr: Reg<Bits<32>>,
+    t_val: Reg<Bits<32>>,
+    icount: Reg<Bits<64>>,
+    cycles: Reg<Bits<64>>,
+    c_issued: Reg<Bits<64>>,
+    c_threads: Reg<Bits<64>>,
+    c_exec: Reg<Bits<64>>,
+    c_mem: Reg<Bits<64>>,
+    c_txn: Reg<Bits<64>>,
     /// Beat-wide memory: per lane the address, four data words and the loaded data.
     /// (64 bits wide, zero-extended: hdl_gen cannot `bit_cast` in a lane loop.)
-    ladr: Vec<DFF<Bits<64>>>,
-    lw0: Vec<DFF<Bits<64>>>,
-    lw1: Vec<DFF<Bits<64>>>,
-    lw2: Vec<DFF<Bits<64>>>,
-    lw3: Vec<DFF<Bits<64>>>,
-    lrd_lo: Vec<DFF<Bits<64>>>,
-    lrd_hi: Vec<DFF<Bits<64>>>,
-    c_ctl: DFF<Bits<64>>,
-    c_front: DFF<Bits<64>>,
-    c_barrier: DFF<Bits<64>>,
-    t_code: DFF<Bits<4>>,
-    t_warp: DFF<Bits<6>>,
-    t_pc: DFF<Bits<32>>,
-    t_lane: DFF<Bits<8>>,
-    done_f: DFF<Bit>,
-    alo: Vec<DFF<Bits<64>>>,
-    ahi: Vec<DFF<Bits<64>>>,
-    blo: Vec<DFF<Bits<64>>>,
-    bhi: Vec<DFF<Bits<64>>>,
-    clo: Vec<DFF<Bits<64>>>,
-    chi: Vec<DFF<Bits<64>>>,
-    rhi: Vec<DFF<Bits<64>>>,
+    ladr: Vec<Reg<Bits<64>>>,
+    lw0: Vec<Reg<Bits<64>>>,
+    lw1: Vec<Reg<Bits<64>>>,
+    lw2: Vec<Reg<Bits<64>>>,
+    lw3: Vec<Reg<Bits<64>>>,
+    lrd_lo: Vec<Reg<Bits<64>>>,
+    lrd_hi: Vec<Reg<Bits<64>>>,
+    c_ctl: Reg<Bits<64>>,
+    c_front: Reg<Bits<64>>,
+    c_barrier: Reg<Bits<64>>,
+    t_code: Reg<Bits<4>>,
+    t_warp: Reg<Bits<6>>,
+    t_pc: Reg<Bits<32>>,
+    t_lane: Reg<Bits<8>>,
+    done_f: Reg<Bit>,
+    alo: Vec<Reg<Bits<64>>>,
+    ahi: Vec<Reg<Bits<64>>>,
+    blo: Vec<Reg<Bits<64>>>,
+    bhi: Vec<Reg<Bits<64>>>,
+    clo: Vec<Reg<Bits<64>>>,
+    chi: Vec<Reg<Bits<64>>>,
+    rhi: Vec<Reg<Bits<64>>>,
     /// The warp's shuffle source values, one per thread.
-    sbuf: Vec<DFF<Bits<64>>>,
+    sbuf: Vec<Reg<Bits<64>>>,
     /// Shared memory; in SmemAcc, whether the current word pass has
     /// started; the beat's shared lanes and a pulse when they are done (the
     /// monitor); the bank-conflict counter.
     smem: SharedMem,
-    sm_pass: DFF<Bit>,
-    sm_done: DFF<Bit>,
-    sm_lanes: DFF<Bits<32>>,
-    c_conf: DFF<Bits<64>>,
+    sm_pass: Reg<Bit>,
+    sm_done: Reg<Bit>,
+    sm_lanes: Reg<Bits<32>>,
+    c_conf: Reg<Bits<64>>,
     /// The bus master, in BeatReq: started this beat; the lanes with
     /// transfers still to issue, and the part to issue next; the lanes in
     /// flight; the transfers outstanding, their lanes and parts in a queue
     /// (head, tail); draining the transfers after an `ERR`; lanes retried
     /// one at a time after it (`wm_single`, `wm_rep`).
-    wm_go: DFF<Bit>,
-    wm_pend: DFF<Bits<32>>,
-    wm_part: DFF<Bits<32>>,
-    wm_fly: DFF<Bits<32>>,
-    wm_cnt: DFF<Bits<8>>,
-    wm_qh: DFF<Bits<8>>,
-    wm_qt: DFF<Bits<8>>,
-    wm_qrun: Vec<DFF<Bits<32>>>,
-    wm_qpart: Vec<DFF<Bits<32>>>,
-    wm_drain: DFF<Bit>,
-    wm_single: DFF<Bit>,
-    wm_rep: DFF<Bits<32>>,
+    wm_go: Reg<Bit>,
+    wm_pend: Reg<Bits<32>>,
+    wm_part: Reg<Bits<32>>,
+    wm_fly: Reg<Bits<32>>,
+    wm_cnt: Reg<Bits<8>>,
+    wm_qh: Reg<Bits<8>>,
+    wm_qt: Reg<Bits<8>>,
+    wm_qrun: Vec<Reg<Bits<32>>>,
+    wm_qpart: Vec<Reg<Bits<32>>>,
+    wm_drain: Reg<Bit>,
+    wm_single: Reg<Bit>,
+    wm_rep: Reg<Bits<32>>,
     wbl: WbLanes,
     /// This cycle's answer to the oldest outstanding transfer (`ACK`; a new
     /// `ERR`; it completes its lanes' accesses), that transfer's lanes and
@@ -768,7 +771,13 @@ pub struct Sm {
     lo_win: Constant<Bits<32>>,
     row_log: Constant<Bits<8>>,
     row_round: Constant<Bits<32>>,
+    /// The SM has FP units (`fp32` or `fp64`); without, an FP atomic add traps.
+    has_fp: Constant<Bit>,
     _lanes: usize,
+    /// Lanes with an FP unit: all of them with `fp32` or `fp64`, else none.
+    _fpus: usize,
+    /// Lanes with a special-function unit: all of them with `fp32`, else none.
+    _sfus: usize,
     _words: usize,
     _depth: usize,
     _ws: usize,
@@ -992,7 +1001,7 @@ impl Sm {
             bhi: (0..lanes).map(|_| Default::default()).collect(),
             rhi: (0..lanes).map(|_| Default::default()).collect(),
             sbuf: (0..cfg.warp_size).map(|_| Default::default()).collect(),
-            smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize),
+            smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize, cfg.fp32 || cfg.fp64),
             sm_pass: Default::default(),
             sm_done: Default::default(),
             sm_lanes: Default::default(),
@@ -1139,8 +1148,8 @@ impl Sm {
             exited: Ram::new(warps),
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
             alus: (0..lanes).map(|_| IntAlu::default()).collect(),
-            fpus: (0..lanes).map(|_| Fpu::default()).collect(),
-            sfus: (0..lanes).map(|_| Sfu::default()).collect(),
+            fpus: (0..if cfg.fp32 || cfg.fp64 { lanes } else { 0 }).map(|_| Fpu::default()).collect(),
+            sfus: (0..if cfg.fp32 { lanes } else { 0 }).map(|_| Sfu::default()).collect(),
             sched: WarpPick::default(),
             rom: DecodeRom::new(cfg.fp32, cfg.fp64),
             pf_rom: DecodeRom::new(cfg.fp32, cfg.fp64),
@@ -1236,7 +1245,10 @@ impl Sm {
             lo_win: Constant::new((LOCAL_WINDOW as u64).into()),
             row_log: c8((4 * cfg.shared_banks).trailing_zeros() as u64),
             row_round: Constant::new((4 * cfg.shared_banks as u64 - 1).into()),
+            has_fp: Constant::new(cfg.fp32 || cfg.fp64),
             _lanes: lanes,
+            _fpus: if cfg.fp32 || cfg.fp64 { lanes } else { 0 },
+            _sfus: if cfg.fp32 { lanes } else { 0 },
             _words: cfg.bus_bits as usize / 32,
             _depth: BUS_DEPTH,
             _ws: cfg.warp_size as usize,
@@ -1250,112 +1262,13 @@ impl Logic for Sm {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            state,
-            r_entry,
-            r_grid_x,
-            r_grid_y,
-            r_grid_z,
-            r_block_x,
-            r_block_y,
-            r_block_z,
-            r_nthreads,
-            r_nwarps,
-            r_dyn,
-            r_total,
-            r_gridid,
-            r_code_len,
-            r_slots,
-            r_slog,
-            nx_x,
-            nx_y,
-            nx_z,
-            nx_lin,
-            more,
-            epoch,
-            slot,
-            init_w,
-            init_k,
-            rem,
-            init_t,
-            tid_x,
-            tid_y,
-            tid_z,
-            w_live,
-            w_wait,
-            last,
-            cur,
-            pc,
-            ir,
-            active,
-            exec,
-            paux,
-            pauxb,
-            carry_in,
-            exited_old,
-            pf_st,
-            pf_cur,
-            pf_ir,
-            pf_pc,
-            pf_active,
-            pf_exec,
-            pf_paux,
-            pf_carry,
-            pf_exited,
-            pf_fast,
-            beat,
-            phase,
-            res_pred,
-            res_carry,
-            cc_we,
-            mt,
-            mk,
-            wb0,
-            wb1,
-            wb2,
-            wb3,
-            wb4,
-            cb0,
-            cb1,
-            rb_lo,
-            w_red,
-            bar_id,
-            bar_count,
-            bk,
-            bw,
-            r_cnt,
-            r_thr,
-            t_val,
-            icount,
-            cycles,
-            c_issued,
-            c_threads,
-            c_exec,
-            c_mem,
-            c_txn,
-            c_ctl,
-            c_front,
-            c_barrier,
-            t_code,
-            t_warp,
-            t_pc,
-            t_lane,
-            done_f,
-            sm_pass,
-            sm_done,
-            sm_lanes,
-            c_conf,
-            wm_go,
-            wm_pend,
-            wm_part,
-            wm_fly,
-            wm_cnt,
-            wm_qh,
-            wm_qt,
-            wm_drain,
-            wm_single,
-            wm_rep
+            self, clock, state, r_entry, r_grid_x, r_grid_y, r_grid_z, r_block_x, r_block_y, r_block_z, r_nthreads, r_nwarps, r_dyn,
+            r_total, r_gridid, r_code_len, r_slots, r_slog, nx_x, nx_y, nx_z, nx_lin, more, epoch, slot, init_w, init_k, rem, init_t,
+            tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, pf_st, pf_cur, pf_ir,
+            pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, beat, phase, res_pred, res_carry, cc_we, mt, mk, wb0, wb1,
+            wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads,
+            c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf,
+            wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single, wm_rep
         );
         for i in 0..self._depth {
             self.wm_qrun[i].clock.next = self.clock.val();
@@ -1561,8 +1474,8 @@ impl Logic for Sm {
         }
         self.m_lane.next = self.mt.q.val() & (self.lanes.val() - 1);
         self.beat_base.next = self.cur_beat.val() << self.log_l.val();
-        self.rf_base.next =
-            (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val()) | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << self.rbits.val());
+        self.rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val())
+            | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << self.rbits.val());
         self.port_a.next = self.f_a.val();
         self.port_b.next = self.f_b.val();
         self.port_c.next = self.f_c.val();
@@ -1930,24 +1843,31 @@ impl Logic for Sm {
             self.alus[l].c.next = self.vc[l].val().get_bits::<32>(0);
             self.alus[l].cin.next = self.beat_carry.val().get_bit(l);
             self.alus[l].pin.next = self.beat_paux.val().get_bit(l);
+            self.lane_d[l].next = self.alus[l].d.val();
+            self.gp.bits[l].next = self.alus[l].pout.val();
+            self.gc.bits[l].next = self.alus[l].cout.val();
+        }
+        // FP32/FP64 and special-function units, where the configuration has them.
+        for l in 0..self._fpus {
             self.fpus[l].op.next = self.f_op.val();
             self.fpus[l].modv.next = self.f_mod.val();
             self.fpus[l].ext0.next = self.ir.q.val().get_bit(46) & !self.f_i.val();
             self.fpus[l].a.next = self.lane_a[l].val();
             self.fpus[l].b.next = self.lane_b[l].val();
             self.fpus[l].c.next = self.lane_c[l].val();
-            self.sfus[l].modv.next = self.f_mod.val();
-            self.sfus[l].a.next = self.va[l].val().get_bits::<32>(0);
-            self.lane_d[l].next = self.alus[l].d.val();
-            self.gp.bits[l].next = self.alus[l].pout.val();
             if self.is_fp.val() {
                 self.lane_d[l].next = self.fpus[l].d.val();
                 self.gp.bits[l].next = self.fpus[l].pout.val();
             }
+        }
+        for l in 0..self._sfus {
+            self.sfus[l].modv.next = self.f_mod.val();
+            self.sfus[l].a.next = self.va[l].val().get_bits::<32>(0);
             if self.is_sfu.val() {
                 self.lane_d[l].next = self.sfus[l].d.val();
             }
-            self.gc.bits[l].next = self.alus[l].cout.val();
+        }
+        for l in 0..self._lanes {
             // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8).
             self.sh_lane[l].next = self.beat_base64.val() | self.index64[l].val();
             // (Only a shuffle uses the rest: skipping it elsewhere saves simulation time.)
@@ -2118,8 +2038,8 @@ impl Logic for Sm {
             self.b_rt.next = self.bar_cr.rdata.val().get_bits::<32>(32);
         }
         // An arrival's new entry (BarArrive); BarCheck writes zeros.
-        self.bar_ae.wdata.next = (bit_cast::<64, 32>(self.b_exp.val()) << 32)
-            | bit_cast::<64, 32>(self.b_arr.val() + bit_cast::<32, 8>(self.popc.n.val()));
+        self.bar_ae.wdata.next =
+            (bit_cast::<64, 32>(self.b_exp.val()) << 32) | bit_cast::<64, 32>(self.b_arr.val() + bit_cast::<32, 8>(self.popc.n.val()));
         self.bar_cr.wdata.next = (bit_cast::<64, 32>(self.b_rt.val()) << 32) | bit_cast::<64, 32>(self.b_cnt.val());
         if self.cls.val() == 10 {
             self.bar_ae.wdata.next = (bit_cast::<64, 32>(self.bar_count.q.val()) << 32)
@@ -2590,7 +2510,8 @@ impl Logic for Sm {
                                 self.rhi[l].d.next = self.lane_d[l].val() >> 32;
                             }
                             if self.phase.q.val() == 3 {
-                                self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
+                                self.rf[l].waddr.next =
+                                    self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
                                 self.rf[l].wdata.next = self.epoch_hi.val() | self.rhi[l].q.val();
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
                             }
@@ -2679,8 +2600,8 @@ impl Logic for Sm {
                     if self.m_lane.val() == self.index[l].val() {
                         self.rf[l].we.next = true;
                     }
-                    self.rf[l].waddr.next =
-                        self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
+                    self.rf[l].waddr.next = self.rf_base.val()
+                        | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.rd_word.val();
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
@@ -2951,8 +2872,8 @@ impl Logic for Sm {
                         self.lrd_word[l].next = (self.lrd_lo[l].q.val() & self.lo32.val()) | self.sx16.val();
                     }
                     self.rf[l].we.next = self.beat_exec.val().get_bit(l);
-                    self.rf[l].waddr.next =
-                        self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
+                    self.rf[l].waddr.next = self.rf_base.val()
+                        | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.lrd_word[l].val();
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
@@ -3261,6 +3182,12 @@ impl Logic for Sm {
             // ld, st, atom: a beat of lanes per request; syscalls: a thread per request.
             if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) {
                 self.state.d.next = SmState::BeatAddr;
+                // An FP atomic add without FP units is unimplemented (where a lane executes it).
+                if (self.cls.val() == 5) & (self.f_mod.val().get_bits::<4>(0) == 1) & !self.has_fp.val() & (self.exec.q.val() != 0) {
+                    self.t_code.d.next = 2.into();
+                    self.t_pc.d.next = self.pc.q.val();
+                    self.state.d.next = SmState::Trapped;
+                }
             }
             if self.cls.val() == 16 {
                 self.state.d.next = SmState::MemAddr;

@@ -21,6 +21,7 @@
 
 use crate::atom::AtomAlu;
 use crate::ram::{BankRam, ADDR_BITS};
+use crate::reg::Reg;
 use rust_hdl::prelude::*;
 
 /// `mode` values.
@@ -59,6 +60,8 @@ pub struct BankXbar {
     pub rword: Vec<Signal<Out, Bits<64>>>,
     /// The atomic lane's old value (two words when `size` is 3).
     pub aold: Signal<Out, Bits<64>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 /// What the banks do in one cycle.
@@ -143,6 +146,7 @@ impl BankXbar {
     pub fn new(lanes: usize, banks: usize) -> BankXbar {
         assert!(lanes <= 32 && banks.is_power_of_two() && (2..=32).contains(&banks), "{lanes} lanes, {banks} banks");
         BankXbar {
+            _ran: false,
             active: Default::default(),
             mode: Default::default(),
             size: Default::default(),
@@ -349,21 +353,25 @@ pub struct SharedMem {
     xbar: BankXbar,
     atom: AtomAlu,
     banks: Vec<BankRam>,
-    pend: DFF<Bits<32>>,
-    clr: DFF<Bits<16>>,
-    clr_end: DFF<Bits<16>>,
+    pend: Reg<Bits<32>>,
+    clr: Reg<Bits<16>>,
+    clr_end: Reg<Bits<16>>,
     act: Signal<Local, Bits<32>>,
     found: Signal<Local, Bit>,
     ab: Signal<Local, Bits<64>>,
     ac: Signal<Local, Bits<64>>,
     _lanes: usize,
     _banks: usize,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl SharedMem {
-    /// `lanes` lanes onto `banks` banks of `bytes / (4 * banks)` rows.
-    pub fn new(lanes: usize, banks: usize, bytes: usize) -> SharedMem {
+    /// `lanes` lanes onto `banks` banks of `bytes / (4 * banks)` rows;
+    /// floating-point atomics only with `fadd` (see [`AtomAlu::new`]).
+    pub fn new(lanes: usize, banks: usize, bytes: usize, fadd: bool) -> SharedMem {
         SharedMem {
+            _ran: false,
             clock: Default::default(),
             start: Default::default(),
             mask: Default::default(),
@@ -384,7 +392,7 @@ impl SharedMem {
             left: Default::default(),
             clearing: Default::default(),
             xbar: BankXbar::new(lanes, banks),
-            atom: Default::default(),
+            atom: AtomAlu::new(fadd),
             banks: (0..banks).map(|_| BankRam::new((bytes / (4 * banks)).max(1))).collect(),
             pend: Default::default(),
             clr: Default::default(),

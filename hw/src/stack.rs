@@ -22,6 +22,7 @@
 //! acted as EXIT (a kernel's `ret`).
 
 use crate::ram::{Ram, ADDR_BITS};
+use crate::reg::Reg;
 use heddle_isa::fields::RPC_NONE;
 use rust_hdl::prelude::*;
 
@@ -67,17 +68,17 @@ pub struct ReconvStack {
     /// Idle, and TOP would pop nothing for the warp on `warp`: its `top_*`
     /// outputs are already what TOP would leave.
     pub settled: Signal<Out, Bit>,
-    state: DFF<StackState>,
-    l_warp: DFF<Bits<6>>,
-    l_pc: DFF<Bits<32>>,
-    l_target: DFF<Bits<32>>,
-    l_rejoin: DFF<Bits<32>>,
-    l_mask: DFF<Bits<64>>,
-    old_mask: DFF<Bits<64>>,
-    walk: DFF<Bits<8>>,
-    stop_at_call: DFF<Bit>,
-    fault: DFF<Bit>,
-    frameless: DFF<Bit>,
+    state: Reg<StackState>,
+    l_warp: Reg<Bits<6>>,
+    l_pc: Reg<Bits<32>>,
+    l_target: Reg<Bits<32>>,
+    l_rejoin: Reg<Bits<32>>,
+    l_mask: Reg<Bits<64>>,
+    old_mask: Reg<Bits<64>>,
+    walk: Reg<Bits<8>>,
+    stop_at_call: Reg<Bit>,
+    fault: Reg<Bit>,
+    frameless: Reg<Bit>,
     cur_warp: Signal<Local, Bits<6>>,
     base: Signal<Local, Bits<ADDR_BITS>>,
     sp: Signal<Local, Bits<8>>,
@@ -97,6 +98,8 @@ pub struct ReconvStack {
     shift: Constant<Bits<ADDR_BITS>>,
     idx_mask: Constant<Bits<8>>,
     rpc_none: Constant<Bits<32>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl ReconvStack {
@@ -107,6 +110,7 @@ impl ReconvStack {
         let shift = slots.trailing_zeros() as u64;
         let entries = warps * slots;
         ReconvStack {
+            _ran: false,
             clock: Default::default(),
             start: Default::default(),
             cmd: Default::default(),

@@ -38,6 +38,8 @@ pub struct WbLanes {
     pub sel: Signal<Out, Bits<32>>,
     pub rlo: Vec<Signal<Out, Bits<64>>>,
     pub rhi: Vec<Signal<Out, Bits<64>>>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl WbLanes {
@@ -45,6 +47,7 @@ impl WbLanes {
     pub fn new(lanes: usize, words: usize) -> WbLanes {
         assert!(lanes <= 32 && [1, 2, 4, 8].contains(&words));
         WbLanes {
+            _ran: false,
             wrun: Default::default(),
             wpart: Default::default(),
             rrun: Default::default(),

@@ -56,7 +56,13 @@ fn coalescer_splits_lanes_into_transfers_in_model_and_verilog() {
                 _ => 0,
             };
             // A unit-stride 4-byte beat of 8 aligned lanes is one 32-byte transfer.
-            if lanes == 8 && word == 32 && solo == 0 && active == mask && addr.windows(2).all(|w| w[1] == w[0] + 4) && addr[0].is_multiple_of(word) {
+            if lanes == 8
+                && word == 32
+                && solo == 0
+                && active == mask
+                && addr.windows(2).all(|w| w[1] == w[0] + 4)
+                && addr[0].is_multiple_of(word)
+            {
                 assert_eq!(model(active, solo, &addr, log).1, 1);
             }
             assert_eq!(model(active, solo, &addr, log), reference(active, solo, &addr, word), "{active:#x} {solo:#x} {addr:x?}");

@@ -85,19 +85,25 @@ fn settle(sm: &mut Sm) -> Result<(), String> {
     }
 }
 
-/// One clock cycle. The top clock signal is updated before each pass so
-/// that the first pass already carries it to the flip-flops. The falling
-/// edge changes nothing but the clocks, so one pass carries it everywhere:
-/// the flip-flops see it as a falling edge (no action) then, or at the
-/// latest in the next rising edge's first pass.
-fn tick(sm: &mut Sm) -> Result<(), String> {
+/// One clock cycle: a rising-edge pass (the flip-flops take their inputs),
+/// then `after_edge` drives the inputs that change with the edge (a
+/// registered slave's answer), then the clock falls and the SM settles.
+/// The falling edge changes nothing but the clocks, so it rides along with
+/// the settle passes instead of costing a pass of its own, and so do the
+/// new inputs. The top clock signal is committed before each pass so that
+/// the pass already carries it to the flip-flops.
+fn tick_then(sm: &mut Sm, after_edge: impl FnOnce(&mut Sm)) -> Result<(), String> {
     sm.clock.next = true.into();
     sm.clock.update_all();
-    settle(sm)?;
+    sm.update_all();
+    after_edge(sm);
     sm.clock.next = false.into();
     sm.clock.update_all();
-    sm.update_all();
-    Ok(())
+    settle(sm)
+}
+
+fn tick(sm: &mut Sm) -> Result<(), String> {
+    tick_then(sm, |_| ())
 }
 
 fn host_write(sm: &mut Sm, reg: u64, value: u32) -> Result<(), String> {
@@ -320,10 +326,10 @@ fn simulate_launch<T: Tracer>(
     let mut slot_cta = vec![0u32; res.slots as usize];
     let max_cycles = cfg.instruction_budget.saturating_mul(64).max(1 << 20);
     let mut slave = wishbone::Slave::new(opts.bus_waits);
+    if slave.respond(&mut sm) {
+        settle(&mut sm)?;
+    }
     let trap = loop {
-        if slave.respond(&mut sm) {
-            settle(&mut sm)?;
-        }
         let cycle = sm.perf_cycles.val().to_u64();
         if cycle - start_cycle > max_cycles {
             return Err(format!("the RTL made no progress for {max_cycles} cycles").into());
@@ -444,7 +450,10 @@ fn simulate_launch<T: Tracer>(
         if sm.done.val() {
             break sm.trap_code.val().to_u64();
         }
-        tick(&mut sm)?;
+        // The slave answers with the edge.
+        tick_then(&mut sm, |sm| {
+            slave.respond(sm);
+        })?;
     };
     let cycles = sm.perf_cycles.val().to_u64() - start_cycle;
     stats.warp_instructions = sm.perf_issued.val().to_u64();

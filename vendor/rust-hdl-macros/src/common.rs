@@ -122,6 +122,46 @@ pub fn get_update_all_inputs_first(fields: Vec<TS>, types: Vec<TS>) -> syn::Resu
     })
 }
 
+/// The name of the field that opts a block into gated evaluation: a
+/// `bool`, false until the block's logic first runs.
+pub const GATE_FIELD: &str = "_ran";
+
+/// Whether the struct has the `_ran` field.
+pub fn has_gate_field(input: &syn::DeriveInput) -> bool {
+    match &input.data {
+        Data::Struct(ds) => ds.fields.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == GATE_FIELD)),
+        _ => false,
+    }
+}
+
+/// `update_all` for a block with a `_ran` field: as
+/// `get_update_all_inputs_first`, but the logic runs only when it could
+/// compute something new: the first time, or when an input changed in this
+/// pass, or one of its own signals or children changed in the previous one.
+/// Its logic reads nothing else (a parent reaches it only through its
+/// inputs, and children's state changes only at a clock edge, itself an
+/// input), so skipping it leaves every signal as running it would. Nor
+/// do its signals and children need committing then: none of them changed
+/// in the previous pass, and nothing has assigned them since.
+pub fn get_update_all_gated(fields: Vec<TS>, types: Vec<TS>) -> syn::Result<TS> {
+    let (inputs, rest): (Vec<(&TS, &TS)>, Vec<(&TS, &TS)>) = fields.iter().zip(&types).partition(|(_, t)| {
+        let t = squash(&t.to_string());
+        t.starts_with("Signal<In,") || t.starts_with("Vec<Signal<In,")
+    });
+    let inputs: Vec<&TS> = inputs.into_iter().map(|(f, _)| f).collect();
+    let rest: Vec<&TS> = rest.into_iter().map(|(f, _)| f).collect();
+    Ok(quote! {
+        fn update_all(&mut self) {
+            #(self.#inputs.update_all();)*
+            if !self._ran #(|| self.#inputs.has_changed())* #(|| self.#rest.has_changed())* {
+                self._ran = true;
+                self.update();
+                #(self.#fields.update_all();)*
+            }
+        }
+    })
+}
+
 pub fn get_has_changed(fields: Vec<TS>) -> syn::Result<TS> {
     if fields.is_empty() {
         Ok(quote! {

@@ -7,7 +7,11 @@ use crate::common::TS;
 pub(crate) fn get_impl_for_logic_block(input: &syn::DeriveInput) -> Result<TS> {
     let fields = common::get_field_names(input)?;
     let types = common::get_field_types(input)?;
-    let update_all = common::get_update_all_inputs_first(fields.clone(), types)?;
+    let update_all = if common::has_gate_field(input) {
+        common::get_update_all_gated(fields.clone(), types)?
+    } else {
+        common::get_update_all_inputs_first(fields.clone(), types)?
+    };
     let has_changed = common::get_has_changed(fields.clone())?;
     let connect_all = common::get_connect_all(fields.clone())?;
     let accept = get_accept(fields)?;

@@ -1,0 +1,76 @@
+//! `Reg<T>`: a D flip-flop on the rising clock edge. Its ports (`d`, `q`,
+//! `clock`), initial value (`T`'s default) and Verilog are those of
+//! rust-hdl's `DFF`, which the exported designs used before; only its
+//! simulation differs, and only in cost. A flip-flop acts only at a rising
+//! edge, so in every other settle pass it just commits its inputs, and it
+//! reports a change only when `q` changes: a new `d` needs no further
+//! settle pass, since nothing reads it before the next edge.
+
+use rust_hdl::prelude::*;
+
+#[derive(Clone, Debug)]
+pub struct Reg<T: Synth> {
+    pub d: Signal<In, T>,
+    pub q: Signal<Out, T>,
+    pub clock: Signal<In, Clock>,
+}
+
+impl<T: Synth> Default for Reg<T> {
+    fn default() -> Reg<T> {
+        Reg { d: Default::default(), q: Default::default(), clock: Default::default() }
+    }
+}
+
+impl<T: Synth> Logic for Reg<T> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            self.q.next = self.d.val();
+        }
+    }
+
+    fn connect(&mut self) {
+        self.q.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+initial begin
+   q = {:x};
+end
+
+always @(posedge clock) begin
+   q <= d;
+end",
+            T::default().verilog()
+        ))
+    }
+}
+
+impl<T: Synth> Block for Reg<T> {
+    fn connect_all(&mut self) {
+        self.connect();
+        self.d.connect_all();
+        self.q.connect_all();
+        self.clock.connect_all();
+    }
+
+    fn update_all(&mut self) {
+        self.clock.update_all();
+        self.d.update_all();
+        self.update();
+        self.q.update_all();
+    }
+
+    fn has_changed(&self) -> bool {
+        self.q.changed
+    }
+
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        probe.visit_start_scope(name, self);
+        self.d.accept("d", probe);
+        self.q.accept("q", probe);
+        self.clock.accept("clock", probe);
+        probe.visit_end_scope(name, self);
+    }
+}
