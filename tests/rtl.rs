@@ -336,15 +336,23 @@ fn the_vcd_is_deterministic() {
     assert!(runs[0] == runs[1], "two runs differ");
 }
 
+/// Runs assembly source `src` on the RTL with `args` (from a temporary file).
+fn run_source(name: &str, src: &str, args: &[&str]) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!("heddle-rtl-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k.hasm");
+    std::fs::write(&file, src).unwrap();
+    let mut all = vec!["run", file.to_str().unwrap(), "--engine", "rtl"];
+    all.extend(args);
+    let o = heddle(&all);
+    let _ = std::fs::remove_dir_all(&dir);
+    o
+}
+
 /// `tiny` has no FP32 unit: a float kernel traps naming the instruction.
 #[test]
 fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
-    let dir = std::env::temp_dir().join(format!("heddle-rtl-unit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("k.hasm");
-    std::fs::write(&src, ".kernel k\n    s2r r0, tid.x\n    fadd r1, r0, r0\n    exit\n").unwrap();
-    let o = heddle(&["run", src.to_str().unwrap(), "--engine", "rtl", "--config", "tiny"]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let o = run_source("unit", ".kernel k\n    s2r r0, tid.x\n    fadd r1, r0, r0\n    exit\n", &["--config", "tiny"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("not implemented by this engine: `fadd` in the RTL SM"), "{t}");
@@ -354,17 +362,13 @@ fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
 /// shared memory (whose atomic unit has no adder there).
 #[test]
 fn an_fp_atomic_without_fp_units_traps_with_its_name() {
-    let dir = std::env::temp_dir().join(format!("heddle-rtl-fatom-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("k.hasm");
-    std::fs::write(&src, ".kernel k\n.shared 16\n    s2r r0, tid.x\n    mov r1, 0\n    atom.shared.fadd rz, [r1], r0\n    exit\n").unwrap();
-    let o = heddle(&["run", src.to_str().unwrap(), "--engine", "rtl", "--config", "tiny"]);
+    let src = ".kernel k\n.shared 16\n    s2r r0, tid.x\n    mov r1, 0\n    atom.shared.fadd rz, [r1], r0\n    exit\n";
+    let o = run_source("fatom", src, &["--config", "tiny"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("not implemented by this engine: `atom.shared.fadd"), "{t}");
     // With FP units (`default`) the same kernel runs.
-    let o = heddle(&["run", src.to_str().unwrap(), "--engine", "rtl", "--lockstep"]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let o = run_source("fatom", src, &["--lockstep"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 

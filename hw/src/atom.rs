@@ -1,7 +1,8 @@
 //! `AtomAlu`: the new memory value of an atomic, in hardware: the
 //! semantics of [`heddle_isa::scalar::int::atomic`] (what the golden model
 //! runs) on an old value and operands b and c, 32 or 64 bits wide; `f32`
-//! adds are `.rn.ftz` and `f64` adds `.rn`, on the unit's own [`Fpu`]. Shared
+//! adds are `.rn.ftz` and `f64` adds `.rn`, on the unit's own [`Fpu`] (where
+//! the SM has FP units; see [`AtomAlu::new`]). Shared
 //! memory's atomics use it (`smem.rs`); `hw/tests/smem.rs` checks it there
 //! against that function on every operation at both widths.
 
@@ -24,6 +25,7 @@ pub struct AtomAlu {
     pub value: Signal<Out, Bits<64>>,
     /// The FP adder: one, or none in an SM without FP units.
     fadd: Vec<Fpu>,
+    /// The adder's sum (0 without one).
     fsum: Signal<Local, Bits<64>>,
     o: Signal<Local, Bits<64>>,
     ab: Signal<Local, Bits<64>>,
@@ -37,6 +39,7 @@ pub struct AtomAlu {
     ones: Constant<Bits<64>>,
     sign32: Constant<Bits<64>>,
     sign64: Constant<Bits<64>>,
+    /// How many FP adders: 1 or 0.
     _fadds: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: bool,
