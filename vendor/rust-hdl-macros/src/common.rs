@@ -107,10 +107,7 @@ pub fn get_update_all_inputs_first(fields: Vec<TS>, types: Vec<TS>) -> syn::Resu
     let signals: Vec<&TS> = fields
         .iter()
         .zip(&types)
-        .filter(|(_, t)| {
-            let t = squash(&t.to_string());
-            t.starts_with("Signal<In,") || t.starts_with("Vec<Signal<In,")
-        })
+        .filter(|(_, t)| is_input(t))
         .map(|(f, _)| f)
         .collect();
     Ok(quote! {
@@ -134,6 +131,12 @@ pub fn has_gate_field(input: &syn::DeriveInput) -> bool {
     }
 }
 
+/// Whether a field of this type is an input signal (or a vector of them).
+fn is_input(t: &TS) -> bool {
+    let t = squash(&t.to_string());
+    t.starts_with("Signal<In,") || t.starts_with("Vec<Signal<In,")
+}
+
 /// `update_all` for a block with a `_ran` field: as
 /// `get_update_all_inputs_first`, but the logic runs only when it could
 /// compute something new: the first time, or when an input changed in this
@@ -144,10 +147,7 @@ pub fn has_gate_field(input: &syn::DeriveInput) -> bool {
 /// do its signals and children need committing then: none of them changed
 /// in the previous pass, and nothing has assigned them since.
 pub fn get_update_all_gated(fields: Vec<TS>, types: Vec<TS>) -> syn::Result<TS> {
-    let (inputs, rest): (Vec<(&TS, &TS)>, Vec<(&TS, &TS)>) = fields.iter().zip(&types).partition(|(_, t)| {
-        let t = squash(&t.to_string());
-        t.starts_with("Signal<In,") || t.starts_with("Vec<Signal<In,")
-    });
+    let (inputs, rest): (Vec<(&TS, &TS)>, Vec<(&TS, &TS)>) = fields.iter().zip(&types).partition(|(_, t)| is_input(t));
     let inputs: Vec<&TS> = inputs.into_iter().map(|(f, _)| f).collect();
     let rest: Vec<&TS> = rest.into_iter().map(|(f, _)| f).collect();
     Ok(quote! {
