@@ -66,6 +66,10 @@ impl<T: Synth> Block for Reg<T> {
         self.q.changed
     }
 
+    fn forward_clock(&mut self, clock: Clock) {
+        self.clock.next = clock;
+    }
+
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_start_scope(name, self);
         self.d.accept("d", probe);

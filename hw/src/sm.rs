@@ -634,6 +634,8 @@ pub struct Sm {
     carry: Ram<64>,
     exited: Ram<64>,
     rf: Vec<RegFile>,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
     alus: Vec<IntAlu>,
     fpus: Vec<Fpu>,
     sfus: Vec<Sfu>,
@@ -1147,6 +1149,7 @@ impl Sm {
             carry: Ram::new(warps),
             exited: Ram::new(warps),
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
+            _ran: false,
             alus: (0..lanes).map(|_| IntAlu::default()).collect(),
             fpus: (0..if cfg.fp32 || cfg.fp64 { lanes } else { 0 }).map(|_| Fpu::default()).collect(),
             sfus: (0..if cfg.fp32 { lanes } else { 0 }).map(|_| Sfu::default()).collect(),

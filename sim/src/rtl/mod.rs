@@ -85,20 +85,18 @@ fn settle(sm: &mut Sm) -> Result<(), String> {
     }
 }
 
-/// One clock cycle: a rising-edge pass (the flip-flops take their inputs),
-/// then `after_edge` drives the inputs that change with the edge (a
-/// registered slave's answer), then the clock falls and the SM settles.
-/// The falling edge changes nothing but the clocks, so it rides along with
-/// the settle passes instead of costing a pass of its own, and so do the
-/// new inputs. The top clock signal is committed before each pass so that
-/// the pass already carries it to the flip-flops.
+/// One clock cycle: a rising-edge pass (the flip-flops take their inputs;
+/// the SM's logic does not run, see the vendored derive's gated
+/// evaluation), then `after_edge` drives the inputs that change with the
+/// edge (a registered slave's answer), then the clock falls and the SM
+/// settles. The falling edge changes nothing but the clocks, so it rides
+/// along with the settle passes instead of costing a pass of its own, and
+/// so do the new inputs.
 fn tick_then(sm: &mut Sm, after_edge: impl FnOnce(&mut Sm)) -> Result<(), String> {
     sm.clock.next = true.into();
-    sm.clock.update_all();
     sm.update_all();
     after_edge(sm);
     sm.clock.next = false.into();
-    sm.clock.update_all();
     settle(sm)
 }
 

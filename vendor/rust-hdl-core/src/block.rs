@@ -1,3 +1,4 @@
+use crate::clock::Clock;
 use crate::logic::Logic;
 use crate::probe::Probe;
 
@@ -16,9 +17,30 @@ pub trait Block: Logic {
     fn has_changed(&self) -> bool;
     /// The visitor pattern - allows a circuit to be probed by a [Probe] struct.
     fn accept(&self, name: &str, probe: &mut dyn Probe);
+    /// Vendored addition (gated evaluation, see the macros crate): whether
+    /// an output changed in the last pass, the only change of a child its
+    /// parent's logic can see. Defaults to `has_changed`.
+    fn outputs_changed(&self) -> bool {
+        self.has_changed()
+    }
+    /// Vendored addition: drive the block's clock input, when its parent's
+    /// logic is skipped in a pass in which only the clock changed (a parent
+    /// wires its clock straight to its children's). Does nothing for a
+    /// block without a clock.
+    fn forward_clock(&mut self, _clock: Clock) {}
 }
 
 impl<B: Block> Block for Vec<B> {
+    fn outputs_changed(&self) -> bool {
+        self.iter().any(|x| x.outputs_changed())
+    }
+
+    fn forward_clock(&mut self, clock: Clock) {
+        for x in self {
+            x.forward_clock(clock);
+        }
+    }
+
     fn connect_all(&mut self) {
         for x in self {
             x.connect_all();
@@ -49,6 +71,16 @@ impl<B: Block> Block for Vec<B> {
 }
 
 impl<B: Block, const P: usize> Block for [B; P] {
+    fn outputs_changed(&self) -> bool {
+        self.iter().any(|x| x.outputs_changed())
+    }
+
+    fn forward_clock(&mut self, clock: Clock) {
+        for x in self {
+            x.forward_clock(clock);
+        }
+    }
+
     fn connect_all(&mut self) {
         for x in self {
             x.connect_all();

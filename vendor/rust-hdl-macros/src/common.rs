@@ -137,29 +137,125 @@ fn is_input(t: &TS) -> bool {
     t.starts_with("Signal<In,") || t.starts_with("Vec<Signal<In,")
 }
 
+/// The kinds of a block's fields, as gated evaluation treats them.
+pub struct GatedFields<'a> {
+    /// Input signals, and whether each is the block's `clock`.
+    pub inputs: Vec<(&'a TS, bool)>,
+    /// Output and local signals.
+    pub signals: Vec<&'a TS>,
+    /// Output signals.
+    pub outputs: Vec<&'a TS>,
+    /// Everything else: child blocks (and constants).
+    pub children: Vec<&'a TS>,
+}
+
+pub fn gated_fields<'a>(fields: &'a [TS], types: &'a [TS]) -> GatedFields<'a> {
+    let mut g = GatedFields { inputs: vec![], signals: vec![], outputs: vec![], children: vec![] };
+    for (f, t) in fields.iter().zip(types) {
+        let ty = squash(&t.to_string());
+        if is_input(t) {
+            g.inputs.push((f, f.to_string() == "clock" && ty == "Signal<In,Clock>"));
+        } else if ty.starts_with("Signal<") || ty.starts_with("Vec<Signal<") {
+            if ty.starts_with("Signal<Out,") || ty.starts_with("Vec<Signal<Out,") {
+                g.outputs.push(f);
+            }
+            g.signals.push(f);
+        } else {
+            g.children.push(f);
+        }
+    }
+    g
+}
+
 /// `update_all` for a block with a `_ran` field: as
 /// `get_update_all_inputs_first`, but the logic runs only when it could
-/// compute something new: the first time, or when an input changed in this
-/// pass, or one of its own signals or children changed in the previous one.
-/// Its logic reads nothing else (a parent reaches it only through its
-/// inputs, and children's state changes only at a clock edge, itself an
-/// input), so skipping it leaves every signal as running it would. Nor
-/// do its signals and children need committing then: none of them changed
-/// in the previous pass, and nothing has assigned them since.
-pub fn get_update_all_gated(fields: Vec<TS>, types: Vec<TS>) -> syn::Result<TS> {
-    let (inputs, rest): (Vec<(&TS, &TS)>, Vec<(&TS, &TS)>) = fields.iter().zip(&types).partition(|(_, t)| is_input(t));
-    let inputs: Vec<&TS> = inputs.into_iter().map(|(f, _)| f).collect();
-    let rest: Vec<&TS> = rest.into_iter().map(|(f, _)| f).collect();
+/// compute something new: the first time, or when an input other than the
+/// clock changed in this pass, or one of its children's outputs changed
+/// in the previous one. Its logic reads nothing else: a parent reaches it
+/// only through its inputs, its children only through their outputs,
+/// their state changes only at a clock edge, and its own signals are
+/// assigned before they are read (`ordered`, checked by `#[hdl_gen]`), so
+/// running it again would compute what they already hold. Skipping it
+/// leaves every signal as running it would.
+///
+/// A block with children wires its clock straight to theirs and does
+/// nothing else with it, so a change of the clock alone does not run its
+/// logic: the clock is forwarded to the children. (A block without
+/// children, a memory, acts on the clock's edges itself: its clock counts
+/// as any other input.) When the logic is skipped, the flags of own signals
+/// that changed in the previous pass are cleared, and the children with
+/// something pending (a change in the previous pass, or the clock) are
+/// updated.
+pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
+    let g = gated_fields(fields, types);
+    let inputs: Vec<&TS> = g.inputs.iter().map(|(f, _)| *f).collect();
+    // A leaf (no children: a memory) acts on its clock's edges itself.
+    let forwards = g.inputs.iter().any(|(_, c)| *c) && !g.children.is_empty();
+    let data_inputs: Vec<&TS> = g.inputs.iter().filter(|(_, c)| !(*c && forwards)).map(|(f, _)| *f).collect();
+    let signals = &g.signals;
+    let children = &g.children;
+    let skipped = if forwards {
+        quote! {
+            let clocked = self.clock.has_changed();
+            if clocked {
+                let clock = self.clock.val();
+                self.clock.update_all();
+                #(self.#children.forward_clock(clock);)*
+            }
+            #(if clocked || self.#children.has_changed() { self.#children.update_all(); })*
+        }
+    } else {
+        quote! {
+            #(if self.#children.has_changed() { self.#children.update_all(); })*
+        }
+    };
     Ok(quote! {
         fn update_all(&mut self) {
             #(self.#inputs.update_all();)*
-            if !self._ran #(|| self.#inputs.has_changed())* #(|| self.#rest.has_changed())* {
+            if !self._ran #(|| self.#data_inputs.has_changed())* #(|| self.#children.outputs_changed())* {
                 self._ran = true;
                 self.update();
                 #(self.#fields.update_all();)*
+            } else {
+                // Own signals that changed in the previous pass: clear the flags.
+                if false #(|| self.#signals.has_changed())* {
+                    #(self.#signals.update_all();)*
+                }
+                #skipped
             }
         }
     })
+}
+
+/// `has_changed` and `outputs_changed` for a block with a
+/// `_ran` field: a block whose logic has not run yet (or must run again,
+/// see `heddle_hw::ram::Ram::poke`) counts as changed, so that a parent
+/// whose own logic is skipped still updates it.
+pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
+    let g = gated_fields(fields, types);
+    let outputs = &g.outputs;
+    Ok(quote! {
+        fn has_changed(&self) -> bool {
+            !self._ran #(|| self.#fields.has_changed())*
+        }
+        fn outputs_changed(&self) -> bool {
+            false #(|| self.#outputs.has_changed())*
+        }
+    })
+}
+
+/// `forward_clock` for a block with a `clock` input (any derived block:
+/// a gated parent may skip its logic in a pass that changes only the clock).
+pub fn get_forward_clock(fields: &[TS], types: &[TS]) -> TS {
+    if gated_fields(fields, types).inputs.iter().any(|(_, c)| *c) {
+        quote! {
+            fn forward_clock(&mut self, clock: Clock) {
+                self.clock.next = clock;
+            }
+        }
+    } else {
+        quote! {}
+    }
 }
 
 pub fn get_has_changed(fields: Vec<TS>) -> syn::Result<TS> {

@@ -7,6 +7,7 @@ mod logic_block;
 mod logic_interface;
 mod logic_state;
 mod logic_struct;
+mod ordered;
 
 use syn::parse_macro_input;
 use syn::DeriveInput;
@@ -65,6 +66,14 @@ pub fn logic_struct(input: TokenStream) -> TokenStream {
 pub fn hdl_gen(_attr: TokenStream, item: TokenStream) -> TokenStream {
     let orig = TS::from(item.clone());
     let parse = parse_macro_input!(item as syn::ItemFn);
+    // Vendored: every crate but rust-hdl's own (whose blocks are never
+    // gated) must assign its own signals before reading them (`ordered`).
+    if !std::env::var("CARGO_PKG_NAME").is_ok_and(|p| p.starts_with("rust-hdl")) {
+        if let Err(e) = ordered::check(&parse) {
+            let e = e.to_compile_error();
+            return quote!(#e #orig).into();
+        }
+    }
     let connects = match connect_gen(&parse) {
         Err(e) => return e.to_compile_error().into(),
         Ok(t) => t,

@@ -7,12 +7,12 @@ use crate::common::TS;
 pub(crate) fn get_impl_for_logic_block(input: &syn::DeriveInput) -> Result<TS> {
     let fields = common::get_field_names(input)?;
     let types = common::get_field_types(input)?;
-    let update_all = if common::has_gate_field(input) {
-        common::get_update_all_gated(fields.clone(), types)?
+    let (update_all, has_changed) = if common::has_gate_field(input) {
+        (common::get_update_all_gated(&fields, &types)?, common::get_gated_queries(&fields, &types)?)
     } else {
-        common::get_update_all_inputs_first(fields.clone(), types)?
+        (common::get_update_all_inputs_first(fields.clone(), types.clone())?, common::get_has_changed(fields.clone())?)
     };
-    let has_changed = common::get_has_changed(fields.clone())?;
+    let forward_clock = common::get_forward_clock(&fields, &types);
     let connect_all = common::get_connect_all(fields.clone())?;
     let accept = get_accept(fields)?;
     let name = &input.ident;
@@ -23,6 +23,7 @@ pub(crate) fn get_impl_for_logic_block(input: &syn::DeriveInput) -> Result<TS> {
             #update_all
             #has_changed
             #accept
+            #forward_clock
         }
     })
 }
