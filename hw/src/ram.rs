@@ -1,5 +1,7 @@
 //! `Ram`: a memory with one asynchronous read port and one synchronous write
 //! port, as FPGA distributed RAM and register-file arrays behave.
+//! `SyncRam`: the same with a synchronous read port (the read address is
+//! registered), as FPGA block RAM reads.
 //!
 //! rust-hdl's own `RAM` keeps its contents in a `BTreeMap` and reads
 //! synchronously; this one is a `Vec` (fast to simulate) with a hand-written
@@ -82,6 +84,89 @@ always @(posedge clock) begin
    if (we && waddr <= {last}) mem[waddr] <= wdata;
 end",
             w = W - 1,
+            last = self._mem.len() - 1,
+        ))
+    }
+}
+
+/// `SyncRam`: a memory with one synchronous read port and one synchronous
+/// write port. The read address is taken at the rising clock edge and the
+/// word at that address is read out until the next edge, written data
+/// included (a write at the same edge shows at once: the Verilog is the
+/// registered-address form that yosys maps to block RAM, such as the
+/// iCE40's `SB_RAM40_4K`). The register files use it, with their read
+/// addresses computed a cycle ahead.
+#[derive(LogicBlock)]
+pub struct SyncRam<const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub raddr: Signal<In, Bits<ADDR_BITS>>,
+    pub rdata: Signal<Out, Bits<W>>,
+    pub waddr: Signal<In, Bits<ADDR_BITS>>,
+    pub wdata: Signal<In, Bits<W>>,
+    pub we: Signal<In, Bit>,
+    _mem: Vec<Bits<W>>,
+    /// The registered read address.
+    _ra: usize,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
+}
+
+impl<const W: usize> SyncRam<W> {
+    pub fn new(depth: usize) -> SyncRam<W> {
+        assert!((1..=1 << ADDR_BITS).contains(&depth), "SyncRam depth {depth} out of range");
+        SyncRam {
+            _ran: false,
+            _ra: 0,
+            clock: Default::default(),
+            raddr: Default::default(),
+            rdata: Default::default(),
+            waddr: Default::default(),
+            wdata: Default::default(),
+            we: Default::default(),
+            _mem: vec![Bits::default(); depth],
+        }
+    }
+
+    /// Backdoor read for test benches (not part of the hardware).
+    pub fn peek(&self, addr: usize) -> Bits<W> {
+        self._mem[addr]
+    }
+}
+
+impl<const W: usize> Logic for SyncRam<W> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            if self.we.val() {
+                if let Some(slot) = self._mem.get_mut(self.waddr.val().index()) {
+                    *slot = self.wdata.val();
+                }
+            }
+            self._ra = self.raddr.val().index();
+        }
+        self.rdata.next = self._mem.get(self._ra).copied().unwrap_or_default();
+    }
+
+    fn connect(&mut self) {
+        self.rdata.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+reg [{w}:0] mem [0:{last}];
+reg [{a}:0] ra;
+integer i;
+initial begin
+   for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
+   ra = 0;
+end
+always @(posedge clock) begin
+   if (we && waddr <= {last}) mem[waddr] <= wdata;
+   ra <= raddr;
+end
+always @(*) rdata = (ra <= {last}) ? mem[ra] : {W}'d0;",
+            w = W - 1,
+            a = ADDR_BITS - 1,
             last = self._mem.len() - 1,
         ))
     }

@@ -1,8 +1,10 @@
 //! `RegFile`: one lane's register file: three read ports (a, b, c) and one
 //! write port, built from three copies of a one-read-port RAM that every
-//! write updates (the usual FPGA way to get read ports).
+//! write updates (the usual FPGA way to get read ports). Reads are
+//! synchronous, as block RAM's: the data at the addresses given in one
+//! cycle comes out in the next (a write in that cycle included).
 
-use crate::ram::{Ram, ADDR_BITS};
+use crate::ram::{SyncRam, ADDR_BITS};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -17,9 +19,9 @@ pub struct RegFile {
     pub waddr: Signal<In, Bits<ADDR_BITS>>,
     pub wdata: Signal<In, Bits<64>>,
     pub we: Signal<In, Bit>,
-    port_a: Ram<64>,
-    port_b: Ram<64>,
-    port_c: Ram<64>,
+    port_a: SyncRam<64>,
+    port_b: SyncRam<64>,
+    port_c: SyncRam<64>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: bool,
 }
@@ -38,9 +40,9 @@ impl RegFile {
             waddr: Default::default(),
             wdata: Default::default(),
             we: Default::default(),
-            port_a: Ram::new(words),
-            port_b: Ram::new(words),
-            port_c: Ram::new(words),
+            port_a: SyncRam::new(words),
+            port_b: SyncRam::new(words),
+            port_c: SyncRam::new(words),
         }
     }
 

@@ -562,6 +562,25 @@ pub struct Sm {
     port_a: Signal<Local, Bits<7>>,
     port_b: Signal<Local, Bits<7>>,
     port_c: Signal<Local, Bits<7>>,
+    // Next-state values of the registers the register-file read addresses
+    // depend on (assigned wherever their `d` was), and the addresses they
+    // give: the register files read synchronously, so the next cycle's
+    // addresses are set in this one.
+    n_state: Signal<Local, SmState>,
+    /// `pf_fast`'s next value.
+    pf_fast_now: Signal<Local, Bit>,
+    n_cur: Signal<Local, Bits<6>>,
+    n_ir: Signal<Local, Bits<64>>,
+    n_beat: Signal<Local, Bits<8>>,
+    n_phase: Signal<Local, Bits<2>>,
+    n_mt: Signal<Local, Bits<8>>,
+    n_mk: Signal<Local, Bits<3>>,
+    n_beat_sel: Signal<Local, Bits<8>>,
+    n_rf_base: Signal<Local, Bits<ADDR_BITS>>,
+    n_f_c: Signal<Local, Bits<7>>,
+    n_port_a: Signal<Local, Bits<7>>,
+    n_port_b: Signal<Local, Bits<7>>,
+    n_port_c: Signal<Local, Bits<7>>,
     beat_exec: Signal<Local, Bits<64>>,
     beat_carry: Signal<Local, Bits<64>>,
     beat_paux: Signal<Local, Bits<64>>,
@@ -748,6 +767,7 @@ pub struct Sm {
     budget: Constant<Bits<64>>,
     rpc_none: Constant<Bits<32>>,
     op_trap: Constant<Bits<7>>,
+    op_s2r: Constant<Bits<7>>,
     index: Vec<Constant<Bits<8>>>,
     index64: Vec<Constant<Bits<64>>>,
     lo32: Constant<Bits<64>>,
@@ -1089,6 +1109,20 @@ impl Sm {
             port_a: Default::default(),
             port_b: Default::default(),
             port_c: Default::default(),
+            n_state: Default::default(),
+            pf_fast_now: Default::default(),
+            n_cur: Default::default(),
+            n_ir: Default::default(),
+            n_beat: Default::default(),
+            n_phase: Default::default(),
+            n_mt: Default::default(),
+            n_mk: Default::default(),
+            n_beat_sel: Default::default(),
+            n_rf_base: Default::default(),
+            n_f_c: Default::default(),
+            n_port_a: Default::default(),
+            n_port_b: Default::default(),
+            n_port_c: Default::default(),
             beat_exec: Default::default(),
             beat_carry: Default::default(),
             beat_paux: Default::default(),
@@ -1229,6 +1263,7 @@ impl Sm {
             budget: Constant::new(cfg.instruction_budget.into()),
             rpc_none: Constant::new((RPC_NONE as u64).into()),
             op_trap: Constant::new((Opcode::Trap as u64).into()),
+            op_s2r: Constant::new((Opcode::S2r as u64).into()),
             index: (0..64u64).map(|i| Constant::new(i.into())).collect(),
             index64: (0..64u64).map(|i| Constant::new(i.into())).collect(),
             lo32: Constant::new(0xffff_ffffu64.into()),
@@ -1273,6 +1308,13 @@ impl Logic for Sm {
             c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf,
             wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single, wm_rep
         );
+        self.n_state.next = self.state.q.val();
+        self.n_cur.next = self.cur.q.val();
+        self.n_ir.next = self.ir.q.val();
+        self.n_beat.next = self.beat.q.val();
+        self.n_phase.next = self.phase.q.val();
+        self.n_mt.next = self.mt.q.val();
+        self.n_mk.next = self.mk.q.val();
         for i in 0..self._depth {
             self.wm_qrun[i].clock.next = self.clock.val();
             self.wm_qrun[i].d.next = self.wm_qrun[i].q.val();
@@ -1802,9 +1844,6 @@ impl Logic for Sm {
             | (self.state.q.val() == SmState::BarRelease)
             | (self.state.q.val() == SmState::BarWb);
         for l in 0..self._lanes {
-            self.rf[l].ra.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_a.val() & self.rmask.val());
-            self.rf[l].rb.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_b.val() & self.rmask.val());
-            self.rf[l].rc.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.port_c.val() & self.rmask.val());
             self.va[l].next = 0.into();
             self.vb[l].next = 0.into();
             self.vc[l].next = 0.into();
@@ -2316,7 +2355,7 @@ impl Logic for Sm {
                             self.icount.d.next = 0.into();
                             self.t_code.d.next = 0.into();
                             self.done_f.d.next = false;
-                            self.state.d.next = SmState::Sched;
+                            self.n_state.next = SmState::Sched;
                         }
                         _ => {}
                     }
@@ -2327,7 +2366,7 @@ impl Logic for Sm {
                 self.epoch.d.next = self.epoch.q.val() + 1;
                 if self.epoch.q.val() == 0xffff {
                     self.t_code.d.next = 10.into();
-                    self.state.d.next = SmState::Trapped;
+                    self.n_state.next = SmState::Trapped;
                 } else {
                     self.cta_start.next = true;
                     self.smem.clear.next = true;
@@ -2356,11 +2395,11 @@ impl Logic for Sm {
                             }
                         }
                     }
-                    self.state.d.next = SmState::InitWarp;
+                    self.n_state.next = SmState::InitWarp;
                 }
             }
             SmState::InitWarp => {
-                self.cur.d.next = self.init_w.q.val().get_bits::<6>(0);
+                self.n_cur.next = self.init_w.q.val().get_bits::<6>(0);
                 self.preds.waddr.next =
                     (bit_cast::<ADDR_BITS, 8>(self.init_w.q.val()) << 3) | bit_cast::<ADDR_BITS, 4>(self.init_k.q.val());
                 self.init_k.d.next = self.init_k.q.val() + 1;
@@ -2391,13 +2430,13 @@ impl Logic for Sm {
                         self.tid_x.d.next = 0.into();
                         self.tid_y.d.next = 0.into();
                         self.tid_z.d.next = 0.into();
-                        self.state.d.next = SmState::InitThread;
+                        self.n_state.next = SmState::InitThread;
                     }
                 }
             }
             SmState::InitThread => {
                 // Thread init_t: warp init_t / ws, thread in warp mt, packed tid into its rz slot.
-                self.cur.d.next = bit_cast::<6, 8>(self.i_base.val()) + bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
+                self.n_cur.next = bit_cast::<6, 8>(self.i_base.val()) + bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
                 for l in 0..self._lanes {
                     if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
                         self.rf[l].we.next = true;
@@ -2424,30 +2463,30 @@ impl Logic for Sm {
                     }
                 }
                 if bit_cast::<32, 16>(self.init_t.q.val() + 1) == self.r_nthreads.q.val() {
-                    self.state.d.next = SmState::Sched;
+                    self.n_state.next = SmState::Sched;
                 }
             }
             SmState::Sched => {
                 // A free CTA slot takes the next CTA first; the launch is done when none remains and no warp lives.
                 if self.more.q.val() & self.f_any.val() {
                     self.slot.d.next = self.f_slot.val();
-                    self.state.d.next = SmState::NextCta;
+                    self.n_state.next = SmState::NextCta;
                 } else if self.w_live.q.val() == 0 {
                     self.done_f.d.next = true;
-                    self.state.d.next = SmState::Idle;
+                    self.n_state.next = SmState::Idle;
                 } else if !self.sched.any.val() {
                     self.c_barrier.d.next = self.c_barrier.q.val() + 1;
                     self.t_code.d.next = 4.into();
-                    self.state.d.next = SmState::Trapped;
+                    self.n_state.next = SmState::Trapped;
                 } else {
                     self.c_front.d.next = self.c_front.q.val() + 1;
-                    self.cur.d.next = self.sched.pick.val();
+                    self.n_cur.next = self.sched.pick.val();
                     self.last.d.next = self.sched.pick.val();
                     // A settled stack top is fetched in this cycle (below); else TOP pops first.
                     if !self.stack.settled.val() {
                         self.stack.cmd.next = 2.into();
                         self.stack.start.next = true;
-                        self.state.d.next = SmState::Top;
+                        self.n_state.next = SmState::Top;
                     }
                 }
             }
@@ -2463,15 +2502,15 @@ impl Logic for Sm {
                 self.paux.d.next = self.pop_val.val();
                 self.carry_in.d.next = self.carry.rdata.val();
                 self.exited_old.d.next = self.exited.rdata.val();
-                self.state.d.next = SmState::Dispatch;
+                self.n_state.next = SmState::Dispatch;
                 if self.cls.val() == 11 {
-                    self.state.d.next = SmState::Aux2;
+                    self.n_state.next = SmState::Aux2;
                 }
             }
             SmState::Aux2 => {
                 self.c_front.d.next = self.c_front.q.val() + 1;
                 self.pauxb.d.next = self.pop_val.val();
-                self.state.d.next = SmState::Dispatch;
+                self.n_state.next = SmState::Dispatch;
             }
             // Dispatch: see below (it also runs in Aux's cycle).
             SmState::Dispatch => {}
@@ -2481,7 +2520,7 @@ impl Logic for Sm {
                 } else {
                     self.c_exec.d.next = self.c_exec.q.val() + 1;
                     if self.wide.val() {
-                        self.phase.d.next = self.phase.q.val() + 1;
+                        self.n_phase.next = self.phase.q.val() + 1;
                     }
                     for l in 0..self._lanes {
                         if !self.wide.val() {
@@ -2526,7 +2565,7 @@ impl Logic for Sm {
                         self.cc_we.d.next = self.alus[0].cc_we.val();
                     }
                     if !self.wide.val() | (self.phase.q.val() == 3) {
-                        self.beat.d.next = self.beat.q.val() + 1;
+                        self.n_beat.next = self.beat.q.val() + 1;
                     }
                 }
             }
@@ -2534,29 +2573,29 @@ impl Logic for Sm {
                 // Thread mt (a system call's, or a barrier's first): skip it unless it
                 // executes; a barrier takes its id and count from it.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.mk.d.next = 0.into();
+                self.n_mk.next = 0.into();
                 if ((self.exec.q.val() >> self.mt.q.val()) & 1) != 0 {
-                    self.state.d.next = SmState::MemData;
+                    self.n_state.next = SmState::MemData;
                     if (self.cls.val() == 10) | (self.cls.val() == 18) {
                         self.bar_id.d.next = self.sel_b.val().get_bits::<32>(0);
                         if self.f_i.val() {
                             self.bar_id.d.next = self.f_imm.val();
                         }
                         self.bar_count.d.next = self.sel_a.val().get_bits::<32>(0);
-                        self.state.d.next = SmState::BarArrive;
+                        self.n_state.next = SmState::BarArrive;
                     }
                 } else {
                     // Skip to the next executing thread, or finish.
-                    self.mt.d.next = self.m_next.val().get_bits::<8>(0);
+                    self.n_mt.next = self.m_next.val().get_bits::<8>(0);
                     if !self.m_found.val() {
-                        self.state.d.next = SmState::Commit;
+                        self.n_state.next = SmState::Commit;
                     }
                 }
             }
             SmState::MemData => {
                 // A system call's argument words a+k.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.mk.d.next = self.mk.q.val() + 1;
+                self.n_mk.next = self.mk.q.val() + 1;
                 match self.mk.q.val().index() {
                     0 => self.wb0.d.next = self.sel_c.val().get_bits::<32>(0),
                     1 => self.wb1.d.next = self.sel_c.val().get_bits::<32>(0),
@@ -2567,34 +2606,34 @@ impl Logic for Sm {
                     _ => self.wb4.d.next = self.sel_c.val().get_bits::<32>(0),
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
-                    self.state.d.next = SmState::MemReq;
+                    self.n_state.next = SmState::MemReq;
                 }
             }
             SmState::MemReq => {
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 self.mem_req.next = true;
-                self.mk.d.next = 0.into();
+                self.n_mk.next = 0.into();
                 self.rb_lo.d.next = self.mem_rdata.val();
                 if self.mem_fault.val() {
                     self.t_code.d.next = 8.into();
                     self.t_pc.d.next = self.pc.q.val();
                     self.t_lane.d.next = self.mt.q.val();
-                    self.state.d.next = SmState::Trapped;
+                    self.n_state.next = SmState::Trapped;
                 } else if (self.f_d.val() == 127) | self.f_mod.val().get_bit(1) {
                     // No result (free, __assertfail) or no destination.
-                    self.state.d.next = SmState::MemAddr;
-                    self.mt.d.next = self.mt.q.val() + 1;
+                    self.n_state.next = SmState::MemAddr;
+                    self.n_mt.next = self.mt.q.val() + 1;
                     if self.mt.q.val() == self.ws.val() - 1 {
-                        self.state.d.next = SmState::Commit;
+                        self.n_state.next = SmState::Commit;
                     }
                 } else {
-                    self.state.d.next = SmState::MemWb;
+                    self.n_state.next = SmState::MemWb;
                 }
             }
             SmState::MemWb => {
                 // The result's words (one, or two for malloc) into d+k of thread mt.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.mk.d.next = self.mk.q.val() + 1;
+                self.n_mk.next = self.mk.q.val() + 1;
                 self.rd_word.next = self.rb_lo.q.val() & self.lo32.val();
                 if self.mk.q.val() != 0 {
                     self.rd_word.next = self.rb_lo.q.val() >> 32;
@@ -2608,20 +2647,20 @@ impl Logic for Sm {
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.rd_word.val();
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
-                    self.state.d.next = SmState::MemAddr;
-                    self.mt.d.next = self.mt.q.val() + 1;
+                    self.n_state.next = SmState::MemAddr;
+                    self.n_mt.next = self.mt.q.val() + 1;
                     if self.mt.q.val() == self.ws.val() - 1 {
-                        self.state.d.next = SmState::Commit;
+                        self.n_state.next = SmState::Commit;
                     }
                 }
             }
             SmState::ShflGather => {
                 // Every thread's source value into sbuf, a beat per cycle.
                 self.c_exec.d.next = self.c_exec.q.val() + 1;
-                self.beat.d.next = self.beat.q.val() + 1;
+                self.n_beat.next = self.beat.q.val() + 1;
                 if self.beat.q.val() == self.last_beat.val() {
-                    self.beat.d.next = 0.into();
-                    self.state.d.next = SmState::ShflSelect;
+                    self.n_beat.next = 0.into();
+                    self.n_state.next = SmState::ShflSelect;
                 }
             }
             SmState::ShflSelect => {
@@ -2632,17 +2671,17 @@ impl Logic for Sm {
                     self.gp.bits[l].next = self.sh_ok[l].val();
                 }
                 self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
-                self.beat.d.next = self.beat.q.val() + 1;
+                self.n_beat.next = self.beat.q.val() + 1;
                 if self.beat.q.val() == self.last_beat.val() {
-                    self.state.d.next = SmState::Commit;
+                    self.n_state.next = SmState::Commit;
                 }
             }
             SmState::CalliGather => {
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-                self.beat.d.next = self.beat.q.val() + 1;
+                self.n_beat.next = self.beat.q.val() + 1;
                 if self.beat.q.val() == self.last_beat.val() {
-                    self.beat.d.next = 0.into();
-                    self.state.d.next = SmState::CalliLead;
+                    self.n_beat.next = 0.into();
+                    self.n_state.next = SmState::CalliLead;
                 }
             }
             SmState::CalliLead => {
@@ -2651,9 +2690,9 @@ impl Logic for Sm {
                 if (((self.exec.q.val() >> self.mt64.val()) & 1) != 0) & !self.cl_dup.val() {
                     self.res_pred.d.next = self.res_pred.q.val() | (bits::<64>(1) << self.mt64.val());
                 }
-                self.mt.d.next = self.mt.q.val() + 1;
+                self.n_mt.next = self.mt.q.val() + 1;
                 if self.mt.q.val() == self.ws.val() - 1 {
-                    self.state.d.next = SmState::CalliPush;
+                    self.n_state.next = SmState::CalliPush;
                 }
             }
             SmState::CalliPush => {
@@ -2664,29 +2703,29 @@ impl Logic for Sm {
                     if self.stack.overflow.val() {
                         self.t_code.d.next = 3.into();
                         self.t_pc.d.next = self.pc.q.val();
-                        self.state.d.next = SmState::Trapped;
+                        self.n_state.next = SmState::Trapped;
                     } else if self.res_pred.q.val() == 0 {
-                        self.state.d.next = SmState::Commit;
+                        self.n_state.next = SmState::Commit;
                     } else {
                         self.stack.cmd.next = 4.into();
                         self.stack.target.next = self.cl_val.val().get_bits::<32>(0);
                         self.stack.mask.next = self.gcall.placed.val();
                         self.stack.start.next = true;
                         self.res_pred.d.next = self.res_pred.q.val() & !(bits::<64>(1) << self.cl_h.val());
-                        self.state.d.next = SmState::CalliWait;
+                        self.n_state.next = SmState::CalliWait;
                     }
                 }
             }
             SmState::CalliWait => {
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-                self.state.d.next = SmState::CalliPush;
+                self.n_state.next = SmState::CalliPush;
             }
             SmState::BeatAddr => {
                 // Each lane's address (a + b or a + imm; atomics: a); a beat with no
                 // executing lane is skipped.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.mt.d.next = self.beat_base.val();
-                self.mk.d.next = 0.into();
+                self.n_mt.next = self.beat_base.val();
+                self.n_mk.next = 0.into();
                 self.wm_go.d.next = false;
                 self.wm_single.d.next = false;
                 self.wm_drain.d.next = false;
@@ -2704,15 +2743,15 @@ impl Logic for Sm {
                 if self.lane_mask.val() == 0 {
                     self.beat_end.next = true;
                 } else if self.cls.val() == 3 {
-                    self.state.d.next = SmState::BeatReq;
+                    self.n_state.next = SmState::BeatReq;
                 } else {
-                    self.state.d.next = SmState::BeatData;
+                    self.n_state.next = SmState::BeatData;
                 }
             }
             SmState::BeatData => {
                 // Store data words d+k, or atomic operands b+k (or the immediate) and c+k.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.mk.d.next = self.mk.q.val() + 1;
+                self.n_mk.next = self.mk.q.val() + 1;
                 for l in 0..self._lanes {
                     if self.cls.val() == 4 {
                         match self.mk.q.val().index() {
@@ -2730,13 +2769,13 @@ impl Logic for Sm {
                     }
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
-                    self.state.d.next = SmState::BeatReq;
+                    self.n_state.next = SmState::BeatReq;
                 }
             }
             SmState::BeatReq => {
                 // The beat's bus lanes (see `wb_cyc`), then its shared lanes or write-back.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.mk.d.next = 0.into();
+                self.n_mk.next = 0.into();
                 self.sm_lanes.d.next = self.sh_mask.val();
                 self.wm_go.d.next = true;
                 self.wm_pend.d.next = self.pend_now.val();
@@ -2792,7 +2831,7 @@ impl Logic for Sm {
                         self.t_code.d.next = 8.into();
                         self.t_pc.d.next = self.pc.q.val();
                         self.t_lane.d.next = self.mt.q.val() + self.wm_fli.val();
-                        self.state.d.next = SmState::Trapped;
+                        self.n_state.next = SmState::Trapped;
                     }
                 } else if self.wm_fin.val() {
                     if self.sh_found.val() {
@@ -2803,14 +2842,14 @@ impl Logic for Sm {
                         self.t_val.d.next = self.sh_addr.val();
                         self.t_pc.d.next = self.pc.q.val();
                         self.t_lane.d.next = self.mt.q.val() + self.sh_first.val();
-                        self.state.d.next = SmState::Trapped;
+                        self.n_state.next = SmState::Trapped;
                     } else if self.sh_mask.val() != 0 {
                         self.sm_pass.d.next = false;
-                        self.state.d.next = SmState::SmemAcc;
+                        self.n_state.next = SmState::SmemAcc;
                     } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
                         self.beat_end.next = true;
                     } else {
-                        self.state.d.next = SmState::BeatWb;
+                        self.n_state.next = SmState::BeatWb;
                     }
                 }
             }
@@ -2844,14 +2883,14 @@ impl Logic for Sm {
                         }
                     } else {
                         self.sm_pass.d.next = false;
-                        self.mk.d.next = self.mk.q.val() + 1;
+                        self.n_mk.next = self.mk.q.val() + 1;
                         if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.sm_passes.val() {
-                            self.mk.d.next = 0.into();
+                            self.n_mk.next = 0.into();
                             self.sm_done.d.next = true;
                             if (self.cls.val() == 4) | (self.f_d.val() == 127) {
                                 self.beat_end.next = true;
                             } else {
-                                self.state.d.next = SmState::BeatWb;
+                                self.n_state.next = SmState::BeatWb;
                             }
                         }
                     }
@@ -2860,7 +2899,7 @@ impl Logic for Sm {
             SmState::BeatWb => {
                 // Loaded words (sign-extended s8/s16) into d+k of every executing lane.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
-                self.mk.d.next = self.mk.q.val() + 1;
+                self.n_mk.next = self.mk.q.val() + 1;
                 for l in 0..self._lanes {
                     match self.mk.q.val().index() {
                         0 => self.lrd_word[l].next = self.lrd_lo[l].q.val() & self.lo32.val(),
@@ -2891,7 +2930,7 @@ impl Logic for Sm {
                     self.t_val.d.next = self.bar_id.q.val();
                     self.t_pc.d.next = self.pc.q.val();
                     self.t_lane.d.next = self.mt.q.val();
-                    self.state.d.next = SmState::Trapped;
+                    self.n_state.next = SmState::Trapped;
                 } else {
                     self.bar_ae.we.next = true;
                     self.bar_cr.we.next = true;
@@ -2912,7 +2951,7 @@ impl Logic for Sm {
                         self.w_red.d.next = self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val());
                     }
                     self.bk.d.next = 0.into();
-                    self.state.d.next = SmState::BarCheck;
+                    self.n_state.next = SmState::BarCheck;
                 }
             }
             SmState::BarCheck => {
@@ -2927,24 +2966,24 @@ impl Logic for Sm {
                     self.bar_cr.wdata.next = 0.into();
                     self.bar_tag.we.next = true;
                     self.bw.d.next = self.c_base.val();
-                    self.state.d.next = SmState::BarRelease;
+                    self.n_state.next = SmState::BarRelease;
                 } else {
                     self.bk.d.next = self.bk.q.val() + 1;
                     if self.bk.q.val() == self.last_bar.val() {
-                        self.state.d.next = SmState::Commit;
+                        self.n_state.next = SmState::Commit;
                     }
                 }
             }
             SmState::BarRelease => {
                 // Warp bw waits at barrier bk: it goes on; a pending reduction is written first.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-                self.beat.d.next = 0.into();
+                self.n_beat.next = 0.into();
                 self.bw.d.next = self.bw.q.val() + 1;
                 if self.bw.q.val() == self.last_w.val() {
                     self.bk.d.next = self.bk.q.val() + 1;
-                    self.state.d.next = SmState::BarCheck;
+                    self.n_state.next = SmState::BarCheck;
                     if self.bk.q.val() == self.last_bar.val() {
-                        self.state.d.next = SmState::Commit;
+                        self.n_state.next = SmState::Commit;
                     }
                 }
                 if (((self.w_wait.q.val() >> self.bw64.val()) & 1) != 0) & (bit_cast::<8, 4>(self.bw_bar.val()) == self.bk.q.val()) {
@@ -2953,7 +2992,7 @@ impl Logic for Sm {
                         self.w_red.d.next = self.w_red.q.val() & !(bits::<64>(1) << self.bw64.val());
                         self.bw.d.next = self.bw.q.val();
                         self.bk.d.next = self.bk.q.val();
-                        self.state.d.next = SmState::BarWb;
+                        self.n_state.next = SmState::BarWb;
                     }
                 }
             }
@@ -2967,16 +3006,16 @@ impl Logic for Sm {
                     self.rf[l].wdata.next = self.epoch_hi.val() | self.red_v.val();
                     self.rf[l].we.next = self.bw_live.val().get_bit(l) & (self.bw_rd.val() != 127);
                 }
-                self.beat.d.next = self.beat.q.val() + 1;
+                self.n_beat.next = self.beat.q.val() + 1;
                 if self.beat.q.val() == self.last_beat.val() {
-                    self.beat.d.next = 0.into();
+                    self.n_beat.next = 0.into();
                     self.bw.d.next = self.bw.q.val() + 1;
-                    self.state.d.next = SmState::BarRelease;
+                    self.n_state.next = SmState::BarRelease;
                     if self.bw.q.val() == self.last_w.val() {
                         self.bk.d.next = self.bk.q.val() + 1;
-                        self.state.d.next = SmState::BarCheck;
+                        self.n_state.next = SmState::BarCheck;
                         if self.bk.q.val() == self.last_bar.val() {
-                            self.state.d.next = SmState::Commit;
+                            self.n_state.next = SmState::Commit;
                         }
                     }
                 }
@@ -2984,7 +3023,7 @@ impl Logic for Sm {
             SmState::Ctl2 => {
                 // After SETPC(pc + 1): call pushes a frame, ret and exit walk the stack.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-                self.state.d.next = SmState::CtlWait;
+                self.n_state.next = SmState::CtlWait;
                 if self.cls.val() == 7 {
                     self.stack.cmd.next = 4.into();
                     self.stack.start.next = self.exec.q.val() != 0;
@@ -3002,11 +3041,11 @@ impl Logic for Sm {
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
                 self.popc.x.next = self.exec.q.val() & !self.exited_old.q.val();
                 if !self.stack.busy.val() {
-                    self.state.d.next = SmState::Commit;
+                    self.n_state.next = SmState::Commit;
                     if self.stack.overflow.val() {
                         self.t_code.d.next = 3.into();
                         self.t_pc.d.next = self.pc.q.val();
-                        self.state.d.next = SmState::Trapped;
+                        self.n_state.next = SmState::Trapped;
                     } else if (self.cls.val() == 9) | ((self.cls.val() == 8) & self.stack.no_frame.val()) {
                         self.exited.we.next = true;
                         for s in 0..self._ctas {
@@ -3017,7 +3056,7 @@ impl Logic for Sm {
                         // Fewer live threads may complete a barrier.
                         if self.w_wait.q.val() != 0 {
                             self.bk.d.next = 0.into();
-                            self.state.d.next = SmState::BarCheck;
+                            self.n_state.next = SmState::BarCheck;
                         }
                     }
                 }
@@ -3028,10 +3067,10 @@ impl Logic for Sm {
                 self.pf_st.d.next = 0.into();
                 self.t_warp.d.next = self.cur.q.val();
                 self.done_f.d.next = true;
-                self.state.d.next = SmState::Idle;
+                self.n_state.next = SmState::Idle;
             }
             _ => {
-                self.state.d.next = SmState::Idle;
+                self.n_state.next = SmState::Idle;
             }
         }
         // Overlapped front end: Sched, Top and Aux for another warp while this
@@ -3069,9 +3108,10 @@ impl Logic for Sm {
             self.pf_paux.d.next = self.pop_val.val();
             self.pf_carry.d.next = self.carry.rdata.val();
             self.pf_exited.d.next = self.exited.rdata.val();
-            self.pf_fast.d.next =
+            self.pf_fast_now.next =
                 ((self.pf_cls.val() == 1) & !self.pf_rom.word.val().get_bit(14)) | (self.pf_cls.val() == 2) | (self.pf_cls.val() == 13);
-            if self.pf_fast.d.val() {
+            self.pf_fast.d.next = self.pf_fast_now.val();
+            if self.pf_fast_now.val() {
                 // Aux's counts (Aux does them for the rest).
                 self.popc.x.next = self.pf_exec.q.val();
                 self.c_issued.d.next = self.c_issued.q.val() + 1;
@@ -3083,34 +3123,34 @@ impl Logic for Sm {
         if self.fe_go.val() & self.fe_main.val() {
             if self.stack.empty.val() {
                 self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fe_warp.val());
-                self.state.d.next = SmState::Sched;
+                self.n_state.next = SmState::Sched;
             } else if self.stack.top_pc.val() >= self.r_code_len.q.val() {
                 self.t_code.d.next = 1.into();
                 self.t_pc.d.next = self.stack.top_pc.val();
-                self.state.d.next = SmState::Trapped;
+                self.n_state.next = SmState::Trapped;
             } else if self.ibad.rdata.val().any() {
                 self.t_code.d.next = 11.into();
                 self.t_pc.d.next = self.stack.top_pc.val();
-                self.state.d.next = SmState::Trapped;
+                self.n_state.next = SmState::Trapped;
             } else if self.icount.q.val() >= self.budget.val() {
                 self.t_code.d.next = 5.into();
                 self.t_pc.d.next = self.stack.top_pc.val();
-                self.state.d.next = SmState::Trapped;
+                self.n_state.next = SmState::Trapped;
             } else {
                 self.icount.d.next = self.icount.q.val() + 1;
-                self.ir.d.next = self.imem.rdata.val();
+                self.n_ir.next = self.imem.rdata.val();
                 self.pc.d.next = self.stack.top_pc.val();
                 self.active.d.next = self.stack.top_mask.val();
                 self.exec.d.next = self.fe_exec.val();
-                self.state.d.next = SmState::Aux;
+                self.n_state.next = SmState::Aux;
             }
         }
         // A memory beat is done: the next one, or Commit after the last.
         if self.beat_end.val() {
-            self.beat.d.next = self.beat.q.val() + 1;
-            self.state.d.next = SmState::BeatAddr;
+            self.n_beat.next = self.beat.q.val() + 1;
+            self.n_state.next = SmState::BeatAddr;
             if self.beat_last.val() {
-                self.state.d.next = SmState::Commit;
+                self.n_state.next = SmState::Commit;
             }
         }
         // Commit (predicates, carry, pc, retire pulse), in Commit, in Exec's
@@ -3122,7 +3162,7 @@ impl Logic for Sm {
             & !self.pf_wait.val();
         if self.committing.val() {
             self.retire.next = true;
-            self.state.d.next = SmState::Sched;
+            self.n_state.next = SmState::Sched;
             if (((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != 17)) | self.br_uni.val() {
                 self.stack.cmd.next = 0.into();
                 self.stack.start.next = true;
@@ -3142,23 +3182,23 @@ impl Logic for Sm {
             }
             self.pf_st.d.next = 0.into();
             if self.pf_st.q.val() == 3 {
-                self.cur.d.next = self.pf_cur.q.val();
-                self.ir.d.next = self.pf_ir.q.val();
+                self.n_cur.next = self.pf_cur.q.val();
+                self.n_ir.next = self.pf_ir.q.val();
                 self.pc.d.next = self.pf_pc.q.val();
                 self.active.d.next = self.pf_active.q.val();
                 self.exec.d.next = self.pf_exec.q.val();
-                self.state.d.next = SmState::Aux;
+                self.n_state.next = SmState::Aux;
                 if self.pf_fast.q.val() {
                     // Aux and Dispatch already done: straight to the first beat.
                     self.paux.d.next = self.pf_paux.q.val();
                     self.carry_in.d.next = self.pf_carry.q.val();
                     self.exited_old.d.next = self.pf_exited.q.val();
-                    self.beat.d.next = 0.into();
-                    self.phase.d.next = 0.into();
+                    self.n_beat.next = 0.into();
+                    self.n_phase.next = 0.into();
                     self.res_pred.d.next = 0.into();
                     self.res_carry.d.next = 0.into();
                     self.cc_we.d.next = false;
-                    self.state.d.next = SmState::Exec;
+                    self.n_state.next = SmState::Exec;
                 }
             }
         }
@@ -3166,55 +3206,55 @@ impl Logic for Sm {
         // per-instruction counters and picks the next state (it overrides Aux's).
         self.dispatching.next = ((self.state.q.val() == SmState::Aux) & (self.cls.val() != 11)) | (self.state.q.val() == SmState::Dispatch);
         if self.dispatching.val() {
-            self.beat.d.next = 0.into();
-            self.phase.d.next = 0.into();
-            self.mt.d.next = 0.into();
-            self.mk.d.next = 0.into();
+            self.n_beat.next = 0.into();
+            self.n_phase.next = 0.into();
+            self.n_mt.next = 0.into();
+            self.n_mk.next = 0.into();
             self.res_pred.d.next = 0.into();
             self.res_carry.d.next = 0.into();
             self.cc_we.d.next = false;
-            self.state.d.next = SmState::Commit;
+            self.n_state.next = SmState::Commit;
             if self.cls.val() == 0 {
                 self.t_code.d.next = 2.into();
                 self.t_pc.d.next = self.pc.q.val();
-                self.state.d.next = SmState::Trapped;
+                self.n_state.next = SmState::Trapped;
             }
             if (self.cls.val() == 1) | (self.cls.val() == 2) | (self.cls.val() == 13) {
-                self.state.d.next = SmState::Exec;
+                self.n_state.next = SmState::Exec;
             }
             // ld, st, atom: a beat of lanes per request; syscalls: a thread per request.
             if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) {
-                self.state.d.next = SmState::BeatAddr;
+                self.n_state.next = SmState::BeatAddr;
                 // An FP atomic add without FP units is unimplemented (where a lane executes it).
                 if (self.cls.val() == 5) & (self.f_mod.val().get_bits::<4>(0) == 1) & !self.has_fp.val() & (self.exec.q.val() != 0) {
                     self.t_code.d.next = 2.into();
                     self.t_pc.d.next = self.pc.q.val();
-                    self.state.d.next = SmState::Trapped;
+                    self.n_state.next = SmState::Trapped;
                 }
             }
             if self.cls.val() == 16 {
-                self.state.d.next = SmState::MemAddr;
+                self.n_state.next = SmState::MemAddr;
             }
             if self.cls.val() == 6 {
                 if (self.f_rpc.val() == self.rpc_none.val()) & (self.exec.q.val() != 0) & (self.exec.q.val() != self.active.q.val()) {
                     self.t_code.d.next = 9.into();
                     self.t_pc.d.next = self.pc.q.val();
-                    self.state.d.next = SmState::Trapped;
+                    self.n_state.next = SmState::Trapped;
                 } else if !self.br_uni.val() {
                     self.stack.cmd.next = 3.into();
                     self.stack.pc.next = self.pc.q.val();
                     self.stack.start.next = true;
-                    self.state.d.next = SmState::CtlWait;
+                    self.n_state.next = SmState::CtlWait;
                 }
             }
             if (self.cls.val() == 7) | (self.cls.val() == 8) | (self.cls.val() == 9) {
                 self.stack.cmd.next = 0.into();
                 self.stack.start.next = true;
-                self.state.d.next = SmState::Ctl2;
+                self.n_state.next = SmState::Ctl2;
             }
             // bar, barred: the first executing thread's id and count (MemAddr), then arrive.
             if ((self.cls.val() == 10) | (self.cls.val() == 18)) & (self.exec.q.val() != 0) {
-                self.state.d.next = SmState::MemAddr;
+                self.n_state.next = SmState::MemAddr;
             }
             if (self.cls.val() == 15) & (self.exec.q.val() != 0) {
                 self.t_code.d.next = 7.into();
@@ -3222,17 +3262,70 @@ impl Logic for Sm {
                     self.t_code.d.next = 6.into();
                 }
                 self.t_pc.d.next = self.pc.q.val();
-                self.state.d.next = SmState::Trapped;
+                self.n_state.next = SmState::Trapped;
             }
             if self.is_shfl.val() {
-                self.state.d.next = SmState::ShflGather;
+                self.n_state.next = SmState::ShflGather;
             }
             if self.cls.val() == 17 {
                 // SETPC(pc + 1): the return address; then the targets.
                 self.stack.cmd.next = 0.into();
                 self.stack.start.next = true;
-                self.state.d.next = SmState::CalliGather;
+                self.n_state.next = SmState::CalliGather;
             }
+        }
+
+        // ---- Next-state registers, and the register files' read addresses
+        // for the next cycle: what `rf_base` and `port_a..c` will be then
+        // (the instruction only changes on the way to Aux or Exec, so a
+        // memory state's class is this cycle's; s2r is the one opcode of
+        // its class).
+        self.state.d.next = self.n_state.val();
+        self.cur.d.next = self.n_cur.val();
+        self.ir.d.next = self.n_ir.val();
+        self.beat.d.next = self.n_beat.val();
+        self.phase.d.next = self.n_phase.val();
+        self.mt.d.next = self.n_mt.val();
+        self.mk.d.next = self.n_mk.val();
+        self.n_beat_sel.next = self.n_beat.val();
+        if (self.n_state.val() == SmState::MemAddr)
+            | (self.n_state.val() == SmState::MemData)
+            | (self.n_state.val() == SmState::MemReq)
+            | (self.n_state.val() == SmState::MemWb)
+        {
+            self.n_beat_sel.next = self.n_mt.val() >> self.log_l.val();
+        }
+        self.n_rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) << self.rf_wshift.val())
+            | (bit_cast::<ADDR_BITS, 8>(self.n_beat_sel.val()) << self.rbits.val());
+        self.n_f_c.next = self.n_ir.val().get_bits::<7>(39);
+        if self.n_ir.val().get_bit(7) {
+            self.n_f_c.next = 127.into();
+        }
+        self.n_port_a.next = self.n_ir.val().get_bits::<7>(19);
+        self.n_port_b.next = self.n_ir.val().get_bits::<7>(32);
+        self.n_port_c.next = self.n_f_c.val();
+        if self.n_ir.val().get_bits::<7>(0) == self.op_s2r.val() {
+            self.n_port_a.next = 127.into();
+        }
+        if self.n_phase.val() == 1 {
+            self.n_port_a.next = self.n_ir.val().get_bits::<7>(19) + 1;
+            self.n_port_b.next = self.n_ir.val().get_bits::<7>(32) + 1;
+            self.n_port_c.next = self.n_f_c.val() + 1;
+        }
+        if (self.n_state.val() == SmState::MemData) | (self.n_state.val() == SmState::BeatData) {
+            self.n_port_b.next = self.n_ir.val().get_bits::<7>(32) + bit_cast::<7, 3>(self.n_mk.val());
+            self.n_port_c.next = self.n_f_c.val() + bit_cast::<7, 3>(self.n_mk.val());
+            if self.cls.val() == 4 {
+                self.n_port_c.next = self.n_ir.val().get_bits::<7>(12) + bit_cast::<7, 3>(self.n_mk.val());
+            }
+            if self.cls.val() == 16 {
+                self.n_port_c.next = self.n_ir.val().get_bits::<7>(19) + bit_cast::<7, 3>(self.n_mk.val());
+            }
+        }
+        for l in 0..self._lanes {
+            self.rf[l].ra.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_a.val() & self.rmask.val());
+            self.rf[l].rb.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_b.val() & self.rmask.val());
+            self.rf[l].rc.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_c.val() & self.rmask.val());
         }
     }
 }

@@ -10,6 +10,10 @@
 //! re-run a block just because its own signals changed, so it relies on
 //! this check.
 //!
+//! Nor may it read back an input of a child block that it drives
+//! (`self.c.p.val()` where it assigns `self.c.p.next`): that gives the
+//! value committed in the previous settle pass, not the one just assigned.
+//!
 //! The analysis is by definite assignment, in source order: an `if`
 //! assigns what all its branches assign (nothing without an `else`), a
 //! `match` what all its arms assign, and a `for` loop (its iteration count
@@ -52,6 +56,29 @@ fn is_self(e: &Expr) -> bool {
     matches!(e, Expr::Path(p) if p.path.is_ident("self"))
 }
 
+/// `self.c.p` or `self.c[i].p`: a port of a child block, by child and port name.
+fn child_port(e: &Expr) -> Option<(String, String)> {
+    if let Expr::Field(f) = e {
+        if let syn::Member::Named(p) = &f.member {
+            let (child, _) = own_signal(&f.base)?;
+            return Some((child, p.to_string()));
+        }
+    }
+    None
+}
+
+/// The child port an assignment `self.c.p.next = ...` drives: a child's input.
+fn driven_port(left: &Expr) -> Option<(String, String)> {
+    if let Expr::Field(f) = left {
+        if let syn::Member::Named(n) = &f.member {
+            if n == "next" {
+                return child_port(&f.base);
+            }
+        }
+    }
+    None
+}
+
 /// The signal an assignment `self.x.next = ...` (or `self.x[i].next`) writes.
 fn written(left: &Expr) -> Option<(String, Option<String>)> {
     if let Expr::Field(f) = left {
@@ -64,31 +91,44 @@ fn written(left: &Expr) -> Option<(String, Option<String>)> {
     None
 }
 
-/// Every name the function assigns.
+/// Every own signal the function assigns, and every child input it drives.
 #[derive(Default)]
-struct Writes(HashSet<String>);
+struct Writes {
+    own: HashSet<String>,
+    inputs: HashSet<(String, String)>,
+}
 
 impl<'a> Visit<'a> for Writes {
     fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
         if let Some((name, _)) = written(&a.left) {
-            self.0.insert(name);
+            self.own.insert(name);
+        }
+        if let Some(port) = driven_port(&a.left) {
+            self.inputs.insert(port);
         }
         syn::visit::visit_expr_assign(self, a);
     }
 }
 
-/// Reads of own signals in an expression, in source order.
+/// Reads of own signals in an expression, in source order, and reads of
+/// child inputs the function drives.
 struct Reads<'w> {
-    writes: &'w HashSet<String>,
+    writes: &'w Writes,
     found: Vec<(String, Option<String>, proc_macro2::Span)>,
+    inputs: Vec<(String, String, proc_macro2::Span)>,
 }
 
 impl<'a> Visit<'a> for Reads<'_> {
     fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
         if m.method == "val" && m.args.is_empty() {
             if let Some((name, idx)) = own_signal(&m.receiver) {
-                if self.writes.contains(&name) {
+                if self.writes.own.contains(&name) {
                     self.found.push((name, idx, m.span()));
+                }
+            }
+            if let Some(port) = child_port(&m.receiver) {
+                if self.writes.inputs.contains(&port) {
+                    self.inputs.push((port.0, port.1, m.span()));
                 }
             }
         }
@@ -130,14 +170,23 @@ impl Assigned {
 }
 
 struct Checker<'w> {
-    writes: &'w HashSet<String>,
+    writes: &'w Writes,
     errors: Vec<syn::Error>,
 }
 
 impl Checker<'_> {
     fn reads(&mut self, e: &Expr, state: &Assigned) {
-        let mut r = Reads { writes: self.writes, found: vec![] };
+        let mut r = Reads { writes: self.writes, found: vec![], inputs: vec![] };
         r.visit_expr(e);
+        for (child, port, span) in r.inputs {
+            self.errors.push(syn::Error::new(
+                span,
+                format!(
+                    "`self.{child}.{port}` is an input of a child that this function drives: reading it back \
+                     gives the value of the previous settle pass; keep the value in a local signal instead"
+                ),
+            ));
+        }
         for (name, idx, span) in r.found {
             if !state.has(&name, &idx) {
                 let what = match &idx {
@@ -232,7 +281,7 @@ impl Checker<'_> {
 pub(crate) fn check(item: &syn::ItemFn) -> syn::Result<()> {
     let mut w = Writes::default();
     w.visit_block(&item.block);
-    let mut c = Checker { writes: &w.0, errors: vec![] };
+    let mut c = Checker { writes: &w, errors: vec![] };
     c.block(&item.block, &mut Assigned::default());
     let mut errors = c.errors.into_iter();
     match errors.next() {
