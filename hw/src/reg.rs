@@ -58,8 +58,13 @@ impl<T: Synth> Block for Reg<T> {
     fn update_all(&mut self) {
         self.clock.update_all();
         self.d.update_all();
-        self.update();
-        self.q.update_all();
+        if self.clock.pos_edge() {
+            self.q.next = self.d.val();
+            self.q.update_all();
+        } else {
+            // `q` is assigned only at an edge: it holds what it showed.
+            self.q.changed = false;
+        }
     }
 
     fn has_changed(&self) -> bool {

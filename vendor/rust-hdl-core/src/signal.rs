@@ -190,7 +190,11 @@ impl<D: Direction, T: Synth> Atom for Signal<D, T> {
     }
 
     fn vcd(&self) -> VCDValue {
-        if !self.signal_is_undriven {
+        if D::KIND == AtomKind::LocalSignal {
+            // Vendored: a local's value is its `next` (see `val()`); gated
+            // blocks never commit their locals.
+            self.next.vcd()
+        } else if !self.signal_is_undriven {
             self.val.vcd()
         } else {
             VCDValue::Vector(vec![vcd::Value::Z; T::BITS])

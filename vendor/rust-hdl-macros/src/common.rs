@@ -141,8 +141,6 @@ fn is_input(t: &TS) -> bool {
 pub struct GatedFields<'a> {
     /// Input signals, and whether each is the block's `clock`.
     pub inputs: Vec<(&'a TS, bool)>,
-    /// Output and local signals.
-    pub signals: Vec<&'a TS>,
     /// Output signals.
     pub outputs: Vec<&'a TS>,
     /// Everything else: child blocks (and constants).
@@ -150,16 +148,15 @@ pub struct GatedFields<'a> {
 }
 
 pub fn gated_fields<'a>(fields: &'a [TS], types: &'a [TS]) -> GatedFields<'a> {
-    let mut g = GatedFields { inputs: vec![], signals: vec![], outputs: vec![], children: vec![] };
+    let mut g = GatedFields { inputs: vec![], outputs: vec![], children: vec![] };
     for (f, t) in fields.iter().zip(types) {
         let ty = squash(&t.to_string());
         if is_input(t) {
             g.inputs.push((f, f.to_string() == "clock" && ty == "Signal<In,Clock>"));
+        } else if ty.starts_with("Signal<Out,") || ty.starts_with("Vec<Signal<Out,") {
+            g.outputs.push(f);
         } else if ty.starts_with("Signal<") || ty.starts_with("Vec<Signal<") {
-            if ty.starts_with("Signal<Out,") || ty.starts_with("Vec<Signal<Out,") {
-                g.outputs.push(f);
-            }
-            g.signals.push(f);
+            // A local signal: never committed (see `get_update_all_gated`).
         } else {
             g.children.push(f);
         }
@@ -182,17 +179,21 @@ pub fn gated_fields<'a>(fields: &'a [TS], types: &'a [TS]) -> GatedFields<'a> {
 /// nothing else with it, so a change of the clock alone does not run its
 /// logic: the clock is forwarded to the children. (A block without
 /// children, a memory, acts on the clock's edges itself: its clock counts
-/// as any other input.) When the logic is skipped, the flags of own signals
+/// as any other input.) When the logic is skipped, the flags of outputs
 /// that changed in the previous pass are cleared, and the children with
 /// something pending (a change in the previous pass, or the clock) are
 /// updated.
+///
+/// Local signals are never committed: their `val()` is what was last
+/// assigned (`next`), nothing reads their change flags, and the vendored
+/// core's `Atom::vcd` traces their `next`.
 pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
     let g = gated_fields(fields, types);
     let inputs: Vec<&TS> = g.inputs.iter().map(|(f, _)| *f).collect();
     // A leaf (no children: a memory) acts on its clock's edges itself.
     let forwards = g.inputs.iter().any(|(_, c)| *c) && !g.children.is_empty();
     let data_inputs: Vec<&TS> = g.inputs.iter().filter(|(_, c)| !(*c && forwards)).map(|(f, _)| *f).collect();
-    let signals = &g.signals;
+    let outputs = &g.outputs;
     let children = &g.children;
     let skipped = if forwards {
         quote! {
@@ -215,11 +216,13 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
             if !self._ran #(|| self.#data_inputs.has_changed())* #(|| self.#children.outputs_changed())* {
                 self._ran = true;
                 self.update();
-                #(self.#fields.update_all();)*
+                #(self.#inputs.update_all();)*
+                #(self.#outputs.update_all();)*
+                #(self.#children.update_all();)*
             } else {
-                // Own signals that changed in the previous pass: clear the flags.
-                if false #(|| self.#signals.has_changed())* {
-                    #(self.#signals.update_all();)*
+                // Outputs that changed in the previous pass: clear the flags.
+                if false #(|| self.#outputs.has_changed())* {
+                    #(self.#outputs.update_all();)*
                 }
                 #skipped
             }
@@ -233,10 +236,12 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
 /// whose own logic is skipped still updates it.
 pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
     let g = gated_fields(fields, types);
+    let inputs: Vec<&TS> = g.inputs.iter().map(|(f, _)| *f).collect();
     let outputs = &g.outputs;
+    let children = &g.children;
     Ok(quote! {
         fn has_changed(&self) -> bool {
-            !self._ran #(|| self.#fields.has_changed())*
+            !self._ran #(|| self.#inputs.has_changed())* #(|| self.#outputs.has_changed())* #(|| self.#children.has_changed())*
         }
         fn outputs_changed(&self) -> bool {
             false #(|| self.#outputs.has_changed())*
