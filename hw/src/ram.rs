@@ -96,7 +96,12 @@ end",
 /// registered-address form that yosys maps to block RAM, such as the
 /// iCE40's `SB_RAM40_4K`). The register files use it, with their read
 /// addresses computed a cycle ahead.
-#[derive(LogicBlock)]
+///
+/// Its `Block` is written by hand: it acts only at a rising edge, taking
+/// the inputs its parent assigned last (they are never committed; the VCD
+/// traces `next`), and in every other settle pass it only clears the read
+/// data's change flag.
+#[derive(Clone, Debug)]
 pub struct SyncRam<const W: usize> {
     pub clock: Signal<In, Clock>,
     pub raddr: Signal<In, Bits<ADDR_BITS>>,
@@ -104,46 +109,39 @@ pub struct SyncRam<const W: usize> {
     pub waddr: Signal<In, Bits<ADDR_BITS>>,
     pub wdata: Signal<In, Bits<W>>,
     pub we: Signal<In, Bit>,
-    _mem: Vec<Bits<W>>,
-    /// The registered read address.
-    _ra: usize,
-    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    mem: Vec<Bits<W>>,
 }
 
 impl<const W: usize> SyncRam<W> {
     pub fn new(depth: usize) -> SyncRam<W> {
         assert!((1..=1 << ADDR_BITS).contains(&depth), "SyncRam depth {depth} out of range");
         SyncRam {
-            _ran: false,
-            _ra: 0,
             clock: Default::default(),
             raddr: Default::default(),
             rdata: Default::default(),
             waddr: Default::default(),
             wdata: Default::default(),
             we: Default::default(),
-            _mem: vec![Bits::default(); depth],
+            mem: vec![Bits::default(); depth],
         }
     }
 
     /// Backdoor read for test benches (not part of the hardware).
     pub fn peek(&self, addr: usize) -> Bits<W> {
-        self._mem[addr]
+        self.mem[addr]
     }
 }
 
 impl<const W: usize> Logic for SyncRam<W> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            if self.we.val() {
-                if let Some(slot) = self._mem.get_mut(self.waddr.val().index()) {
-                    *slot = self.wdata.val();
+            if self.we.next {
+                if let Some(slot) = self.mem.get_mut(self.waddr.next.index()) {
+                    *slot = self.wdata.next;
                 }
             }
-            self._ra = self.raddr.val().index();
+            self.rdata.next = self.mem.get(self.raddr.next.index()).copied().unwrap_or_default();
         }
-        self.rdata.next = self._mem.get(self._ra).copied().unwrap_or_default();
     }
 
     fn connect(&mut self) {
@@ -167,8 +165,50 @@ end
 always @(*) rdata = (ra <= {last}) ? mem[ra] : {W}'d0;",
             w = W - 1,
             a = ADDR_BITS - 1,
-            last = self._mem.len() - 1,
+            last = self.mem.len() - 1,
         ))
+    }
+}
+
+impl<const W: usize> Block for SyncRam<W> {
+    fn connect_all(&mut self) {
+        self.connect();
+        self.clock.connect_all();
+        self.raddr.connect_all();
+        self.rdata.connect_all();
+        self.waddr.connect_all();
+        self.wdata.connect_all();
+        self.we.connect_all();
+    }
+
+    fn update_all(&mut self) {
+        self.clock.update_all();
+        if self.clock.pos_edge() {
+            self.update();
+            self.rdata.update_all();
+        } else {
+            // The read data changes only at an edge.
+            self.rdata.changed = false;
+        }
+    }
+
+    fn has_changed(&self) -> bool {
+        self.rdata.changed
+    }
+
+    fn forward_clock(&mut self, clock: Clock) {
+        self.clock.next = clock;
+    }
+
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        probe.visit_start_scope(name, self);
+        self.clock.accept("clock", probe);
+        self.raddr.accept("raddr", probe);
+        self.rdata.accept("rdata", probe);
+        self.waddr.accept("waddr", probe);
+        self.wdata.accept("wdata", probe);
+        self.we.accept("we", probe);
+        probe.visit_end_scope(name, self);
     }
 }
 

@@ -2,9 +2,10 @@
 //! `clock`), initial value (`T`'s default) and Verilog are those of
 //! rust-hdl's `DFF`, which the exported designs used before; only its
 //! simulation differs, and only in cost. A flip-flop acts only at a rising
-//! edge, so in every other settle pass it just commits its inputs, and it
-//! reports a change only when `q` changes: a new `d` needs no further
-//! settle pass, since nothing reads it before the next edge.
+//! edge, so in every other settle pass it does nothing but clear `q`'s
+//! change flag, and it reports a change only when `q` changes: a new `d`
+//! needs no further settle pass, since nothing reads it before the next
+//! edge (nor is it committed: the edge takes what the parent assigned).
 
 use rust_hdl::prelude::*;
 
@@ -24,7 +25,7 @@ impl<T: Synth> Default for Reg<T> {
 impl<T: Synth> Logic for Reg<T> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            self.q.next = self.d.val();
+            self.q.next = self.d.next;
         }
     }
 
@@ -56,10 +57,11 @@ impl<T: Synth> Block for Reg<T> {
     }
 
     fn update_all(&mut self) {
+        // `d` is not committed: only the edge reads it, and it reads what
+        // the parent assigned last (the VCD traces `next` too).
         self.clock.update_all();
-        self.d.update_all();
         if self.clock.pos_edge() {
-            self.q.next = self.d.val();
+            self.q.next = self.d.next;
             self.q.update_all();
         } else {
             // `q` is assigned only at an edge: it holds what it showed.

@@ -408,11 +408,11 @@ pub struct Sm {
     bar_ae: Ram<64>,
     bar_cr: Ram<64>,
     bar_tag: Ram<16>,
-    /// Per warp: the barrier it waits at, and for `barred` its destination
-    /// register and reduction (`w_red`: one is pending).
-    w_bar: Vec<Reg<Bits<4>>>,
-    w_rd: Vec<Reg<Bits<7>>>,
-    w_rop: Vec<Reg<Bits<2>>>,
+    /// Per warp, a word `rop[12:11] | rd[10:4] | barrier[3:0]`: the barrier
+    /// it waits at, and for `barred` its destination register and
+    /// reduction (`w_red`: one is pending). Written at arrival, read for
+    /// warp `bw` in the barrier states.
+    w_info: Ram<13>,
     w_red: Reg<Bits<64>>,
     /// The barrier instruction's id and count, the barrier and warp being
     /// checked or released, and the completed barrier's reduction counts.
@@ -803,7 +803,6 @@ pub struct Sm {
     _words: usize,
     _depth: usize,
     _ws: usize,
-    _warps: usize,
     _ctas: usize,
 }
 
@@ -982,9 +981,7 @@ impl Sm {
             bar_ae: Ram::new(BARRIERS * cfg.ctas as usize),
             bar_cr: Ram::new(BARRIERS * cfg.ctas as usize),
             bar_tag: Ram::new(BARRIERS * cfg.ctas as usize),
-            w_bar: (0..cfg.warps).map(|_| Default::default()).collect(),
-            w_rd: (0..cfg.warps).map(|_| Default::default()).collect(),
-            w_rop: (0..cfg.warps).map(|_| Default::default()).collect(),
+            w_info: Ram::new(cfg.warps as usize),
             w_red: Default::default(),
             bar_id: Default::default(),
             bar_count: Default::default(),
@@ -1290,7 +1287,6 @@ impl Sm {
             _words: cfg.bus_bits as usize / 32,
             _depth: BUS_DEPTH,
             _ws: cfg.warp_size as usize,
-            _warps: cfg.warps as usize,
             _ctas: cfg.ctas as usize,
         })
     }
@@ -2095,21 +2091,20 @@ impl Logic for Sm {
             self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.b_exp.val());
         }
         self.bw64.next = bit_cast::<64, 8>(self.bw.q.val());
+        self.w_info.clock.next = self.clock.val();
+        self.w_info.raddr.next = bit_cast::<ADDR_BITS, 8>(self.bw.q.val());
+        self.w_info.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
+        self.w_info.wdata.next = bit_cast::<13, 4>(self.bar_id.q.val().get_bits::<4>(0))
+            | (bit_cast::<13, 7>(self.f_d.val()) << 4)
+            | (bit_cast::<13, 2>(self.f_mod.val().get_bits::<2>(0)) << 11);
+        self.w_info.we.next = false;
         self.bw_bar.next = 0.into();
         self.bw_rd.next = 0.into();
         self.bw_rop.next = 0.into();
-        for w in 0..self._warps {
-            self.w_bar[w].clock.next = self.clock.val();
-            self.w_bar[w].d.next = self.w_bar[w].q.val();
-            self.w_rd[w].clock.next = self.clock.val();
-            self.w_rd[w].d.next = self.w_rd[w].q.val();
-            self.w_rop[w].clock.next = self.clock.val();
-            self.w_rop[w].d.next = self.w_rop[w].q.val();
-            if self.bar_phase.val() & (self.index64[w].val() == self.bw64.val()) {
-                self.bw_bar.next = self.w_bar[w].q.val();
-                self.bw_rd.next = self.w_rd[w].q.val();
-                self.bw_rop.next = self.w_rop[w].q.val();
-            }
+        if self.bar_phase.val() {
+            self.bw_bar.next = self.w_info.rdata.val().get_bits::<4>(0);
+            self.bw_rd.next = self.w_info.rdata.val().get_bits::<7>(4);
+            self.bw_rop.next = self.w_info.rdata.val().get_bits::<2>(11);
         }
         self.red_v.next = bit_cast::<64, 32>(self.r_cnt.q.val());
         if self.bw_rop.val() == 1 {
@@ -2938,15 +2933,9 @@ impl Logic for Sm {
                     if (self.cls.val() == 18) | !self.f_mod.val().get_bit(0) {
                         self.w_wait.d.next = self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val());
                     }
-                    for w in 0..self._warps {
-                        if self.index64[w].val() == bit_cast::<64, 6>(self.cur.q.val()) {
-                            self.w_bar[w].d.next = self.bar_id.q.val().get_bits::<4>(0);
-                            if self.cls.val() == 18 {
-                                self.w_rd[w].d.next = self.f_d.val();
-                                self.w_rop[w].d.next = self.f_mod.val().get_bits::<2>(0);
-                            }
-                        }
-                    }
+                    // (A plain `bar` writes rd and rop too: they are read
+                    // only for a warp with a pending reduction.)
+                    self.w_info.we.next = true;
                     if self.cls.val() == 18 {
                         self.w_red.d.next = self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val());
                     }

@@ -28,6 +28,12 @@ pub trait Block: Logic {
     /// wires its clock straight to its children's). Does nothing for a
     /// block without a clock.
     fn forward_clock(&mut self, _clock: Clock) {}
+    /// Vendored addition: whether another settle pass could change anything
+    /// inside the block, its own outputs aside (what a test bench driving a
+    /// top-level block asks). Defaults to `has_changed`.
+    fn pending(&self) -> bool {
+        self.has_changed()
+    }
 }
 
 impl<B: Block> Block for Vec<B> {

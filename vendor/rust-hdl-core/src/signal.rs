@@ -190,12 +190,12 @@ impl<D: Direction, T: Synth> Atom for Signal<D, T> {
     }
 
     fn vcd(&self) -> VCDValue {
-        if D::KIND == AtomKind::LocalSignal {
-            // Vendored: a local's value is its `next` (see `val()`); gated
-            // blocks never commit their locals.
+        if !self.signal_is_undriven {
+            // Vendored: traced after the design settles, when `next` is
+            // every signal's value; gated blocks never commit their locals
+            // (a local's `val()` is its `next`), nor `heddle_hw`'s
+            // flip-flops and block RAMs their inputs.
             self.next.vcd()
-        } else if !self.signal_is_undriven {
-            self.val.vcd()
         } else {
             VCDValue::Vector(vec![vcd::Value::Z; T::BITS])
         }

@@ -230,8 +230,10 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
     })
 }
 
-/// `has_changed` and `outputs_changed` for a block with a
-/// `_ran` field: a block whose logic has not run yet (or must run again,
+/// `has_changed`, `outputs_changed` and `pending` for a block with a
+/// `_ran` field (`pending`: its logic has not run, or a child has
+/// something to do; its inputs were committed in the pass, and its own
+/// outputs changing needs nothing more of it): a block whose logic has not run yet (or must run again,
 /// see `heddle_hw::ram::Ram::poke`) counts as changed, so that a parent
 /// whose own logic is skipped still updates it.
 pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
@@ -245,6 +247,9 @@ pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
         }
         fn outputs_changed(&self) -> bool {
             false #(|| self.#outputs.has_changed())*
+        }
+        fn pending(&self) -> bool {
+            !self._ran #(|| self.#children.has_changed())*
         }
     })
 }
