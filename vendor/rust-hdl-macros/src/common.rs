@@ -213,18 +213,23 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
     Ok(quote! {
         fn update_all(&mut self) {
             #(self.#inputs.update_all();)*
-            if !self._ran #(|| self.#data_inputs.has_changed())* #(|| self.#children.outputs_changed())* {
-                self._ran = true;
-                self.update();
-                #(self.#inputs.update_all();)*
-                #(self.#outputs.update_all();)*
-                #(self.#children.update_all();)*
-            } else {
+            let mut run = !self._ran #(|| self.#data_inputs.has_changed())* #(|| self.#children.outputs_changed())*;
+            if !run {
                 // Outputs that changed in the previous pass: clear the flags.
                 if false #(|| self.#outputs.has_changed())* {
                     #(self.#outputs.update_all();)*
                 }
                 #skipped
+                // A child's outputs changed just now (at a clock edge, or
+                // settling): run the logic in this pass, not the next.
+                run = false #(|| self.#children.outputs_changed())*;
+            }
+            if run {
+                self._ran = true;
+                self.update();
+                #(self.#inputs.update_all();)*
+                #(self.#outputs.update_all();)*
+                #(self.#children.update_all();)*
             }
         }
     })
