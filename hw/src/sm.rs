@@ -559,16 +559,18 @@ pub struct Sm {
     cur_beat: Signal<Local, Bits<8>>,
     beat_base: Signal<Local, Bits<8>>,
     rf_base: Signal<Local, Bits<ADDR_BITS>>,
-    port_a: Signal<Local, Bits<7>>,
-    port_b: Signal<Local, Bits<7>>,
-    port_c: Signal<Local, Bits<7>>,
+    /// The register numbers the register files' read ports a, b, c read
+    /// in this cycle (registered with the read addresses: `n_port_a..c`).
+    port_a: Reg<Bits<7>>,
+    port_b: Reg<Bits<7>>,
+    port_c: Reg<Bits<7>>,
+    /// `pf_fast`'s next value.
+    pf_fast_now: Signal<Local, Bit>,
     // Next-state values of the registers the register-file read addresses
     // depend on (assigned wherever their `d` was), and the addresses they
     // give: the register files read synchronously, so the next cycle's
     // addresses are set in this one.
     n_state: Signal<Local, SmState>,
-    /// `pf_fast`'s next value.
-    pf_fast_now: Signal<Local, Bit>,
     n_cur: Signal<Local, Bits<6>>,
     n_ir: Signal<Local, Bits<64>>,
     n_beat: Signal<Local, Bits<8>>,
@@ -1302,7 +1304,7 @@ impl Logic for Sm {
             pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, beat, phase, res_pred, res_carry, cc_we, mt, mk, wb0, wb1,
             wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads,
             c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf,
-            wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single, wm_rep
+            wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single, wm_rep, port_a, port_b, port_c
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
@@ -1517,28 +1519,6 @@ impl Logic for Sm {
         self.beat_base.next = self.cur_beat.val() << self.log_l.val();
         self.rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val())
             | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << self.rbits.val());
-        self.port_a.next = self.f_a.val();
-        self.port_b.next = self.f_b.val();
-        self.port_c.next = self.f_c.val();
-        if self.cls.val() == 2 {
-            // s2r reads the thread's packed tid from the rz slot.
-            self.port_a.next = 127.into();
-        }
-        if self.phase.q.val() == 1 {
-            self.port_a.next = self.f_a.val() + 1;
-            self.port_b.next = self.f_b.val() + 1;
-            self.port_c.next = self.f_c.val() + 1;
-        }
-        if (self.state.q.val() == SmState::MemData) | (self.state.q.val() == SmState::BeatData) {
-            self.port_b.next = self.f_b.val() + bit_cast::<7, 3>(self.mk.q.val());
-            self.port_c.next = self.f_c.val() + bit_cast::<7, 3>(self.mk.q.val());
-            if self.cls.val() == 4 {
-                self.port_c.next = self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val());
-            }
-            if self.cls.val() == 16 {
-                self.port_c.next = self.f_a.val() + bit_cast::<7, 3>(self.mk.q.val());
-            }
-        }
         self.beat_exec.next = self.exec.q.val() >> self.beat_base.val();
         self.lane_mask.next = self.beat_exec.val().get_bits::<32>(0) & self.lanes_mask.val();
         self.beat_last.next = self.beat.q.val() == self.last_beat.val();
@@ -1843,13 +1823,13 @@ impl Logic for Sm {
             self.va[l].next = 0.into();
             self.vb[l].next = 0.into();
             self.vc[l].next = 0.into();
-            if (self.rf[l].da.val().get_bits::<16>(32) == self.c_epoch.val()) & ((self.port_a.val() != 127) | (self.cls.val() == 2)) {
+            if (self.rf[l].da.val().get_bits::<16>(32) == self.c_epoch.val()) & ((self.port_a.q.val() != 127) | (self.cls.val() == 2)) {
                 self.va[l].next = self.rf[l].da.val() & self.lo32.val();
             }
-            if (self.rf[l].db.val().get_bits::<16>(32) == self.c_epoch.val()) & (self.port_b.val() != 127) {
+            if (self.rf[l].db.val().get_bits::<16>(32) == self.c_epoch.val()) & (self.port_b.q.val() != 127) {
                 self.vb[l].next = self.rf[l].db.val() & self.lo32.val();
             }
-            if (self.rf[l].dc.val().get_bits::<16>(32) == self.c_epoch.val()) & (self.port_c.val() != 127) {
+            if (self.rf[l].dc.val().get_bits::<16>(32) == self.c_epoch.val()) & (self.port_c.q.val() != 127) {
                 self.vc[l].next = self.rf[l].dc.val() & self.lo32.val();
             }
             if self.m_lane.val() == self.index[l].val() {
@@ -3265,10 +3245,12 @@ impl Logic for Sm {
         }
 
         // ---- Next-state registers, and the register files' read addresses
-        // for the next cycle: what `rf_base` and `port_a..c` will be then
-        // (the instruction only changes on the way to Aux or Exec, so a
-        // memory state's class is this cycle's; s2r is the one opcode of
-        // its class).
+        // for the next cycle: `rf_base` then, and the ports' register
+        // numbers: a, b, c of the instruction; the tid slot for s2r (the
+        // one opcode of its class); the upper halves of 64-bit operands in
+        // phase 1; word mk of a memory access's data (the instruction only
+        // changes on the way to Aux or Exec, so a memory state's class is
+        // this cycle's).
         self.state.d.next = self.n_state.val();
         self.cur.d.next = self.n_cur.val();
         self.ir.d.next = self.n_ir.val();
@@ -3311,6 +3293,9 @@ impl Logic for Sm {
                 self.n_port_c.next = self.n_ir.val().get_bits::<7>(19) + bit_cast::<7, 3>(self.n_mk.val());
             }
         }
+        self.port_a.d.next = self.n_port_a.val();
+        self.port_b.d.next = self.n_port_b.val();
+        self.port_c.d.next = self.n_port_c.val();
         for l in 0..self._lanes {
             self.rf[l].ra.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_a.val() & self.rmask.val());
             self.rf[l].rb.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_b.val() & self.rmask.val());
