@@ -47,7 +47,10 @@
 //! bits, 32 words per thread instead of 128); each word carries the
 //! epoch of the CTA start it was written in (every start has its own), so a
 //! CTA in a reused slot reads zeros without clearing the RAM. The `rz`
-//! slot (all ones) of each thread holds its packed `tid`.
+//! slot (all ones) of each thread holds its packed `tid`. The RAMs read
+//! synchronously (block RAM): the read addresses of the next cycle are
+//! computed at the end of `update()` from the next-state values (`n_*`,
+//! assigned wherever the registers' `d` would be).
 //!
 //! External memory is behind a Wishbone B4 pipelined bus (`wb_*`, see
 //! `wb_cyc`); system calls go on a request/response port (`mem_req`)
@@ -655,8 +658,6 @@ pub struct Sm {
     carry: Ram<64>,
     exited: Ram<64>,
     rf: Vec<RegFile>,
-    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
     alus: Vec<IntAlu>,
     fpus: Vec<Fpu>,
     sfus: Vec<Sfu>,
@@ -806,6 +807,8 @@ pub struct Sm {
     _depth: usize,
     _ws: usize,
     _ctas: usize,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: bool,
 }
 
 impl Sm {
@@ -1182,7 +1185,6 @@ impl Sm {
             carry: Ram::new(warps),
             exited: Ram::new(warps),
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
-            _ran: false,
             alus: (0..lanes).map(|_| IntAlu::default()).collect(),
             fpus: (0..if cfg.fp32 || cfg.fp64 { lanes } else { 0 }).map(|_| Fpu::default()).collect(),
             sfus: (0..if cfg.fp32 { lanes } else { 0 }).map(|_| Sfu::default()).collect(),
@@ -1290,6 +1292,7 @@ impl Sm {
             _depth: BUS_DEPTH,
             _ws: cfg.warp_size as usize,
             _ctas: cfg.ctas as usize,
+            _ran: false,
         })
     }
 }
