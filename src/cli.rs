@@ -81,6 +81,9 @@ enum Cmd {
         /// SM configuration preset: tiny, default, wide.
         #[arg(long, default_value = "default")]
         config: String,
+        /// Override one field of the configuration: KEY=VALUE (lanes=4, fp64=false, ...); repeatable.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
         /// Override the configuration's warp-instruction budget (runaway detection).
         #[arg(long)]
         budget: Option<u64>,
@@ -134,6 +137,21 @@ enum Cmd {
     Fmt { input: PathBuf },
     /// Print the ISA reference (docs/isa.md).
     IsaDoc,
+    /// Write the SM's Verilog (top module `top`) for a configuration.
+    Export {
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// SM configuration preset: tiny, default, wide.
+        #[arg(long, default_value = "default")]
+        config: String,
+        /// Override one field of the configuration: KEY=VALUE (lanes=4, fp64=false, ...); repeatable.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
+        /// Also lint it with `verilator --lint-only -Wall` (the flags of heddle_hw::verilog::LINT_FLAGS).
+        #[arg(long)]
+        lint: bool,
+    },
     /// Measure golden-model throughput (thread instructions per second), or with --rtl the RTL's.
     Bench {
         /// Seconds to spend per kernel.
@@ -210,6 +228,23 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
     }
 }
 
+/// A preset with `--set KEY=VALUE` overrides (VALUE as JSON: a number or
+/// true/false), validated.
+fn sm_config(preset: &str, sets: &[String]) -> Result<SmConfig, String> {
+    let cfg = SmConfig::preset(preset).ok_or(format!("unknown configuration `{preset}` (tiny, default, wide)"))?;
+    let mut fields = serde_json::to_value(&cfg).map_err(|e| e.to_string())?;
+    let map = fields.as_object_mut().ok_or("SmConfig is not a JSON object")?;
+    let keys = map.keys().map(String::as_str).collect::<Vec<_>>().join(", ");
+    for set in sets {
+        let (key, value) = set.split_once('=').ok_or(format!("--set `{set}`: expected KEY=VALUE"))?;
+        let slot = map.get_mut(key).ok_or(format!("--set `{set}`: no configuration field `{key}` (fields: {keys})"))?;
+        *slot = serde_json::from_str(value).map_err(|_| format!("--set `{set}`: `{value}` is not a number or true/false"))?;
+    }
+    let cfg: SmConfig = serde_json::from_value(fields).map_err(|e| format!("--set: {e}"))?;
+    cfg.validate().map_err(|e| e.to_string())?;
+    Ok(cfg)
+}
+
 fn exec(cmd: Cmd) -> Result<i32, String> {
     match cmd {
         Cmd::Asm { input, output } => {
@@ -236,6 +271,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             args,
             shared,
             config,
+            sets,
             budget,
             stack_depth,
             engine,
@@ -257,11 +293,12 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             if engine != "rtl" && (rtl.vcd.is_some() || lockstep || bus_waits.is_some()) {
                 return Err("--vcd, --lockstep and --bus-waits need --engine rtl".into());
             }
-            let mut cfg = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
-            cfg.instruction_budget = budget.unwrap_or(cfg.instruction_budget);
-            cfg.stack_depth = stack_depth.unwrap_or(cfg.stack_depth);
+            let mut config = sm_config(&config, &sets)?;
+            config.instruction_budget = budget.unwrap_or(config.instruction_budget);
+            config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
+            config.validate().map_err(|e| e.to_string())?;
             if let Some(m) = manifest {
-                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config: cfg, rtl, trace };
+                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config, rtl, trace };
                 let r = crate::manifest::run(&m, &opt)?;
                 out!("{}", r.text);
                 return Ok(r.code);
@@ -280,9 +317,6 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 ("ptx", false) => return Err("--engine ptx runs .ptx files".into()),
                 (e, _) => return Err(format!("engine `{e}` is not available (golden, ptx, rtl)")),
             };
-            let mut config = SmConfig::preset(&config).ok_or(format!("unknown configuration `{config}` (tiny, default, wide)"))?;
-            config.instruction_budget = budget.unwrap_or(config.instruction_budget);
-            config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
             let args = args.iter().map(|a| Arg::parse(a)).collect::<Result<Vec<_>, _>>()?;
             let spec = RunSpec {
                 kernel,
@@ -344,6 +378,18 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
         }
         Cmd::IsaDoc => {
             out!("{}", heddle_isa::doc::reference());
+            Ok(0)
+        }
+        Cmd::Export { output, config, sets, lint } => {
+            let cfg = sm_config(&config, &sets)?;
+            let verilog = heddle_hw::verilog::sm_verilog(&cfg).map_err(|e| e.to_string())?;
+            if lint {
+                heddle_hw::verilog::lint(&format!("sm_{config}"), &verilog)?;
+            }
+            write_out(output.as_deref(), verilog.as_bytes())?;
+            if let Some(p) = output {
+                eprintln!("{}: {} lines of Verilog, top module `top`{}", p.display(), verilog.lines().count(), if lint { ", lint clean" } else { "" });
+            }
             Ok(0)
         }
         Cmd::Bench { seconds, rtl, corpus } => {

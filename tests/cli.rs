@@ -111,3 +111,43 @@ fn a_closed_stdout_is_not_a_panic() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `heddle export`: the SM's Verilog for a preset with `--set` overrides,
+/// linted by Verilator; a bad override is an error that names it.
+#[test]
+fn export_writes_lint_clean_verilog_for_a_configuration() {
+    let dir = std::env::temp_dir().join(format!("heddle-cli-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let export = |name: &str, sets: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["export", "--config", "tiny", "--lint", "-o", out.to_str().unwrap()];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        let (code, _, err) = heddle(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("lint clean"), "{err}");
+        std::fs::read_to_string(out).unwrap()
+    };
+    let tiny = export("tiny.v", &[]);
+    let two = export("tiny2.v", &["lanes=2", "imem_words=512"]);
+    assert!(tiny.contains("module top("), "no top module");
+    // One integer ALU per lane: 4 on tiny, 2 with lanes=2.
+    let alus = |v: &str| v.matches("module top$alus$").count();
+    assert_eq!((alus(&tiny), alus(&two)), (4, 2));
+    for (set, msg) in [
+        ("lanes=3", "lanes 3 must be a power of two"),
+        ("bogus=1", "no configuration field `bogus` (fields: lanes, warp_size,"),
+        ("fp32=maybe", "`maybe` is not a number or true/false"),
+        ("lanes=-1", "--set: invalid value"),
+        ("lanes", "expected KEY=VALUE"),
+    ] {
+        let (code, _, err) = heddle(&["export", "--config", "tiny", "--set", set]);
+        assert_eq!(code, 2, "{set}: {err}");
+        assert!(err.contains(msg), "{set}: {err}");
+    }
+    // `run` takes the same overrides.
+    let (code, _, err) = heddle(&["run", "examples/histogram.hasm", "--set", "stack_depth=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("stack_depth 1 must be at least 2"), "{err}");
+}

@@ -10,6 +10,8 @@
 //! (blocks are reused where not every output or bit is needed, such as the
 //! stack's depth output or the upper bits of a shifted lane mask).
 
+use crate::config::{ConfigError, SmConfig};
+use crate::sm::Sm;
 use rust_hdl::prelude::{generate_verilog, Block};
 use std::path::PathBuf;
 use std::process::Command;
@@ -20,6 +22,13 @@ pub const LINT_FLAGS: &[&str] =
 /// The Verilog of a connected block, its top module named `top`.
 pub fn verilog_of<B: Block>(block: &B) -> String {
     generate_verilog(block)
+}
+
+/// The Verilog of the whole SM for `cfg` (what `heddle export` writes).
+pub fn sm_verilog(cfg: &SmConfig) -> Result<String, ConfigError> {
+    let mut sm = Sm::new(cfg)?;
+    sm.connect_all();
+    Ok(verilog_of(&sm))
 }
 
 /// Lints `verilog` with Verilator; the error holds Verilator's report.
