@@ -38,7 +38,7 @@ pub struct IntAlu {
     pub cc_we: Signal<Out, Bit>,
     pub pout: Signal<Out, Bit>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 /// Opcodes this unit executes.

@@ -42,7 +42,7 @@ pub struct AtomAlu {
     /// How many FP adders: 1 or 0.
     _fadds: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl AtomAlu {
@@ -50,7 +50,7 @@ impl AtomAlu {
     /// without, their result is 0 (the SM traps those atomics instead).
     pub fn new(fadd: bool) -> Self {
         AtomAlu {
-            _ran: false,
+            _ran: Gate::default(),
             en: Default::default(),
             op: Default::default(),
             wide: Default::default(),

@@ -12,7 +12,7 @@ pub struct Popc64 {
     pub x: Signal<In, Bits<64>>,
     pub n: Signal<Out, Bits<8>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl Logic for Popc64 {
@@ -42,12 +42,12 @@ pub struct Gather {
     pub base: Signal<In, Bits<8>>,
     pub placed: Signal<Out, Bits<64>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl Gather {
     pub fn new(lanes: usize) -> Gather {
-        Gather { _ran: false, bits: (0..lanes).map(|_| Default::default()).collect(), base: Default::default(), placed: Default::default() }
+        Gather { _ran: Gate::default(), bits: (0..lanes).map(|_| Default::default()).collect(), base: Default::default(), placed: Default::default() }
     }
 }
 

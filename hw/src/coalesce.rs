@@ -30,7 +30,7 @@ pub struct Coalescer {
     pub count: Signal<Out, Bits<8>>,
     word_log: Constant<Bits<8>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl Coalescer {
@@ -40,7 +40,7 @@ impl Coalescer {
         assert!(lanes <= 32, "at most 32 lanes");
         assert!(word_bytes.is_power_of_two(), "the bus word is a power of two bytes");
         Coalescer {
-            _ran: false,
+            _ran: Gate::default(),
             active: Default::default(),
             solo: Default::default(),
             addr: (0..lanes).map(|_| Default::default()).collect(),

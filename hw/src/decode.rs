@@ -120,7 +120,7 @@ pub struct DecodeRom {
     _fp32: bool,
     _fp64: bool,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl DecodeRom {

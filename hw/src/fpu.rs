@@ -59,7 +59,7 @@ pub struct Fpu {
     /// `fsetp`/`dsetp`'s comparison result.
     pub pout: Signal<Out, Bit>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 /// binary32 opcodes this unit executes (`SmConfig::fp32`).

@@ -22,14 +22,14 @@ pub struct Ram<const W: usize> {
     pub we: Signal<In, Bit>,
     _mem: Vec<Bits<W>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl<const W: usize> Ram<W> {
     pub fn new(depth: usize) -> Ram<W> {
         assert!((1..=1 << ADDR_BITS).contains(&depth), "Ram depth {depth} out of range");
         Ram {
-            _ran: false,
+            _ran: Gate::default(),
             clock: Default::default(),
             raddr: Default::default(),
             rdata: Default::default(),
@@ -52,7 +52,7 @@ impl<const W: usize> Ram<W> {
     pub fn poke(&mut self, addr: usize, value: Bits<W>) {
         self._mem[addr] = value;
         // The read port shows it at the next settle.
-        self._ran = false;
+        self._ran.invalidate();
     }
 }
 
@@ -196,8 +196,9 @@ impl<const W: usize> Block for SyncRam<W> {
         self.rdata.changed
     }
 
-    fn forward_clock(&mut self, clock: Clock) {
+    fn forward_clock(&mut self, clock: Clock) -> bool {
         self.clock.next = clock;
+        true
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
@@ -215,7 +216,12 @@ impl<const W: usize> Block for SyncRam<W> {
 /// `BankRam`: one shared-memory bank, 32-bit words with byte enables, one
 /// read-write port (asynchronous read, synchronous write of the bytes whose
 /// `be` bit is set), as an FPGA block RAM with byte-write enables is used.
-#[derive(LogicBlock)]
+///
+/// Its `Block` is written by hand: the read data is computed again only
+/// when the address changes or a rising edge writes; `wdata`, `we` and `be`
+/// are read only at the edge, as the parent assigned them last (never
+/// committed; the VCD traces `next`). A falling edge does nothing.
+#[derive(Clone, Debug)]
 pub struct BankRam {
     pub clock: Signal<In, Clock>,
     pub addr: Signal<In, Bits<ADDR_BITS>>,
@@ -224,15 +230,12 @@ pub struct BankRam {
     pub we: Signal<In, Bit>,
     pub be: Signal<In, Bits<4>>,
     _mem: Vec<u32>,
-    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
 }
 
 impl BankRam {
     pub fn new(depth: usize) -> BankRam {
         assert!((1..=1 << ADDR_BITS).contains(&depth), "BankRam depth {depth} out of range");
         BankRam {
-            _ran: false,
             clock: Default::default(),
             addr: Default::default(),
             rdata: Default::default(),
@@ -251,19 +254,19 @@ impl BankRam {
 
 impl Logic for BankRam {
     fn update(&mut self) {
-        // The read data changes only with the address or at a clock edge.
-        if !self.addr.changed && !self.clock.changed {
-            return;
-        }
+        let wrote = self.clock.pos_edge() && self.we.next;
         let at = self.addr.val().index();
-        if self.clock.pos_edge() && self.we.val() {
+        if wrote {
             if let Some(slot) = self._mem.get_mut(at) {
-                let be = self.be.val().index();
+                let be = self.be.next.index();
                 let bytes: u32 = (0..4).filter(|i| be >> i & 1 == 1).map(|i| 0xFFu32 << (8 * i)).sum();
-                *slot = (*slot & !bytes) | (self.wdata.val().to_u32() & bytes);
+                *slot = (*slot & !bytes) | (self.wdata.next.to_u32() & bytes);
             }
         }
-        self.rdata.next = (self._mem.get(at).copied().unwrap_or(0) as u64).into();
+        // The read data changes only with the address or a write.
+        if wrote || self.addr.changed {
+            self.rdata.next = (self._mem.get(at).copied().unwrap_or(0) as u64).into();
+        }
     }
 
     fn connect(&mut self) {
@@ -289,5 +292,44 @@ always @(posedge clock) begin
 end",
             last = self._mem.len() - 1,
         ))
+    }
+}
+
+impl Block for BankRam {
+    fn connect_all(&mut self) {
+        self.connect();
+        self.clock.connect_all();
+        self.addr.connect_all();
+        self.rdata.connect_all();
+        self.wdata.connect_all();
+        self.we.connect_all();
+        self.be.connect_all();
+    }
+
+    fn update_all(&mut self) {
+        self.clock.update_all();
+        self.addr.update_all();
+        self.update();
+        self.rdata.update_all();
+    }
+
+    fn has_changed(&self) -> bool {
+        self.rdata.changed
+    }
+
+    fn forward_clock(&mut self, clock: Clock) -> bool {
+        self.clock.next = clock;
+        true
+    }
+
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        probe.visit_start_scope(name, self);
+        self.clock.accept("clock", probe);
+        self.addr.accept("addr", probe);
+        self.rdata.accept("rdata", probe);
+        self.wdata.accept("wdata", probe);
+        self.we.accept("we", probe);
+        self.be.accept("be", probe);
+        probe.visit_end_scope(name, self);
     }
 }

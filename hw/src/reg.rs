@@ -73,8 +73,9 @@ impl<T: Synth> Block for Reg<T> {
         self.q.changed
     }
 
-    fn forward_clock(&mut self, clock: Clock) {
+    fn forward_clock(&mut self, clock: Clock) -> bool {
         self.clock.next = clock;
+        true
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {

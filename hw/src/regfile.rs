@@ -23,13 +23,13 @@ pub struct RegFile {
     port_b: SyncRam<64>,
     port_c: SyncRam<64>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl RegFile {
     pub fn new(words: usize) -> RegFile {
         RegFile {
-            _ran: false,
+            _ran: Gate::default(),
             clock: Default::default(),
             ra: Default::default(),
             rb: Default::default(),

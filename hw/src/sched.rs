@@ -18,13 +18,13 @@ pub struct WarpPick {
     /// index[i] = i: loop indices as values (hdl_gen has no casts).
     index: Vec<Constant<Bits<6>>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl Default for WarpPick {
     fn default() -> Self {
         WarpPick {
-            _ran: false,
+            _ran: Gate::default(),
             ready: Default::default(),
             last: Default::default(),
             pick: Default::default(),

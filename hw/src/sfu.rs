@@ -27,7 +27,7 @@ pub struct Sfu {
     /// The result in the low 32 bits (64 wide like the other units').
     pub d: Signal<Out, Bits<64>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 /// The reference semantics.

@@ -808,7 +808,7 @@ pub struct Sm {
     _ws: usize,
     _ctas: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl Sm {
@@ -1292,7 +1292,7 @@ impl Sm {
             _depth: BUS_DEPTH,
             _ws: cfg.warp_size as usize,
             _ctas: cfg.ctas as usize,
-            _ran: false,
+            _ran: Gate::default(),
         })
     }
 }

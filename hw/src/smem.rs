@@ -61,7 +61,7 @@ pub struct BankXbar {
     /// The atomic lane's old value (two words when `size` is 3).
     pub aold: Signal<Out, Bits<64>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 /// What the banks do in one cycle.
@@ -146,7 +146,7 @@ impl BankXbar {
     pub fn new(lanes: usize, banks: usize) -> BankXbar {
         assert!(lanes <= 32 && banks.is_power_of_two() && (2..=32).contains(&banks), "{lanes} lanes, {banks} banks");
         BankXbar {
-            _ran: false,
+            _ran: Gate::default(),
             active: Default::default(),
             mode: Default::default(),
             size: Default::default(),
@@ -363,7 +363,7 @@ pub struct SharedMem {
     _lanes: usize,
     _banks: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl SharedMem {
@@ -371,7 +371,7 @@ impl SharedMem {
     /// floating-point atomics only with `fadd` (see [`AtomAlu::new`]).
     pub fn new(lanes: usize, banks: usize, bytes: usize, fadd: bool) -> SharedMem {
         SharedMem {
-            _ran: false,
+            _ran: Gate::default(),
             clock: Default::default(),
             start: Default::default(),
             mask: Default::default(),

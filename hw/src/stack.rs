@@ -99,7 +99,7 @@ pub struct ReconvStack {
     idx_mask: Constant<Bits<8>>,
     rpc_none: Constant<Bits<32>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl ReconvStack {
@@ -110,7 +110,7 @@ impl ReconvStack {
         let shift = slots.trailing_zeros() as u64;
         let entries = warps * slots;
         ReconvStack {
-            _ran: false,
+            _ran: Gate::default(),
             clock: Default::default(),
             start: Default::default(),
             cmd: Default::default(),

@@ -39,7 +39,7 @@ pub struct WbLanes {
     pub rlo: Vec<Signal<Out, Bits<64>>>,
     pub rhi: Vec<Signal<Out, Bits<64>>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: bool,
+    _ran: Gate,
 }
 
 impl WbLanes {
@@ -47,7 +47,7 @@ impl WbLanes {
     pub fn new(lanes: usize, words: usize) -> WbLanes {
         assert!(lanes <= 32 && [1, 2, 4, 8].contains(&words));
         WbLanes {
-            _ran: false,
+            _ran: Gate::default(),
             wrun: Default::default(),
             wpart: Default::default(),
             rrun: Default::default(),

@@ -25,9 +25,12 @@ pub trait Block: Logic {
     }
     /// Vendored addition: drive the block's clock input, when its parent's
     /// logic is skipped in a pass in which only the clock changed (a parent
-    /// wires its clock straight to its children's). Does nothing for a
-    /// block without a clock.
-    fn forward_clock(&mut self, _clock: Clock) {}
+    /// wires its clock straight to its children's), and say whether the
+    /// block has one. Does nothing for a block without a clock, which the
+    /// parent then leaves alone unless it has something pending.
+    fn forward_clock(&mut self, _clock: Clock) -> bool {
+        false
+    }
     /// Vendored addition: whether another settle pass could change anything
     /// inside the block, its own outputs aside (what a test bench driving a
     /// top-level block asks). Defaults to `has_changed`.
@@ -36,15 +39,43 @@ pub trait Block: Logic {
     }
 }
 
+/// Vendored addition: what gated evaluation keeps for a block, in the
+/// field `_ran` the vendored `LogicBlock` derive looks for (see the macros
+/// crate). The flags are those of the block's signals and children as the
+/// block's last `update_all` left them, which nothing else changes: the
+/// queries a parent asks many times per pass answer from them instead of
+/// visiting every signal again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gate {
+    /// The logic has run (false at construction, and after a change made
+    /// through a backdoor, such as a memory's `poke`).
+    pub ran: bool,
+    /// An output changed.
+    pub outputs: bool,
+    /// A child changed.
+    pub children: bool,
+    /// An input, an output or a child changed.
+    pub any: bool,
+}
+
+impl Gate {
+    /// The logic must run again (state changed behind the signals' backs).
+    pub fn invalidate(&mut self) {
+        self.ran = false;
+    }
+}
+
 impl<B: Block> Block for Vec<B> {
     fn outputs_changed(&self) -> bool {
         self.iter().any(|x| x.outputs_changed())
     }
 
-    fn forward_clock(&mut self, clock: Clock) {
+    fn forward_clock(&mut self, clock: Clock) -> bool {
+        let mut any = false;
         for x in self {
-            x.forward_clock(clock);
+            any |= x.forward_clock(clock);
         }
+        any
     }
 
     fn connect_all(&mut self) {
@@ -81,10 +112,12 @@ impl<B: Block, const P: usize> Block for [B; P] {
         self.iter().any(|x| x.outputs_changed())
     }
 
-    fn forward_clock(&mut self, clock: Clock) {
+    fn forward_clock(&mut self, clock: Clock) -> bool {
+        let mut any = false;
         for x in self {
-            x.forward_clock(clock);
+            any |= x.forward_clock(clock);
         }
+        any
     }
 
     fn connect_all(&mut self) {

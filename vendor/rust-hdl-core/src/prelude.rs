@@ -11,7 +11,7 @@ pub use crate::bits::LiteralType;
 pub use crate::bits::ToBits;
 pub use crate::bits::{Bit, Bits};
 pub use crate::block;
-pub use crate::block::Block;
+pub use crate::block::{Block, Gate};
 pub use crate::check_connected::check_connected;
 pub use crate::check_error::check_all;
 pub use crate::check_timing::check_timing;

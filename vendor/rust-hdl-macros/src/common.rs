@@ -198,12 +198,12 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
     let skipped = if forwards {
         quote! {
             let clocked = self.clock.has_changed();
+            let clock = self.clock.val();
             if clocked {
-                let clock = self.clock.val();
                 self.clock.update_all();
-                #(self.#children.forward_clock(clock);)*
             }
-            #(if clocked || self.#children.has_changed() { self.#children.update_all(); })*
+            // A child without a clock has nothing to do at an edge.
+            #(if (clocked && self.#children.forward_clock(clock)) || self.#children.has_changed() { self.#children.update_all(); })*
         }
     } else {
         quote! {
@@ -213,10 +213,10 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
     Ok(quote! {
         fn update_all(&mut self) {
             #(self.#inputs.update_all();)*
-            let mut run = !self._ran #(|| self.#data_inputs.has_changed())* #(|| self.#children.outputs_changed())*;
+            let mut run = !self._ran.ran #(|| self.#data_inputs.has_changed())* #(|| self.#children.outputs_changed())*;
             if !run {
                 // Outputs that changed in the previous pass: clear the flags.
-                if false #(|| self.#outputs.has_changed())* {
+                if self._ran.outputs {
                     #(self.#outputs.update_all();)*
                 }
                 #skipped
@@ -225,36 +225,38 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
                 run = false #(|| self.#children.outputs_changed())*;
             }
             if run {
-                self._ran = true;
+                self._ran.ran = true;
                 self.update();
                 #(self.#inputs.update_all();)*
                 #(self.#outputs.update_all();)*
                 #(self.#children.update_all();)*
             }
+            // What the queries answer until the next update_all.
+            self._ran.outputs = false #(|| self.#outputs.has_changed())*;
+            self._ran.children = false #(|| self.#children.has_changed())*;
+            self._ran.any = self._ran.outputs || self._ran.children #(|| self.#inputs.has_changed())*;
         }
     })
 }
 
 /// `has_changed`, `outputs_changed` and `pending` for a block with a
-/// `_ran` field (`pending`: its logic has not run, or a child has
-/// something to do; its inputs were committed in the pass, and its own
-/// outputs changing needs nothing more of it): a block whose logic has not run yet (or must run again,
-/// see `heddle_hw::ram::Ram::poke`) counts as changed, so that a parent
-/// whose own logic is skipped still updates it.
-pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
-    let g = gated_fields(fields, types);
-    let inputs: Vec<&TS> = g.inputs.iter().map(|(f, _)| *f).collect();
-    let outputs = &g.outputs;
-    let children = &g.children;
+/// `_ran` field, from the flags its last `update_all` kept
+/// (`rust_hdl_core::block::Gate`; `pending`: its logic has not run, or a
+/// child has something to do; its inputs were committed in the pass, and
+/// its own outputs changing needs nothing more of it): a block whose logic
+/// has not run yet (or must run again, see `heddle_hw::ram::Ram::poke`)
+/// counts as changed, so that a parent whose own logic is skipped still
+/// updates it.
+pub fn get_gated_queries(_fields: &[TS], _types: &[TS]) -> syn::Result<TS> {
     Ok(quote! {
         fn has_changed(&self) -> bool {
-            !self._ran #(|| self.#inputs.has_changed())* #(|| self.#outputs.has_changed())* #(|| self.#children.has_changed())*
+            !self._ran.ran || self._ran.any
         }
         fn outputs_changed(&self) -> bool {
-            false #(|| self.#outputs.has_changed())*
+            self._ran.outputs
         }
         fn pending(&self) -> bool {
-            !self._ran #(|| self.#children.has_changed())*
+            !self._ran.ran || self._ran.children
         }
     })
 }
@@ -264,8 +266,9 @@ pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
 pub fn get_forward_clock(fields: &[TS], types: &[TS]) -> TS {
     if gated_fields(fields, types).inputs.iter().any(|(_, c)| *c) {
         quote! {
-            fn forward_clock(&mut self, clock: Clock) {
+            fn forward_clock(&mut self, clock: Clock) -> bool {
                 self.clock.next = clock;
+                true
             }
         }
     } else {
