@@ -358,6 +358,20 @@ fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
     assert!(t.contains("not implemented by this engine: `fadd` in the RTL SM"), "{t}");
 }
 
+/// `tiny` has no integer dividers (`SmConfig::int_div`): `div` and `rem`
+/// trap naming the instruction; with `--set int_div=true` the same kernel
+/// runs in lockstep with the golden model.
+#[test]
+fn a_division_without_dividers_traps_with_its_name() {
+    let src = ".kernel k\n    s2r r0, tid.x\n    mov r1, 3\n    rem.s r2, r0, r1\n    div.u r3, r0, r1\n    exit\n";
+    let o = run_source("div", src, &["--config", "tiny", "--block", "8"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("not implemented by this engine: `rem.s` in the RTL SM"), "{t}");
+    let o = run_source("div", src, &["--config", "tiny", "--block", "8", "--set", "int_div=true", "--lockstep"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
 /// `tiny` has no FP units at all, so an FP atomic add traps too, even on
 /// shared memory (whose atomic unit has no adder there).
 #[test]

@@ -8,8 +8,10 @@
 //! ([`isa_localparams`]), never re-typed.
 //!
 //! Division and remainder (32 and 64 bits, PTX's total rules) are
-//! combinational here: correct, and large in gates; an iterative divider is
-//! future work.
+//! combinational here: correct, and large in gates (most of a lane's
+//! logic); an iterative divider is future work. An SM without dividers
+//! (`SmConfig::int_div` off, as on `tiny`) builds its ALUs without them
+//! ([`IntAlu::new`]) and traps on those opcodes before they reach a lane.
 //!
 //! Operands arrive already selected (immediate or register); 64-bit
 //! operations (`isetp64`, `shl64`, `shr64`, `mul64`, `div64`, `rem64`) take register pairs in
@@ -37,9 +39,21 @@ pub struct IntAlu {
     /// The carry flag is written (`.cc` on add, sub, mad).
     pub cc_we: Signal<Out, Bit>,
     pub pout: Signal<Out, Bit>,
+    /// The dividers are built (`SmConfig::int_div`).
+    _div: bool,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
+
+impl IntAlu {
+    /// A lane's ALU, with or without its dividers ([`DIV_OPS`]).
+    pub fn new(div: bool) -> IntAlu {
+        IntAlu { _div: div, ..Default::default() }
+    }
+}
+
+/// The opcodes of the dividers (built only with `SmConfig::int_div`).
+pub const DIV_OPS: &[Opcode] = &[Opcode::Div, Opcode::Rem, Opcode::Div64, Opcode::Rem64];
 
 /// Opcodes this unit executes.
 pub const OPS: &[Opcode] = &[
@@ -163,7 +177,8 @@ impl Logic for IntAlu {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!("{}{}", isa_localparams(), ALU_BODY))
+        let (functions, arms) = if self._div { (DIV_FUNCTIONS, DIV_ARMS) } else { ("", "") };
+        Verilog::Custom(format!("{}{}", isa_localparams(), ALU_BODY.replace("{div_functions}", functions).replace("{div_arms}", arms)))
     }
 }
 
@@ -322,47 +337,7 @@ function [31:0] brev32(input [31:0] x);
     for (i = 0; i < 32; i = i + 1) brev32[i] = x[31 - i];
 endfunction
 
-// PTX's total division: x / 0 is all ones, x rem 0 is x, MIN / -1 is MIN (rem 0).
-function [31:0] div32(input [31:0] x, input [31:0] y, input s, input want_rem);
-    reg [31:0] ux, uy, q, r;
-    reg nq, nr;
-    begin
-        if (y == 0) begin
-            div32 = want_rem ? x : 32'hffffffff;
-        end else if (!s) begin
-            div32 = want_rem ? x % y : x / y;
-        end else begin
-            ux = x[31] ? 32'd0 - x : x;
-            uy = y[31] ? 32'd0 - y : y;
-            q = ux / uy;
-            r = ux % uy;
-            nq = x[31] ^ y[31];
-            nr = x[31];
-            div32 = want_rem ? (nr ? 32'd0 - r : r) : (nq ? 32'd0 - q : q);
-        end
-    end
-endfunction
-
-function [63:0] div64(input [63:0] x, input [63:0] y, input s, input want_rem);
-    reg [63:0] ux, uy, q, r;
-    reg nq, nr;
-    begin
-        if (y == 0) begin
-            div64 = want_rem ? x : 64'hffffffffffffffff;
-        end else if (!s) begin
-            div64 = want_rem ? x % y : x / y;
-        end else begin
-            ux = x[63] ? 64'd0 - x : x;
-            uy = y[63] ? 64'd0 - y : y;
-            q = ux / uy;
-            r = ux % uy;
-            nq = x[63] ^ y[63];
-            nr = x[63];
-            div64 = want_rem ? (nr ? 64'd0 - r : r) : (nq ? 64'd0 - q : q);
-        end
-    end
-endfunction
-
+{div_functions}
 reg [32:0] wide;
 reg [5:0] sh_n;
 reg [63:0] fun;
@@ -443,12 +418,58 @@ always @(*) begin
             else d = (b32 > 32'd63) ? 64'd0 : (a >> b32[5:0]);
         end
         OP_MUL64: d = hi ? p64[127:64] : p64[63:0];
-        OP_DIV: d = {32'd0, div32(a32, b32, sgn, 1'b0)};
-        OP_REM: d = {32'd0, div32(a32, b32, sgn, 1'b1)};
-        OP_DIV64: d = div64(a, b, sgn, 1'b0);
-        OP_REM64: d = div64(a, b, sgn, 1'b1);
-        default: d = 64'd0;
+{div_arms}        default: d = 64'd0;
     endcase
 end
 /* verilator lint_on UNUSEDSIGNAL */
+"#;
+
+/// The dividers' functions in the ALU's Verilog (PTX's total division).
+const DIV_FUNCTIONS: &str = r#"// PTX's total division: x / 0 is all ones, x rem 0 is x, MIN / -1 is MIN (rem 0).
+function [31:0] div32(input [31:0] x, input [31:0] y, input s, input want_rem);
+    reg [31:0] ux, uy, q, r;
+    reg nq, nr;
+    begin
+        if (y == 0) begin
+            div32 = want_rem ? x : 32'hffffffff;
+        end else if (!s) begin
+            div32 = want_rem ? x % y : x / y;
+        end else begin
+            ux = x[31] ? 32'd0 - x : x;
+            uy = y[31] ? 32'd0 - y : y;
+            q = ux / uy;
+            r = ux % uy;
+            nq = x[31] ^ y[31];
+            nr = x[31];
+            div32 = want_rem ? (nr ? 32'd0 - r : r) : (nq ? 32'd0 - q : q);
+        end
+    end
+endfunction
+
+function [63:0] div64(input [63:0] x, input [63:0] y, input s, input want_rem);
+    reg [63:0] ux, uy, q, r;
+    reg nq, nr;
+    begin
+        if (y == 0) begin
+            div64 = want_rem ? x : 64'hffffffffffffffff;
+        end else if (!s) begin
+            div64 = want_rem ? x % y : x / y;
+        end else begin
+            ux = x[63] ? 64'd0 - x : x;
+            uy = y[63] ? 64'd0 - y : y;
+            q = ux / uy;
+            r = ux % uy;
+            nq = x[63] ^ y[63];
+            nr = x[63];
+            div64 = want_rem ? (nr ? 64'd0 - r : r) : (nq ? 64'd0 - q : q);
+        end
+    end
+endfunction
+"#;
+
+/// The dividers' `case` arms in the ALU's Verilog.
+const DIV_ARMS: &str = r#"        OP_DIV: d = {32'd0, div32(a32, b32, sgn, 1'b0)};
+        OP_REM: d = {32'd0, div32(a32, b32, sgn, 1'b1)};
+        OP_DIV64: d = div64(a, b, sgn, 1'b0);
+        OP_REM64: d = div64(a, b, sgn, 1'b1);
 "#;

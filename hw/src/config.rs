@@ -30,6 +30,12 @@ pub struct SmConfig {
     pub fp32: bool,
     /// The binary64 unit is present.
     pub fp64: bool,
+    /// The lanes' integer dividers are present (`div`, `rem`, `div64`,
+    /// `rem64`; combinational, the largest part of a lane). Without them
+    /// those instructions trap as not implemented, as FP ones do without
+    /// FP units.
+    #[serde(default = "yes")]
+    pub int_div: bool,
     /// Result latency of the integer ALU, in cycles.
     pub alu_latency: u32,
     /// Result latency of the FP32 unit.
@@ -47,8 +53,32 @@ pub struct SmConfig {
     pub imem_words: u32,
 }
 
+fn yes() -> bool {
+    true
+}
+
 fn default_imem_words() -> u32 {
     1 << 16
+}
+
+/// The optional units of an SM (`SmConfig::units`): opcodes of a missing
+/// one decode as not implemented, and its hardware is not built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Units {
+    pub fp32: bool,
+    pub fp64: bool,
+    pub int_div: bool,
+}
+
+impl Units {
+    /// Every unit.
+    pub const ALL: Units = Units { fp32: true, fp64: true, int_div: true };
+}
+
+impl Default for Units {
+    fn default() -> Units {
+        Units::ALL
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -72,6 +102,7 @@ impl SmConfig {
             local_bytes: 256,
             fp32: false,
             fp64: false,
+            int_div: false,
             alu_latency: 1,
             fpu_latency: 4,
             sfu_latency: 8,
@@ -96,6 +127,7 @@ impl SmConfig {
             local_bytes: 64 * 1024,
             fp32: true,
             fp64: true,
+            int_div: true,
             alu_latency: 1,
             fpu_latency: 4,
             sfu_latency: 12,
@@ -117,6 +149,11 @@ impl SmConfig {
             "wide" => Some(SmConfig::wide()),
             _ => None,
         }
+    }
+
+    /// Which optional units the SM has: what its decoder and lanes are built with.
+    pub fn units(&self) -> Units {
+        Units { fp32: self.fp32, fp64: self.fp64, int_div: self.int_div }
     }
 
     /// Beats per warp instruction.

@@ -3,6 +3,7 @@
 //! nothing is re-typed. The Verilog is a `case` generated from the same
 //! function.
 
+use crate::config::Units;
 use crate::{alu, fpu, sfu};
 use heddle_isa::table::{Format, Regs};
 use heddle_isa::Opcode;
@@ -54,15 +55,16 @@ pub const WORD_BITS: usize = 17;
 /// ity_d[13] (a 64-bit `IntTy` makes `d` a pair), shfl[14] (the warp shuffle:
 /// gather then select), ity_a[15] (a 64-bit `IntTy` makes `a` a pair),
 /// sfu[16] (the lane's special-function unit computes the result).
-/// `fp32`, `fp64`: the SM has FP32 (and SFU) units, binary64 units
-/// (`SmConfig::fp32`, `SmConfig::fp64`); opcodes of a missing unit decode as
-/// not implemented.
-pub fn rom_word(op: Opcode, fp32: bool, fp64: bool) -> u64 {
+/// `units`: the SM's FP32 (and SFU) units, binary64 units and integer
+/// dividers (`SmConfig::units`); opcodes of a missing unit decode as not
+/// implemented.
+pub fn rom_word(op: Opcode, units: Units) -> u64 {
     let info = op.info();
-    let fp = (fp32 && fpu::OPS32.contains(&op)) || (fp64 && fpu::OPS64.contains(&op));
-    let sfu = fp32 && op == sfu::OP;
+    let fp = (units.fp32 && fpu::OPS32.contains(&op)) || (units.fp64 && fpu::OPS64.contains(&op));
+    let sfu = units.fp32 && op == sfu::OP;
+    let int = alu::OPS.contains(&op) && (units.int_div || !alu::DIV_OPS.contains(&op));
     let class = match op {
-        o if alu::OPS.contains(&o) || fp || sfu => class::ALU,
+        _ if int || fp || sfu => class::ALU,
         Opcode::S2r => class::S2R,
         Opcode::Shfl => class::ALU,
         Opcode::Ld => class::LD,
@@ -117,21 +119,20 @@ pub fn rom_word(op: Opcode, fp32: bool, fp64: bool) -> u64 {
 pub struct DecodeRom {
     pub op: Signal<In, Bits<7>>,
     pub word: Signal<Out, Bits<WORD_BITS>>,
-    _fp32: bool,
-    _fp64: bool,
+    _units: Units,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
 
 impl DecodeRom {
-    pub fn new(fp32: bool, fp64: bool) -> DecodeRom {
-        DecodeRom { _fp32: fp32, _fp64: fp64, ..Default::default() }
+    pub fn new(units: Units) -> DecodeRom {
+        DecodeRom { _units: units, ..Default::default() }
     }
 }
 
 impl Logic for DecodeRom {
     fn update(&mut self) {
-        let w = Opcode::from_code(self.op.val().index() as u8).map_or(0, |op| rom_word(op, self._fp32, self._fp64));
+        let w = Opcode::from_code(self.op.val().index() as u8).map_or(0, |op| rom_word(op, self._units));
         self.word.next = w.into();
     }
     fn connect(&mut self) {
@@ -140,7 +141,7 @@ impl Logic for DecodeRom {
     fn hdl(&self) -> Verilog {
         let mut s = String::from("always @(*) begin\n    case (op)\n");
         for &op in Opcode::ALL {
-            let w = rom_word(op, self._fp32, self._fp64);
+            let w = rom_word(op, self._units);
             s += &format!("        7'h{:02x}: word = {WORD_BITS}'h{w:05x}; // {}\n", op as u8, op.mnemonic());
         }
         s += &format!("        default: word = {WORD_BITS}'h00000;\n    endcase\nend");

@@ -5,6 +5,7 @@ use heddle_hw::alu::{IntAlu, OPS};
 use heddle_hw::bits::{Gather, Popc64};
 use heddle_hw::cosim::{run_verilator, settle, Port};
 use heddle_hw::decode::DecodeRom;
+use heddle_hw::config::Units;
 use heddle_hw::ram::{Ram, SyncRam};
 use heddle_hw::verilog::verilog_of;
 use rust_hdl::prelude::*;
@@ -73,7 +74,7 @@ fn int_alu_verilog_matches_its_model() {
     }
     let inputs: &[Port] = &[("op", 7), ("modv", 6), ("a", 64), ("b", 64), ("c", 32), ("cin", 1), ("pin", 1)];
     let outputs: &[Port] = &[("d", 64), ("cout", 1), ("cc_we", 1), ("pout", 1)];
-    let mut alu = IntAlu::default();
+    let mut alu = IntAlu::new(true);
     alu.connect_all();
     let verilog = verilog_of(&alu);
     heddle_hw::verilog::lint("int_alu", &verilog).unwrap();
@@ -147,7 +148,7 @@ fn sync_ram_verilog_matches_its_model() {
 
 #[test]
 fn decode_rom_verilog_matches_its_model() {
-    let mut rom = DecodeRom::new(true, true);
+    let mut rom = DecodeRom::new(Units::ALL);
     rom.connect_all();
     let verilog = verilog_of(&rom);
     heddle_hw::verilog::lint("decode_rom", &verilog).unwrap();
