@@ -12,7 +12,13 @@ use rust_hdl::prelude::*;
 /// Address width of every `Ram` port (the depth is set at construction).
 pub const ADDR_BITS: usize = 16;
 
-#[derive(LogicBlock)]
+///
+/// Its `Block` is written by hand: the read data is computed again only
+/// when the read address changes, a rising edge writes, or a backdoor
+/// `poke` changed the contents; the write port's inputs are read only at
+/// the edge, as the parent assigned them last (never committed; the VCD
+/// traces `next`).
+#[derive(Clone, Debug)]
 pub struct Ram<const W: usize> {
     pub clock: Signal<In, Clock>,
     pub raddr: Signal<In, Bits<ADDR_BITS>>,
@@ -21,15 +27,15 @@ pub struct Ram<const W: usize> {
     pub wdata: Signal<In, Bits<W>>,
     pub we: Signal<In, Bit>,
     _mem: Vec<Bits<W>>,
-    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: Gate,
+    /// The read data may not show the contents (at construction, after a `poke`).
+    stale: bool,
 }
 
 impl<const W: usize> Ram<W> {
     pub fn new(depth: usize) -> Ram<W> {
         assert!((1..=1 << ADDR_BITS).contains(&depth), "Ram depth {depth} out of range");
         Ram {
-            _ran: Gate::default(),
+            stale: true,
             clock: Default::default(),
             raddr: Default::default(),
             rdata: Default::default(),
@@ -52,18 +58,22 @@ impl<const W: usize> Ram<W> {
     pub fn poke(&mut self, addr: usize, value: Bits<W>) {
         self._mem[addr] = value;
         // The read port shows it at the next settle.
-        self._ran.invalidate();
+        self.stale = true;
     }
 }
 
 impl<const W: usize> Logic for Ram<W> {
     fn update(&mut self) {
-        if self.clock.pos_edge() && self.we.val() {
-            if let Some(slot) = self._mem.get_mut(self.waddr.val().index()) {
-                *slot = self.wdata.val();
+        let wrote = self.clock.pos_edge() && self.we.next;
+        if wrote {
+            if let Some(slot) = self._mem.get_mut(self.waddr.next.index()) {
+                *slot = self.wdata.next;
             }
         }
-        self.rdata.next = self._mem.get(self.raddr.val().index()).copied().unwrap_or_default();
+        if wrote || self.stale || self.raddr.changed {
+            self.rdata.next = self._mem.get(self.raddr.val().index()).copied().unwrap_or_default();
+            self.stale = false;
+        }
     }
 
     fn connect(&mut self) {
@@ -86,6 +96,49 @@ end",
             w = W - 1,
             last = self._mem.len() - 1,
         ))
+    }
+}
+
+impl<const W: usize> Block for Ram<W> {
+    fn connect_all(&mut self) {
+        self.connect();
+        self.clock.connect_all();
+        self.raddr.connect_all();
+        self.rdata.connect_all();
+        self.waddr.connect_all();
+        self.wdata.connect_all();
+        self.we.connect_all();
+    }
+
+    fn update_all(&mut self) {
+        self.clock.update_all();
+        self.raddr.update_all();
+        self.update();
+        self.rdata.update_all();
+    }
+
+    fn has_changed(&self) -> bool {
+        self.stale || self.rdata.changed
+    }
+
+    fn forward_clock(&mut self, clock: Clock) -> bool {
+        self.clock.next = clock;
+        true
+    }
+
+    fn wants_update(&self) -> bool {
+        self.stale || self.rdata.changed || self.clock.next != self.clock.val() || self.raddr.next != self.raddr.val()
+    }
+
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        probe.visit_start_scope(name, self);
+        self.clock.accept("clock", probe);
+        self.raddr.accept("raddr", probe);
+        self.rdata.accept("rdata", probe);
+        self.waddr.accept("waddr", probe);
+        self.wdata.accept("wdata", probe);
+        self.we.accept("we", probe);
+        probe.visit_end_scope(name, self);
     }
 }
 
@@ -199,6 +252,10 @@ impl<const W: usize> Block for SyncRam<W> {
     fn forward_clock(&mut self, clock: Clock) -> bool {
         self.clock.next = clock;
         true
+    }
+
+    fn wants_update(&self) -> bool {
+        self.rdata.changed || self.clock.next != self.clock.val()
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
@@ -320,6 +377,10 @@ impl Block for BankRam {
     fn forward_clock(&mut self, clock: Clock) -> bool {
         self.clock.next = clock;
         true
+    }
+
+    fn wants_update(&self) -> bool {
+        self.rdata.changed || self.clock.next != self.clock.val() || self.addr.next != self.addr.val()
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {

@@ -73,6 +73,10 @@ impl<T: Synth> Block for Reg<T> {
         self.q.changed
     }
 
+    fn wants_update(&self) -> bool {
+        self.clock.next != self.clock.val() || self.q.changed
+    }
+
     fn forward_clock(&mut self, clock: Clock) -> bool {
         self.clock.next = clock;
         true

@@ -37,6 +37,13 @@ pub trait Block: Logic {
     fn pending(&self) -> bool {
         self.has_changed()
     }
+    /// Vendored addition: whether `update_all` could do anything now. A
+    /// parent whose logic ran skips a child that says no (a flip-flop
+    /// between clock edges, with no change flag to clear). Defaults to
+    /// `true`.
+    fn wants_update(&self) -> bool {
+        true
+    }
 }
 
 /// Vendored addition: what gated evaluation keeps for a block, in the
@@ -86,7 +93,9 @@ impl<B: Block> Block for Vec<B> {
 
     fn update_all(&mut self) {
         for x in self {
-            x.update_all();
+            if x.wants_update() {
+                x.update_all();
+            }
         }
     }
 
@@ -128,7 +137,9 @@ impl<B: Block, const P: usize> Block for [B; P] {
 
     fn update_all(&mut self) {
         for x in self {
-            x.update_all();
+            if x.wants_update() {
+                x.update_all();
+            }
         }
     }
 

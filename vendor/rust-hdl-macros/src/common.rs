@@ -229,7 +229,7 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
                 self.update();
                 #(self.#inputs.update_all();)*
                 #(self.#outputs.update_all();)*
-                #(self.#children.update_all();)*
+                #(if self.#children.wants_update() { self.#children.update_all(); })*
             }
             // What the queries answer until the next update_all.
             self._ran.outputs = false #(|| self.#outputs.has_changed())*;
