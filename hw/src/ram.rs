@@ -121,7 +121,13 @@ impl<const W: usize> Block for Ram<W> {
         self.stale || self.rdata.changed
     }
 
+    /// An edge that writes nothing, with the read data current and its flag
+    /// clear, is taken quietly (the parent leaves the memory alone).
     fn forward_clock(&mut self, clock: Clock) -> bool {
+        if !self.stale && !self.rdata.changed && !(self.clock.rises_to(clock) && self.we.next) {
+            self.clock.take_quietly(clock);
+            return false;
+        }
         self.clock.next = clock;
         true
     }
@@ -249,7 +255,16 @@ impl<const W: usize> Block for SyncRam<W> {
         self.rdata.changed
     }
 
+    /// An edge that writes nothing and would read what the read data
+    /// already shows (or a falling one), with its flag clear, is taken
+    /// quietly (the parent leaves the memory alone).
     fn forward_clock(&mut self, clock: Clock) -> bool {
+        let acts = self.clock.rises_to(clock)
+            && (self.we.next || self.mem.get(self.raddr.next.index()).copied().unwrap_or_default() != self.rdata.val());
+        if !self.rdata.changed && !acts {
+            self.clock.take_quietly(clock);
+            return false;
+        }
         self.clock.next = clock;
         true
     }
@@ -374,7 +389,13 @@ impl Block for BankRam {
         self.rdata.changed
     }
 
+    /// An edge that writes nothing, with the read data's flag clear, is
+    /// taken quietly (the parent leaves the bank alone).
     fn forward_clock(&mut self, clock: Clock) -> bool {
+        if !self.rdata.changed && !(self.clock.rises_to(clock) && self.we.next) {
+            self.clock.take_quietly(clock);
+            return false;
+        }
         self.clock.next = clock;
         true
     }

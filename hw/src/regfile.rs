@@ -3,11 +3,16 @@
 //! write updates (the usual FPGA way to get read ports). Reads are
 //! synchronous, as block RAM's: the data at the addresses given in one
 //! cycle comes out in the next (a write in that cycle included).
+//!
+//! Its `Block` is written by hand (the Verilog is `#[hdl_gen]`'s): it acts
+//! only at a clock edge, handing its ports the inputs its parent assigned
+//! last (never committed; the VCD traces `next`), as its logic would wire
+//! them, so the parent's many settle passes, which change those inputs,
+//! cost it nothing.
 
 use crate::ram::{SyncRam, ADDR_BITS};
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
 pub struct RegFile {
     pub clock: Signal<In, Clock>,
     pub ra: Signal<In, Bits<ADDR_BITS>>,
@@ -22,14 +27,11 @@ pub struct RegFile {
     port_a: SyncRam<64>,
     port_b: SyncRam<64>,
     port_c: SyncRam<64>,
-    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    _ran: Gate,
 }
 
 impl RegFile {
     pub fn new(words: usize) -> RegFile {
         RegFile {
-            _ran: Gate::default(),
             clock: Default::default(),
             ra: Default::default(),
             rb: Default::default(),
@@ -73,5 +75,71 @@ impl Logic for RegFile {
         self.port_a.we.next = self.we.val();
         self.port_b.we.next = self.we.val();
         self.port_c.we.next = self.we.val();
+    }
+}
+
+impl Block for RegFile {
+    fn connect_all(&mut self) {
+        self.connect();
+        self.clock.connect_all();
+        self.ra.connect_all();
+        self.rb.connect_all();
+        self.rc.connect_all();
+        self.da.connect_all();
+        self.db.connect_all();
+        self.dc.connect_all();
+        self.waddr.connect_all();
+        self.wdata.connect_all();
+        self.we.connect_all();
+        self.port_a.connect_all();
+        self.port_b.connect_all();
+        self.port_c.connect_all();
+    }
+
+    fn update_all(&mut self) {
+        self.clock.update_all();
+        let clock = self.clock.val();
+        let ports = [(&mut self.port_a, &self.ra, &mut self.da), (&mut self.port_b, &self.rb, &mut self.db), (&mut self.port_c, &self.rc, &mut self.dc)];
+        for (port, raddr, data) in ports {
+            port.clock.next = clock;
+            port.raddr.next = raddr.next;
+            port.waddr.next = self.waddr.next;
+            port.wdata.next = self.wdata.next;
+            port.we.next = self.we.next;
+            port.update_all();
+            data.next = port.rdata.val();
+            data.update_all();
+        }
+    }
+
+    fn has_changed(&self) -> bool {
+        self.da.changed || self.db.changed || self.dc.changed
+    }
+
+    fn forward_clock(&mut self, clock: Clock) -> bool {
+        self.clock.next = clock;
+        true
+    }
+
+    fn wants_update(&self) -> bool {
+        self.has_changed() || self.clock.next != self.clock.val()
+    }
+
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        probe.visit_start_scope(name, self);
+        self.clock.accept("clock", probe);
+        self.ra.accept("ra", probe);
+        self.rb.accept("rb", probe);
+        self.rc.accept("rc", probe);
+        self.da.accept("da", probe);
+        self.db.accept("db", probe);
+        self.dc.accept("dc", probe);
+        self.waddr.accept("waddr", probe);
+        self.wdata.accept("wdata", probe);
+        self.we.accept("we", probe);
+        self.port_a.accept("port_a", probe);
+        self.port_b.accept("port_b", probe);
+        self.port_c.accept("port_c", probe);
+        probe.visit_end_scope(name, self);
     }
 }

@@ -3335,22 +3335,23 @@ impl Sm {
     }
 
     /// Register writes the lanes make at the coming clock edge (architectural
-    /// registers only: the tid slot is left out).
+    /// registers only: the tid slot is left out), from the write ports'
+    /// `next` (`RegFile` never commits its inputs).
     pub fn lane_writes(&self, cfg: &SmConfig) -> Vec<LaneWrite> {
         let rbits = reg_bits(cfg);
         let shift = cfg.beats().trailing_zeros() + rbits;
         let mut out = vec![];
         for (l, rf) in self.rf.iter().enumerate() {
-            if !rf.we.val() {
+            if !rf.we.next {
                 continue;
             }
-            let addr = rf.waddr.val().index() as u32;
+            let addr = rf.waddr.next.index() as u32;
             let reg = addr & ((1 << rbits) - 1);
             if reg == (1 << rbits) - 1 {
                 continue;
             }
             let beat = (addr >> rbits) & (cfg.beats() - 1);
-            out.push(LaneWrite { thread: beat * cfg.lanes + l as u32, warp: addr >> shift, reg, value: rf.wdata.val().to_u64() as u32 });
+            out.push(LaneWrite { thread: beat * cfg.lanes + l as u32, warp: addr >> shift, reg, value: rf.wdata.next.to_u64() as u32 });
         }
         out
     }

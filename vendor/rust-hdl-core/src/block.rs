@@ -1,4 +1,5 @@
 use crate::clock::Clock;
+use std::cell::Cell;
 use crate::logic::Logic;
 use crate::probe::Probe;
 
@@ -48,27 +49,61 @@ pub trait Block: Logic {
 
 /// Vendored addition: what gated evaluation keeps for a block, in the
 /// field `_ran` the vendored `LogicBlock` derive looks for (see the macros
-/// crate). The flags are those of the block's signals and children as the
-/// block's last `update_all` left them, which nothing else changes: the
-/// queries a parent asks many times per pass answer from them instead of
-/// visiting every signal again.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// crate): whether its logic has run, and the answers to the queries a
+/// parent asks many times per pass (did an output, a child, anything
+/// change), each found once after the block's `update_all` (the only thing
+/// that changes the flags they read) and kept until the next one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Gate {
     /// The logic has run (false at construction, and after a change made
     /// through a backdoor, such as a memory's `poke`).
     pub ran: bool,
-    /// An output changed.
-    pub outputs: bool,
-    /// A child changed.
-    pub children: bool,
-    /// An input, an output or a child changed.
-    pub any: bool,
+    outputs: Cell<Option<bool>>,
+    children: Cell<Option<bool>>,
+    any: Cell<Option<bool>>,
 }
 
 impl Gate {
     /// The logic must run again (state changed behind the signals' backs).
     pub fn invalidate(&mut self) {
         self.ran = false;
+    }
+
+    /// Forgets the answers (the block's `update_all` has changed flags).
+    pub fn forget(&mut self) {
+        *self.outputs.get_mut() = None;
+        *self.children.get_mut() = None;
+        *self.any.get_mut() = None;
+    }
+
+    /// Did an output change: the kept answer, or `find`'s.
+    #[inline]
+    pub fn outputs(&self, find: impl FnOnce() -> bool) -> bool {
+        Self::kept(&self.outputs, find)
+    }
+
+    /// Did a child change.
+    #[inline]
+    pub fn children(&self, find: impl FnOnce() -> bool) -> bool {
+        Self::kept(&self.children, find)
+    }
+
+    /// Did an input, an output or a child change.
+    #[inline]
+    pub fn any(&self, find: impl FnOnce() -> bool) -> bool {
+        Self::kept(&self.any, find)
+    }
+
+    #[inline]
+    fn kept(cell: &Cell<Option<bool>>, find: impl FnOnce() -> bool) -> bool {
+        match cell.get() {
+            Some(v) => v,
+            None => {
+                let v = find();
+                cell.set(Some(v));
+                v
+            }
+        }
     }
 }
 

@@ -250,6 +250,22 @@ impl Signal<In, Clock> {
     pub fn neg_edge(&self) -> bool {
         self.changed && !self.val.clk && self.prev.clk
     }
+    /// Vendored addition: takes the clock's new value without flagging a
+    /// change, for a block that has nothing to do at this edge and is not
+    /// updated (its `Block::forward_clock` says so); its next edge is then
+    /// seen as usual.
+    #[inline(always)]
+    pub fn take_quietly(&mut self, clock: Clock) {
+        self.next = clock;
+        self.prev = clock;
+        self.val = clock;
+        self.changed = false;
+    }
+    /// Vendored addition: would taking `clock` be a rising edge.
+    #[inline(always)]
+    pub fn rises_to(&self, clock: Clock) -> bool {
+        clock.clk && !self.val.clk
+    }
 }
 
 impl<T: Synth> Signal<Out, T> {

@@ -216,7 +216,7 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
             let mut run = !self._ran.ran #(|| self.#data_inputs.has_changed())* #(|| self.#children.outputs_changed())*;
             if !run {
                 // Outputs that changed in the previous pass: clear the flags.
-                if self._ran.outputs {
+                if self.outputs_changed() {
                     #(self.#outputs.update_all();)*
                 }
                 #skipped
@@ -231,32 +231,34 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
                 #(self.#outputs.update_all();)*
                 #(if self.#children.wants_update() { self.#children.update_all(); })*
             }
-            // What the queries answer until the next update_all.
-            self._ran.outputs = false #(|| self.#outputs.has_changed())*;
-            self._ran.children = false #(|| self.#children.has_changed())*;
-            self._ran.any = self._ran.outputs || self._ran.children #(|| self.#inputs.has_changed())*;
+            // The flags the queries read may have changed.
+            self._ran.forget();
         }
     })
 }
 
 /// `has_changed`, `outputs_changed` and `pending` for a block with a
-/// `_ran` field, from the flags its last `update_all` kept
-/// (`rust_hdl_core::block::Gate`; `pending`: its logic has not run, or a
+/// `_ran` field, each found once after an `update_all` and kept in the
+/// field (`rust_hdl_core::block::Gate`; `pending`: its logic has not run, or a
 /// child has something to do; its inputs were committed in the pass, and
 /// its own outputs changing needs nothing more of it): a block whose logic
 /// has not run yet (or must run again, see `heddle_hw::ram::Ram::poke`)
 /// counts as changed, so that a parent whose own logic is skipped still
 /// updates it.
-pub fn get_gated_queries(_fields: &[TS], _types: &[TS]) -> syn::Result<TS> {
+pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
+    let g = gated_fields(fields, types);
+    let inputs: Vec<&TS> = g.inputs.iter().map(|(f, _)| *f).collect();
+    let outputs = &g.outputs;
+    let children = &g.children;
     Ok(quote! {
         fn has_changed(&self) -> bool {
-            !self._ran.ran || self._ran.any
+            !self._ran.ran || self._ran.any(|| false #(|| self.#inputs.has_changed())* #(|| self.#outputs.has_changed())* #(|| self.#children.has_changed())*)
         }
         fn outputs_changed(&self) -> bool {
-            self._ran.outputs
+            self._ran.outputs(|| false #(|| self.#outputs.has_changed())*)
         }
         fn pending(&self) -> bool {
-            !self._ran.ran || self._ran.children
+            !self._ran.ran || self._ran.children(|| false #(|| self.#children.has_changed())*)
         }
     })
 }
