@@ -27,8 +27,10 @@ pub trait Block: Logic {
     /// Vendored addition: drive the block's clock input, when its parent's
     /// logic is skipped in a pass in which only the clock changed (a parent
     /// wires its clock straight to its children's), and say whether the
-    /// block has one. Does nothing for a block without a clock, which the
-    /// parent then leaves alone unless it has something pending.
+    /// block needs an update for it. Does nothing for a block without a
+    /// clock; a block with nothing to do at this edge may take the clock
+    /// itself (`Signal::take_quietly`) and say no. The parent leaves a
+    /// block that says no alone unless it has something pending.
     fn forward_clock(&mut self, _clock: Clock) -> bool {
         false
     }
