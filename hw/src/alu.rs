@@ -177,8 +177,8 @@ impl Logic for IntAlu {
     }
 
     fn hdl(&self) -> Verilog {
-        let (functions, arms) = if self._div { (DIV_FUNCTIONS, DIV_ARMS) } else { ("", "") };
-        Verilog::Custom(format!("{}{}", isa_localparams(), ALU_BODY.replace("{div_functions}", functions).replace("{div_arms}", arms)))
+        let (functions, arms) = if self._div { (format!("// PTX's total division: x / 0 is all ones, x rem 0 is x, MIN / -1 is MIN (rem 0).\n{}\n{}", div_function(32), div_function(64)), DIV_ARMS) } else { (String::new(), "") };
+        Verilog::Custom(format!("{}{}", isa_localparams(), ALU_BODY.replace("{div_functions}", &functions).replace("{div_arms}", arms)))
     }
 }
 
@@ -424,48 +424,32 @@ end
 /* verilator lint_on UNUSEDSIGNAL */
 "#;
 
-/// The dividers' functions in the ALU's Verilog (PTX's total division).
-const DIV_FUNCTIONS: &str = r#"// PTX's total division: x / 0 is all ones, x rem 0 is x, MIN / -1 is MIN (rem 0).
-function [31:0] div32(input [31:0] x, input [31:0] y, input s, input want_rem);
-    reg [31:0] ux, uy, q, r;
+/// One width's divider function in the ALU's Verilog: `div{w}`.
+fn div_function(w: u32) -> String {
+    let top = w - 1;
+    format!(
+        r#"function [{top}:0] div{w}(input [{top}:0] x, input [{top}:0] y, input s, input want_rem);
+    reg [{top}:0] ux, uy, q, r;
     reg nq, nr;
     begin
         if (y == 0) begin
-            div32 = want_rem ? x : 32'hffffffff;
+            div{w} = want_rem ? x : {{{w}{{1'b1}}}};
         end else if (!s) begin
-            div32 = want_rem ? x % y : x / y;
+            div{w} = want_rem ? x % y : x / y;
         end else begin
-            ux = x[31] ? 32'd0 - x : x;
-            uy = y[31] ? 32'd0 - y : y;
+            ux = x[{top}] ? {w}'d0 - x : x;
+            uy = y[{top}] ? {w}'d0 - y : y;
             q = ux / uy;
             r = ux % uy;
-            nq = x[31] ^ y[31];
-            nr = x[31];
-            div32 = want_rem ? (nr ? 32'd0 - r : r) : (nq ? 32'd0 - q : q);
+            nq = x[{top}] ^ y[{top}];
+            nr = x[{top}];
+            div{w} = want_rem ? (nr ? {w}'d0 - r : r) : (nq ? {w}'d0 - q : q);
         end
     end
 endfunction
-
-function [63:0] div64(input [63:0] x, input [63:0] y, input s, input want_rem);
-    reg [63:0] ux, uy, q, r;
-    reg nq, nr;
-    begin
-        if (y == 0) begin
-            div64 = want_rem ? x : 64'hffffffffffffffff;
-        end else if (!s) begin
-            div64 = want_rem ? x % y : x / y;
-        end else begin
-            ux = x[63] ? 64'd0 - x : x;
-            uy = y[63] ? 64'd0 - y : y;
-            q = ux / uy;
-            r = ux % uy;
-            nq = x[63] ^ y[63];
-            nr = x[63];
-            div64 = want_rem ? (nr ? 64'd0 - r : r) : (nq ? 64'd0 - q : q);
-        end
-    end
-endfunction
-"#;
+"#
+    )
+}
 
 /// The dividers' `case` arms in the ALU's Verilog.
 const DIV_ARMS: &str = r#"        OP_DIV: d = {32'd0, div32(a32, b32, sgn, 1'b0)};

@@ -7,6 +7,24 @@
 //! simulates under rust-hdl and exports Verilog that Verilator lints clean
 //! ([`verilog::lint`]).
 
+/// `connect_all` and `accept` of a hand-written `Block` (the memories, the
+/// register file, the flip-flop): its ports and children, listed in
+/// declaration order, which is the order of the exported Verilog's ports.
+macro_rules! block_ports {
+    ($($port:ident),*) => {
+        fn connect_all(&mut self) {
+            self.connect();
+            $(self.$port.connect_all();)*
+        }
+
+        fn accept(&self, name: &str, probe: &mut dyn Probe) {
+            probe.visit_start_scope(name, self);
+            $(self.$port.accept(stringify!($port), probe);)*
+            probe.visit_end_scope(name, self);
+        }
+    };
+}
+
 pub mod alu;
 pub mod atom;
 pub mod bits;

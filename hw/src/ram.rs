@@ -100,15 +100,7 @@ end",
 }
 
 impl<const W: usize> Block for Ram<W> {
-    fn connect_all(&mut self) {
-        self.connect();
-        self.clock.connect_all();
-        self.raddr.connect_all();
-        self.rdata.connect_all();
-        self.waddr.connect_all();
-        self.wdata.connect_all();
-        self.we.connect_all();
-    }
+    block_ports!(clock, raddr, rdata, waddr, wdata, we);
 
     fn update_all(&mut self) {
         self.clock.update_all();
@@ -136,16 +128,6 @@ impl<const W: usize> Block for Ram<W> {
         self.stale || self.rdata.changed || self.clock.next != self.clock.val() || self.raddr.next != self.raddr.val()
     }
 
-    fn accept(&self, name: &str, probe: &mut dyn Probe) {
-        probe.visit_start_scope(name, self);
-        self.clock.accept("clock", probe);
-        self.raddr.accept("raddr", probe);
-        self.rdata.accept("rdata", probe);
-        self.waddr.accept("waddr", probe);
-        self.wdata.accept("wdata", probe);
-        self.we.accept("we", probe);
-        probe.visit_end_scope(name, self);
-    }
 }
 
 /// `SyncRam`: a memory with one synchronous read port and one synchronous
@@ -230,15 +212,7 @@ always @(*) rdata = (ra <= {last}) ? mem[ra] : {W}'d0;",
 }
 
 impl<const W: usize> Block for SyncRam<W> {
-    fn connect_all(&mut self) {
-        self.connect();
-        self.clock.connect_all();
-        self.raddr.connect_all();
-        self.rdata.connect_all();
-        self.waddr.connect_all();
-        self.wdata.connect_all();
-        self.we.connect_all();
-    }
+    block_ports!(clock, raddr, rdata, waddr, wdata, we);
 
     fn update_all(&mut self) {
         self.clock.update_all();
@@ -273,16 +247,6 @@ impl<const W: usize> Block for SyncRam<W> {
         self.rdata.changed || self.clock.next != self.clock.val()
     }
 
-    fn accept(&self, name: &str, probe: &mut dyn Probe) {
-        probe.visit_start_scope(name, self);
-        self.clock.accept("clock", probe);
-        self.raddr.accept("raddr", probe);
-        self.rdata.accept("rdata", probe);
-        self.waddr.accept("waddr", probe);
-        self.wdata.accept("wdata", probe);
-        self.we.accept("we", probe);
-        probe.visit_end_scope(name, self);
-    }
 }
 
 /// `BankRam`: one shared-memory bank, 32-bit words with byte enables, one
@@ -368,15 +332,7 @@ end",
 }
 
 impl Block for BankRam {
-    fn connect_all(&mut self) {
-        self.connect();
-        self.clock.connect_all();
-        self.addr.connect_all();
-        self.rdata.connect_all();
-        self.wdata.connect_all();
-        self.we.connect_all();
-        self.be.connect_all();
-    }
+    block_ports!(clock, addr, rdata, wdata, we, be);
 
     fn update_all(&mut self) {
         self.clock.update_all();
@@ -404,14 +360,4 @@ impl Block for BankRam {
         self.rdata.changed || self.clock.next != self.clock.val() || self.addr.next != self.addr.val()
     }
 
-    fn accept(&self, name: &str, probe: &mut dyn Probe) {
-        probe.visit_start_scope(name, self);
-        self.clock.accept("clock", probe);
-        self.addr.accept("addr", probe);
-        self.rdata.accept("rdata", probe);
-        self.wdata.accept("wdata", probe);
-        self.we.accept("we", probe);
-        self.be.accept("be", probe);
-        probe.visit_end_scope(name, self);
-    }
 }

@@ -49,12 +49,7 @@ end",
 }
 
 impl<T: Synth> Block for Reg<T> {
-    fn connect_all(&mut self) {
-        self.connect();
-        self.d.connect_all();
-        self.q.connect_all();
-        self.clock.connect_all();
-    }
+    block_ports!(d, q, clock);
 
     fn update_all(&mut self) {
         // `d` is not committed: only the edge reads it, and it reads what
@@ -89,11 +84,4 @@ impl<T: Synth> Block for Reg<T> {
         true
     }
 
-    fn accept(&self, name: &str, probe: &mut dyn Probe) {
-        probe.visit_start_scope(name, self);
-        self.d.accept("d", probe);
-        self.q.accept("q", probe);
-        self.clock.accept("clock", probe);
-        probe.visit_end_scope(name, self);
-    }
 }

@@ -79,22 +79,7 @@ impl Logic for RegFile {
 }
 
 impl Block for RegFile {
-    fn connect_all(&mut self) {
-        self.connect();
-        self.clock.connect_all();
-        self.ra.connect_all();
-        self.rb.connect_all();
-        self.rc.connect_all();
-        self.da.connect_all();
-        self.db.connect_all();
-        self.dc.connect_all();
-        self.waddr.connect_all();
-        self.wdata.connect_all();
-        self.we.connect_all();
-        self.port_a.connect_all();
-        self.port_b.connect_all();
-        self.port_c.connect_all();
-    }
+    block_ports!(clock, ra, rb, rc, da, db, dc, waddr, wdata, we, port_a, port_b, port_c);
 
     fn update_all(&mut self) {
         self.clock.update_all();
@@ -125,21 +110,4 @@ impl Block for RegFile {
         self.has_changed() || self.clock.next != self.clock.val()
     }
 
-    fn accept(&self, name: &str, probe: &mut dyn Probe) {
-        probe.visit_start_scope(name, self);
-        self.clock.accept("clock", probe);
-        self.ra.accept("ra", probe);
-        self.rb.accept("rb", probe);
-        self.rc.accept("rc", probe);
-        self.da.accept("da", probe);
-        self.db.accept("db", probe);
-        self.dc.accept("dc", probe);
-        self.waddr.accept("waddr", probe);
-        self.wdata.accept("wdata", probe);
-        self.we.accept("we", probe);
-        self.port_a.accept("port_a", probe);
-        self.port_b.accept("port_b", probe);
-        self.port_c.accept("port_c", probe);
-        probe.visit_end_scope(name, self);
-    }
 }
