@@ -388,7 +388,12 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             }
             write_out(output.as_deref(), verilog.as_bytes())?;
             if let Some(p) = output {
-                eprintln!("{}: {} lines of Verilog, top module `top`{}", p.display(), verilog.lines().count(), if lint { ", lint clean" } else { "" });
+                eprintln!(
+                    "{}: {} lines of Verilog, top module `top`{}",
+                    p.display(),
+                    verilog.lines().count(),
+                    if lint { ", lint clean" } else { "" }
+                );
             }
             Ok(0)
         }

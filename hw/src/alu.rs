@@ -177,7 +177,18 @@ impl Logic for IntAlu {
     }
 
     fn hdl(&self) -> Verilog {
-        let (functions, arms) = if self._div { (format!("// PTX's total division: x / 0 is all ones, x rem 0 is x, MIN / -1 is MIN (rem 0).\n{}\n{}", div_function(32), div_function(64)), DIV_ARMS) } else { (String::new(), "") };
+        let (functions, arms) = if self._div {
+            (
+                format!(
+                    "// PTX's total division: x / 0 is all ones, x rem 0 is x, MIN / -1 is MIN (rem 0).\n{}\n{}",
+                    div_function(32),
+                    div_function(64)
+                ),
+                DIV_ARMS,
+            )
+        } else {
+            (String::new(), "")
+        };
         Verilog::Custom(format!("{}{}", isa_localparams(), ALU_BODY.replace("{div_functions}", &functions).replace("{div_arms}", arms)))
     }
 }

@@ -47,7 +47,12 @@ pub struct Gather {
 
 impl Gather {
     pub fn new(lanes: usize) -> Gather {
-        Gather { _ran: Gate::default(), bits: (0..lanes).map(|_| Default::default()).collect(), base: Default::default(), placed: Default::default() }
+        Gather {
+            _ran: Gate::default(),
+            bits: (0..lanes).map(|_| Default::default()).collect(),
+            base: Default::default(),
+            placed: Default::default(),
+        }
     }
 }
 

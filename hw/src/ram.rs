@@ -127,7 +127,6 @@ impl<const W: usize> Block for Ram<W> {
     fn wants_update(&self) -> bool {
         self.stale || self.rdata.changed || self.clock.next != self.clock.val() || self.raddr.next != self.raddr.val()
     }
-
 }
 
 /// `SyncRam`: a memory with one synchronous read port and one synchronous
@@ -246,7 +245,6 @@ impl<const W: usize> Block for SyncRam<W> {
     fn wants_update(&self) -> bool {
         self.rdata.changed || self.clock.next != self.clock.val()
     }
-
 }
 
 /// `BankRam`: one shared-memory bank, 32-bit words with byte enables, one
@@ -359,5 +357,4 @@ impl Block for BankRam {
     fn wants_update(&self) -> bool {
         self.rdata.changed || self.clock.next != self.clock.val() || self.addr.next != self.addr.val()
     }
-
 }

@@ -83,5 +83,4 @@ impl<T: Synth> Block for Reg<T> {
         self.clock.next = clock;
         true
     }
-
 }

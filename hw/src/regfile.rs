@@ -84,7 +84,11 @@ impl Block for RegFile {
     fn update_all(&mut self) {
         self.clock.update_all();
         let clock = self.clock.val();
-        let ports = [(&mut self.port_a, &self.ra, &mut self.da), (&mut self.port_b, &self.rb, &mut self.db), (&mut self.port_c, &self.rc, &mut self.dc)];
+        let ports = [
+            (&mut self.port_a, &self.ra, &mut self.da),
+            (&mut self.port_b, &self.rb, &mut self.db),
+            (&mut self.port_c, &self.rc, &mut self.dc),
+        ];
         for (port, raddr, data) in ports {
             port.clock.next = clock;
             port.raddr.next = raddr.next;
@@ -109,5 +113,4 @@ impl Block for RegFile {
     fn wants_update(&self) -> bool {
         self.has_changed() || self.clock.next != self.clock.val()
     }
-
 }

@@ -3,9 +3,9 @@
 
 use heddle_hw::alu::{IntAlu, OPS};
 use heddle_hw::bits::{Gather, Popc64};
+use heddle_hw::config::Units;
 use heddle_hw::cosim::{run_verilator, settle, Port};
 use heddle_hw::decode::DecodeRom;
-use heddle_hw::config::Units;
 use heddle_hw::ram::{Ram, SyncRam};
 use heddle_hw::verilog::verilog_of;
 use rust_hdl::prelude::*;
