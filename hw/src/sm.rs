@@ -1869,22 +1869,33 @@ impl Logic for Sm {
             self.gc.bits[l].next = self.alus[l].cout.val();
         }
         // FP32/FP64 and special-function units, where the configuration has them.
+        // Their inputs are held at zero unless their class executes (operand
+        // isolation: they do not switch for other instructions, and their
+        // simulation does not run for them).
         for l in 0..self._fpus {
-            self.fpus[l].op.next = self.f_op.val();
-            self.fpus[l].modv.next = self.f_mod.val();
-            self.fpus[l].ext0.next = self.ir.q.val().get_bit(46) & !self.f_i.val();
-            self.fpus[l].a.next = self.lane_a[l].val();
-            self.fpus[l].b.next = self.lane_b[l].val();
-            self.fpus[l].c.next = self.lane_c[l].val();
+            self.fpus[l].op.next = 0.into();
+            self.fpus[l].modv.next = 0.into();
+            self.fpus[l].ext0.next = false;
+            self.fpus[l].a.next = 0.into();
+            self.fpus[l].b.next = 0.into();
+            self.fpus[l].c.next = 0.into();
             if self.is_fp.val() {
+                self.fpus[l].op.next = self.f_op.val();
+                self.fpus[l].modv.next = self.f_mod.val();
+                self.fpus[l].ext0.next = self.ir.q.val().get_bit(46) & !self.f_i.val();
+                self.fpus[l].a.next = self.lane_a[l].val();
+                self.fpus[l].b.next = self.lane_b[l].val();
+                self.fpus[l].c.next = self.lane_c[l].val();
                 self.lane_d[l].next = self.fpus[l].d.val();
                 self.gp.bits[l].next = self.fpus[l].pout.val();
             }
         }
         for l in 0..self._sfus {
-            self.sfus[l].modv.next = self.f_mod.val();
-            self.sfus[l].a.next = self.va[l].val().get_bits::<32>(0);
+            self.sfus[l].modv.next = 0.into();
+            self.sfus[l].a.next = 0.into();
             if self.is_sfu.val() {
+                self.sfus[l].modv.next = self.f_mod.val();
+                self.sfus[l].a.next = self.va[l].val().get_bits::<32>(0);
                 self.lane_d[l].next = self.sfus[l].d.val();
             }
         }
