@@ -10,6 +10,11 @@ pub trait Logic {
     fn timing(&self) -> Vec<TimingInfo> {
         vec![]
     }
+    /// Vendored addition: evaluate the block's child-to-child wires again
+    /// and update each child whose input changed (`#[hdl_gen]` writes it;
+    /// the vendored derive's gated `update_all` calls it after updating
+    /// the children). Does nothing by default.
+    fn wires(&mut self) {}
 }
 
 pub fn logic_connect_fn<L: Logic>(x: &mut L) {

@@ -220,6 +220,7 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
                     #(self.#outputs.update_all();)*
                 }
                 #skipped
+                self.wires();
                 // A child's outputs changed just now (at a clock edge, or
                 // settling): run the logic in this pass, not the next.
                 run = false #(|| self.#children.outputs_changed())*;
@@ -230,6 +231,7 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
                 #(self.#inputs.update_all();)*
                 #(self.#outputs.update_all();)*
                 #(if self.#children.wants_update() { self.#children.update_all(); })*
+                self.wires();
             }
             // The flags the queries read may have changed.
             self._ran.forget();

@@ -8,6 +8,7 @@ mod logic_interface;
 mod logic_state;
 mod logic_struct;
 mod ordered;
+mod wires;
 
 use syn::parse_macro_input;
 use syn::DeriveInput;
@@ -68,11 +69,14 @@ pub fn hdl_gen(_attr: TokenStream, item: TokenStream) -> TokenStream {
     let parse = parse_macro_input!(item as syn::ItemFn);
     // Vendored: every crate but rust-hdl's own (whose blocks are never
     // gated) must assign its own signals before reading them (`ordered`).
+    // and gets its child-to-child wires (`wires`) for gated evaluation.
+    let mut wires = quote! {};
     if !std::env::var("CARGO_PKG_NAME").is_ok_and(|p| p.starts_with("rust-hdl")) {
         if let Err(e) = ordered::check(&parse) {
             let e = e.to_compile_error();
             return quote!(#e #orig).into();
         }
+        wires = wires::wires_gen(&parse);
     }
     let connects = match connect_gen(&parse) {
         Err(e) => return e.to_compile_error().into(),
@@ -93,6 +97,8 @@ pub fn hdl_gen(_attr: TokenStream, item: TokenStream) -> TokenStream {
         #[allow(unused_variables)]
         #[automatically_derived]
             #hdl_code
+
+            #wires
         }),
     }
 }
