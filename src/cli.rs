@@ -229,7 +229,8 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// A preset with `--set KEY=VALUE` overrides (VALUE as JSON: a number or
-/// true/false), validated.
+/// true/false), not yet validated (the caller may override more; `Sm::new`
+/// validates).
 fn sm_config(preset: &str, sets: &[String]) -> Result<SmConfig, String> {
     let cfg = SmConfig::preset(preset).ok_or(format!("unknown configuration `{preset}` (tiny, default, wide)"))?;
     let mut fields = serde_json::to_value(&cfg).map_err(|e| e.to_string())?;
@@ -240,9 +241,7 @@ fn sm_config(preset: &str, sets: &[String]) -> Result<SmConfig, String> {
         let slot = map.get_mut(key).ok_or(format!("--set `{set}`: no configuration field `{key}` (fields: {keys})"))?;
         *slot = serde_json::from_str(value).map_err(|_| format!("--set `{set}`: `{value}` is not a number or true/false"))?;
     }
-    let cfg: SmConfig = serde_json::from_value(fields).map_err(|e| format!("--set: {e}"))?;
-    cfg.validate().map_err(|e| e.to_string())?;
-    Ok(cfg)
+    serde_json::from_value(fields).map_err(|e| format!("--set: {e}"))
 }
 
 fn exec(cmd: Cmd) -> Result<i32, String> {

@@ -116,12 +116,8 @@ impl<const W: usize> Block for Ram<W> {
     /// An edge that writes nothing, with the read data current and its flag
     /// clear, is taken quietly (the parent leaves the memory alone).
     fn forward_clock(&mut self, clock: Clock) -> bool {
-        if !self.stale && !self.rdata.changed && !(self.clock.rises_to(clock) && self.we.next) {
-            self.clock.take_quietly(clock);
-            return false;
-        }
-        self.clock.next = clock;
-        true
+        let acts = self.stale || self.rdata.changed || (self.clock.rises_to(clock) && self.we.next);
+        self.clock.forward(clock, acts)
     }
 
     fn wants_update(&self) -> bool {
@@ -232,14 +228,10 @@ impl<const W: usize> Block for SyncRam<W> {
     /// already shows (or a falling one), with its flag clear, is taken
     /// quietly (the parent leaves the memory alone).
     fn forward_clock(&mut self, clock: Clock) -> bool {
-        let acts = self.clock.rises_to(clock)
-            && (self.we.next || self.mem.get(self.raddr.next.index()).copied().unwrap_or_default() != self.rdata.val());
-        if !self.rdata.changed && !acts {
-            self.clock.take_quietly(clock);
-            return false;
-        }
-        self.clock.next = clock;
-        true
+        let acts = self.rdata.changed
+            || (self.clock.rises_to(clock)
+                && (self.we.next || self.mem.get(self.raddr.next.index()).copied().unwrap_or_default() != self.rdata.val()));
+        self.clock.forward(clock, acts)
     }
 
     fn wants_update(&self) -> bool {
@@ -346,12 +338,8 @@ impl Block for BankRam {
     /// An edge that writes nothing, with the read data's flag clear, is
     /// taken quietly (the parent leaves the bank alone).
     fn forward_clock(&mut self, clock: Clock) -> bool {
-        if !self.rdata.changed && !(self.clock.rises_to(clock) && self.we.next) {
-            self.clock.take_quietly(clock);
-            return false;
-        }
-        self.clock.next = clock;
-        true
+        let acts = self.rdata.changed || (self.clock.rises_to(clock) && self.we.next);
+        self.clock.forward(clock, acts)
     }
 
     fn wants_update(&self) -> bool {

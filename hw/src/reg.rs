@@ -76,11 +76,7 @@ impl<T: Synth> Block for Reg<T> {
     /// falling one) when `q`'s change flag is clear: the clock is taken
     /// quietly and the parent leaves the flip-flop alone.
     fn forward_clock(&mut self, clock: Clock) -> bool {
-        if !self.q.changed && (!self.clock.rises_to(clock) || self.d.next == self.q.val()) {
-            self.clock.take_quietly(clock);
-            return false;
-        }
-        self.clock.next = clock;
-        true
+        let acts = self.q.changed || (self.clock.rises_to(clock) && self.d.next != self.q.val());
+        self.clock.forward(clock, acts)
     }
 }

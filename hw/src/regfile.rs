@@ -106,8 +106,7 @@ impl Block for RegFile {
     }
 
     fn forward_clock(&mut self, clock: Clock) -> bool {
-        self.clock.next = clock;
-        true
+        self.clock.forward(clock, true)
     }
 
     fn wants_update(&self) -> bool {

@@ -261,6 +261,18 @@ impl Signal<In, Clock> {
         self.val = clock;
         self.changed = false;
     }
+    /// Vendored addition: a leaf block's `Block::forward_clock`: takes
+    /// `clock`, quietly when the block has nothing to do at it (`acts`
+    /// false), and answers whether the block needs an update.
+    #[inline(always)]
+    pub fn forward(&mut self, clock: Clock, acts: bool) -> bool {
+        if acts {
+            self.next = clock;
+        } else {
+            self.take_quietly(clock);
+        }
+        acts
+    }
     /// Vendored addition: would taking `clock` be a rising edge.
     #[inline(always)]
     pub fn rises_to(&self, clock: Clock) -> bool {
