@@ -66,6 +66,12 @@
 //! assigned in this same call (rust-hdl's `val()` of a local is its `next`,
 //! like a blocking assignment in the Verilog it becomes). A value computed
 //! in a loop must be complete before another loop compares against it.
+//! A combinational child whose outputs the logic reads (a lane's units,
+//! the gatherers, the popcount, the coalescer, the predicate RAM) is
+//! settled in place (`settle!`) after the last assignment to its inputs
+//! and before the first read of its outputs: settling it while an input
+//! still changes later in the same run would make the simulation
+//! oscillate between passes.
 
 use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
@@ -1452,9 +1458,6 @@ impl Logic for Sm {
         if self.auxsel.val() == 3 {
             self.aux_code.next = self.aux_ir.val().get_bits::<4>(19);
         }
-        // Predicate RAM read (p7 reads as all ones).
-        self.preds.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3;
-        self.pred_val.next = self.preds.rdata.val();
         // Memory width: words per thread.
         self.mwidth.next = self.f_mod.val().get_bits::<3>(0);
         if self.cls.val() == 5 {
@@ -1536,14 +1539,6 @@ impl Logic for Sm {
             (self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val());
         self.beat_end.next = false;
         self.br_uni.next = (self.cls.val() == 6) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
-        self.rp_fin.next = self.res_pred.q.val();
-        self.rc_fin.next = self.res_carry.q.val();
-        self.cc_fin.next = self.cc_we.q.val();
-        if self.commit_now.val() & !self.wide.val() {
-            self.rp_fin.next = self.res_pred.q.val() | self.gp.placed.val();
-            self.rc_fin.next = self.res_carry.q.val() | self.gc.placed.val();
-            self.cc_fin.next = self.alus[0].cc_we.val();
-        }
         for l in 0..self._lanes {
             self.ladr[l].clock.next = self.clock.val();
             self.ladr[l].d.next = self.ladr[l].q.val();
@@ -1690,6 +1685,22 @@ impl Logic for Sm {
             self.cnt_now.next = self.wm_cnt.q.val() - 1;
         }
         self.single_now.next = self.wm_single.q.val() & (((self.pend_now.val() | self.fly_now.val()) & self.wm_rep.q.val()) != 0);
+        // Lanes that need a transfer of their own (the coalescer's `solo`):
+        // per-thread local addresses (explicit, or in the generic window),
+        // and every lane of an atomic or of an access wider than a bus word.
+        self.wm_solo.next = 0.into();
+        if self.in_beat.val() {
+            for l in 0..self._lanes {
+                if (self.m_space.val() == 0) & (self.soff[l].val() >= self.lo_win.val()) {
+                    self.wm_solo.next = self.wm_solo.val() | self.lane_bit[l].val();
+                }
+            }
+            if (self.cls.val() == 5) | (self.m_space.val() == 3) | (self.asz.val() > self.wbytes.val()) {
+                self.wm_solo.next = self.lanes_mask.val();
+            }
+        }
+        self.coal.solo.next = self.wm_solo.val();
+        settle!(self.coal);
         self.wm_leaders.next = self.coal.leaders.val();
         if self.single_now.val() {
             self.wm_leaders.next = self.lanes_mask.val();
@@ -1716,7 +1727,6 @@ impl Logic for Sm {
         self.wm_fli.next = 0.into();
         self.wm_tb.next = 0.into();
         self.wm_tc.next = 0.into();
-        self.wm_solo.next = 0.into();
         if self.in_beat.val() {
             for l in 0..self._lanes {
                 if self.wm_lead.val().get_bit(l) {
@@ -1728,16 +1738,8 @@ impl Logic for Sm {
                 if self.wm_hrun.val().get_bit(l) {
                     self.wm_fli.next = self.index[l].val();
                 }
-                // Per-thread local addresses (explicit, or in the generic window).
-                if (self.m_space.val() == 0) & (self.soff[l].val() >= self.lo_win.val()) {
-                    self.wm_solo.next = self.wm_solo.val() | self.lane_bit[l].val();
-                }
-            }
-            if (self.cls.val() == 5) | (self.m_space.val() == 3) | (self.asz.val() > self.wbytes.val()) {
-                self.wm_solo.next = self.lanes_mask.val();
             }
         }
-        self.coal.solo.next = self.wm_solo.val();
         self.wbl.wrun.next = 0.into();
         self.wbl.rrun.next = 0.into();
         if self.wm_issue.val() {
@@ -1864,6 +1866,7 @@ impl Logic for Sm {
             self.alus[l].c.next = self.vc[l].val().get_bits::<32>(0);
             self.alus[l].cin.next = self.beat_carry.val().get_bit(l);
             self.alus[l].pin.next = self.beat_paux.val().get_bit(l);
+            settle!(self.alus[l]);
             self.lane_d[l].next = self.alus[l].d.val();
             self.gp.bits[l].next = self.alus[l].pout.val();
             self.gc.bits[l].next = self.alus[l].cout.val();
@@ -1886,6 +1889,7 @@ impl Logic for Sm {
                 self.fpus[l].a.next = self.lane_a[l].val();
                 self.fpus[l].b.next = self.lane_b[l].val();
                 self.fpus[l].c.next = self.lane_c[l].val();
+                settle!(self.fpus[l]);
                 self.lane_d[l].next = self.fpus[l].d.val();
                 self.gp.bits[l].next = self.fpus[l].pout.val();
             }
@@ -1896,6 +1900,7 @@ impl Logic for Sm {
             if self.is_sfu.val() {
                 self.sfus[l].modv.next = self.f_mod.val();
                 self.sfus[l].a.next = self.va[l].val().get_bits::<32>(0);
+                settle!(self.sfus[l]);
                 self.lane_d[l].next = self.sfus[l].d.val();
             }
         }
@@ -2009,6 +2014,25 @@ impl Logic for Sm {
             self.rf[l].wdata.next = self.epoch_hi.val() | (self.lane_d[l].val() & self.lo32.val());
         }
 
+        // The lanes' predicate outputs (a shuffle's in ShflSelect) and carry
+        // outputs, gathered into place: the results of an instruction that
+        // commits in this cycle.
+        if self.state.q.val() == SmState::ShflSelect {
+            for l in 0..self._lanes {
+                self.gp.bits[l].next = self.sh_ok[l].val();
+            }
+        }
+        settle!(self.gp);
+        settle!(self.gc);
+        self.rp_fin.next = self.res_pred.q.val();
+        self.rc_fin.next = self.res_carry.q.val();
+        self.cc_fin.next = self.cc_we.q.val();
+        if self.commit_now.val() & !self.wide.val() {
+            self.rp_fin.next = self.res_pred.q.val() | self.gp.placed.val();
+            self.rc_fin.next = self.res_carry.q.val() | self.gc.placed.val();
+            self.cc_fin.next = self.alus[0].cc_we.val();
+        }
+
         // ---- Defaults for every other driven signal.
         self.stack.start.next = false;
         self.stack.cmd.next = 0.into();
@@ -2040,7 +2064,23 @@ impl Logic for Sm {
         self.exited.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.exited.wdata.next = self.exited_old.q.val() | self.exec.q.val();
         self.live_cur.next = !self.exited_old.q.val() & self.full.val();
+        // The thread counter: the live threads of warp cur (barriers), else
+        // the executing threads Aux counts (the prefetch's Aux step counts its
+        // instruction's, for the classes that go straight to Exec), the
+        // threads a control instruction ends in CtlWait.
+        self.pf_fast_now.next =
+            ((self.pf_cls.val() == 1) & !self.pf_rom.word.val().get_bit(14)) | (self.pf_cls.val() == 2) | (self.pf_cls.val() == 13);
         self.popc.x.next = self.live_cur.val();
+        if self.state.q.val() == SmState::Aux {
+            self.popc.x.next = self.exec.q.val();
+        }
+        if self.state.q.val() == SmState::CtlWait {
+            self.popc.x.next = self.exec.q.val() & !self.exited_old.q.val();
+        }
+        if (self.pf_st.q.val() == 2) & self.pf_fast_now.val() {
+            self.popc.x.next = self.pf_exec.q.val();
+        }
+        settle!(self.popc);
         // ---- Barriers.
         self.b_sel.next = (bit_cast::<64, 8>(self.cur_slot.val()) << 4) | bit_cast::<64, 8>(self.bk.q.val());
         if self.state.q.val() == SmState::BarArrive {
@@ -2261,6 +2301,41 @@ impl Logic for Sm {
                 self.bool_v.next = !bits::<64>(0);
             }
         }
+        // Predicate RAM read (p7 reads as all ones): warp cur's first word,
+        // or the guard of the instruction being fetched (see Fetch below),
+        // or a predicate operand (Aux's, Aux2's b, the prefetch's Aux step):
+        // packed number pop_code (p7 reads as all ones, bit 3 negates), read
+        // at its warp.
+        self.preds.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3;
+        if self.fe_go.val() {
+            self.preds.raddr.next =
+                (bit_cast::<ADDR_BITS, 6>(self.fe_warp.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
+        }
+        self.pop_code.next = self.aux_code.val();
+        if self.state.q.val() == SmState::Aux2 {
+            self.pop_code.next = self.f_b.val().get_bits::<4>(0);
+        }
+        self.pop_warp.next = self.cur.q.val();
+        if self.pf_st.q.val() == 2 {
+            self.pop_warp.next = self.pf_cur.q.val();
+        }
+        if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) | (self.pf_st.q.val() == 2) {
+            self.preds.raddr.next =
+                (bit_cast::<ADDR_BITS, 6>(self.pop_warp.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
+        }
+        // Commit, in Commit, in Exec's last cycle, or in a load's or store's
+        // last one, reads the destination predicate (the threads that do not
+        // execute keep their bits).
+        self.committing.next = ((self.state.q.val() == SmState::Commit)
+            | self.commit_now.val()
+            | self.commit_ld.val()
+            | (self.commit_st.val() & !self.sh_found.val() & (self.sh_mask.val() == 0)))
+            & !self.pf_wait.val();
+        if self.committing.val() {
+            self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
+        }
+        settle!(self.preds);
+        self.pred_val.next = self.preds.rdata.val();
         self.new_pred.next = (self.pred_val.val() & !self.exec.q.val()) | (self.bool_v.val() & self.exec.q.val());
         // Present lanes of the warp being initialised.
         self.present.next = self.full.val();
@@ -2279,8 +2354,6 @@ impl Logic for Sm {
             & (self.icount.q.val() < self.budget.val());
         self.fe_exec.next = 0.into();
         if self.fe_go.val() {
-            self.preds.raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.fe_warp.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
             if self.imem.rdata.val().get_bits::<3>(8) == 7 {
                 self.guard_val.next = !bits::<64>(0);
             }
@@ -2289,20 +2362,6 @@ impl Logic for Sm {
             } else {
                 self.fe_exec.next = self.stack.top_mask.val() & self.guard_val.val();
             }
-        }
-        // A predicate operand (Aux's, Aux2's b, the prefetch's Aux step): packed
-        // number pop_code (p7 reads as all ones, bit 3 negates), read at its warp.
-        self.pop_code.next = self.aux_code.val();
-        if self.state.q.val() == SmState::Aux2 {
-            self.pop_code.next = self.f_b.val().get_bits::<4>(0);
-        }
-        self.pop_warp.next = self.cur.q.val();
-        if self.pf_st.q.val() == 2 {
-            self.pop_warp.next = self.pf_cur.q.val();
-        }
-        if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) | (self.pf_st.q.val() == 2) {
-            self.preds.raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.pop_warp.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
         }
         self.pop_val.next = self.pred_val.val();
         if self.pop_code.val().get_bits::<3>(0) == 7 {
@@ -2487,7 +2546,6 @@ impl Logic for Sm {
                 self.c_front.d.next = self.c_front.q.val() + 1;
                 self.c_issued.d.next = self.c_issued.q.val() + 1;
                 self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
-                self.popc.x.next = self.exec.q.val();
                 self.paux.d.next = self.pop_val.val();
                 self.carry_in.d.next = self.carry.rdata.val();
                 self.exited_old.d.next = self.exited.rdata.val();
@@ -2657,7 +2715,6 @@ impl Logic for Sm {
                 for l in 0..self._lanes {
                     self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
                     self.rf[l].wdata.next = self.epoch_hi.val() | (self.sh_val[l].val() & self.lo32.val());
-                    self.gp.bits[l].next = self.sh_ok[l].val();
                 }
                 self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
                 self.n_beat.next = self.beat.q.val() + 1;
@@ -3022,7 +3079,6 @@ impl Logic for Sm {
             }
             SmState::CtlWait => {
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-                self.popc.x.next = self.exec.q.val() & !self.exited_old.q.val();
                 if !self.stack.busy.val() {
                     self.n_state.next = SmState::Commit;
                     if self.stack.overflow.val() {
@@ -3091,12 +3147,9 @@ impl Logic for Sm {
             self.pf_paux.d.next = self.pop_val.val();
             self.pf_carry.d.next = self.carry.rdata.val();
             self.pf_exited.d.next = self.exited.rdata.val();
-            self.pf_fast_now.next =
-                ((self.pf_cls.val() == 1) & !self.pf_rom.word.val().get_bit(14)) | (self.pf_cls.val() == 2) | (self.pf_cls.val() == 13);
             self.pf_fast.d.next = self.pf_fast_now.val();
             if self.pf_fast_now.val() {
                 // Aux's counts (Aux does them for the rest).
-                self.popc.x.next = self.pf_exec.q.val();
                 self.c_issued.d.next = self.c_issued.q.val() + 1;
                 self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
             }
@@ -3136,13 +3189,8 @@ impl Logic for Sm {
                 self.n_state.next = SmState::Commit;
             }
         }
-        // Commit (predicates, carry, pc, retire pulse), in Commit, in Exec's
-        // last cycle, or in a load's or store's last one; then the prefetched instruction, if there is one, else Sched.
-        self.committing.next = ((self.state.q.val() == SmState::Commit)
-            | self.commit_now.val()
-            | self.commit_ld.val()
-            | (self.commit_st.val() & !self.sh_found.val() & (self.sh_mask.val() == 0)))
-            & !self.pf_wait.val();
+        // Commit (predicates, carry, pc, retire pulse; `committing`, above),
+        // then the prefetched instruction, if there is one, else Sched.
         if self.committing.val() {
             self.retire.next = true;
             self.n_state.next = SmState::Sched;
@@ -3153,7 +3201,6 @@ impl Logic for Sm {
             if self.br_uni.val() & (self.exec.q.val() != 0) {
                 self.stack.pc.next = self.f_imm.val();
             }
-            self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
             if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.pd.val() != 7) {
                 self.preds.we.next = true;
                 self.preds.wdata.next = self.new_pred.val();

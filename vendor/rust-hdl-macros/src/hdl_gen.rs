@@ -606,6 +606,9 @@ fn hdl_macro(x: &syn::ExprMacro) -> Result<TS> {
                 .replace("\")", "");
             Ok(quote!(ast::VerilogStatement::Comment(#invocation_as_string.to_string())))
         }
+        // Vendored addition: `settle!(self.child)` evaluates a combinational
+        // child inside the parent's logic (simulation only); nothing in Verilog.
+        "settle" => Ok(quote!(ast::VerilogStatement::Macro(vec![]))),
         "dff_setup" => {
             let args: DFFSetupArgs = x.mac.parse_body()?;
             let args_clock = &args.clock;
