@@ -80,3 +80,88 @@ impl<T: Synth> Block for Reg<T> {
         self.clock.forward(clock, acts)
     }
 }
+
+/// `Regs<T>`: a bank of flip-flops on one clock (`d[i]` to `q[i]` at the
+/// rising edge), as one block: the Verilog is the same flip-flops as that
+/// many [`Reg`]s, but the parent clocks and asks one child instead of one
+/// per flip-flop (a lane's operand or store-data registers, the shuffle
+/// buffer, a CTA slot's coordinates).
+#[derive(Clone, Debug)]
+pub struct Regs<T: Synth> {
+    pub d: Vec<Signal<In, T>>,
+    pub q: Vec<Signal<Out, T>>,
+    pub clock: Signal<In, Clock>,
+    /// Some `q` changed at the last edge (its change flag is set).
+    q_changed: bool,
+}
+
+impl<T: Synth> Regs<T> {
+    pub fn new(n: usize) -> Regs<T> {
+        Regs {
+            d: (0..n).map(|_| Default::default()).collect(),
+            q: (0..n).map(|_| Default::default()).collect(),
+            clock: Default::default(),
+            q_changed: false,
+        }
+    }
+}
+
+impl<T: Synth> Logic for Regs<T> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            for (q, d) in self.q.iter_mut().zip(&self.d) {
+                q.next = d.next;
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        for q in &mut self.q {
+            q.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let init = format!("{:x}", T::default().verilog());
+        let (mut set, mut load) = (String::new(), String::new());
+        for i in 0..self.q.len() {
+            set += &format!("   q${i} = {init};\n");
+            load += &format!("   q${i} <= d${i};\n");
+        }
+        Verilog::Custom(format!("initial begin\n{set}end\n\nalways @(posedge clock) begin\n{load}end"))
+    }
+}
+
+impl<T: Synth> Block for Regs<T> {
+    block_ports!(d, q, clock);
+
+    fn update_all(&mut self) {
+        self.clock.update_all();
+        let edge = self.clock.pos_edge();
+        if edge || self.q_changed {
+            // Off an edge `q` holds: its update only clears the flag.
+            self.update();
+            let mut any = false;
+            for q in &mut self.q {
+                q.update_all();
+                any |= q.changed;
+            }
+            self.q_changed = any;
+        }
+    }
+
+    fn has_changed(&self) -> bool {
+        self.q_changed
+    }
+
+    fn wants_update(&self) -> bool {
+        self.clock.next != self.clock.val() || self.q_changed
+    }
+
+    /// As [`Reg`]'s: an edge that would load what every `q` holds, or a
+    /// falling one, with no change flag set, is taken quietly.
+    fn forward_clock(&mut self, clock: Clock) -> bool {
+        let acts = self.q_changed || (self.clock.rises_to(clock) && self.d.iter().zip(&self.q).any(|(d, q)| d.next != q.val()));
+        self.clock.forward(clock, acts)
+    }
+}

@@ -79,7 +79,7 @@ use crate::coalesce::Coalescer;
 use crate::decode::DecodeRom;
 use crate::fpu::Fpu;
 use crate::ram::{Ram, ADDR_BITS};
-use crate::reg::Reg;
+use crate::reg::{Reg, Regs};
 use crate::regfile::RegFile;
 use crate::sched::WarpPick;
 use crate::sfu::Sfu;
@@ -355,11 +355,11 @@ pub struct Sm {
     /// The CTA slot being started.
     slot: Reg<Bits<8>>,
     /// Per CTA slot: its CTA, epoch and live threads.
-    s_x: Vec<Reg<Bits<32>>>,
-    s_y: Vec<Reg<Bits<32>>>,
-    s_z: Vec<Reg<Bits<32>>>,
-    s_epoch: Vec<Reg<Bits<16>>>,
-    s_live: Vec<Reg<Bits<32>>>,
+    s_x: Regs<Bits<32>>,
+    s_y: Regs<Bits<32>>,
+    s_z: Regs<Bits<32>>,
+    s_epoch: Regs<Bits<16>>,
+    s_live: Regs<Bits<32>>,
     init_w: Reg<Bits<8>>,
     init_k: Reg<Bits<4>>,
     rem: Reg<Bits<32>>,
@@ -441,13 +441,13 @@ pub struct Sm {
     c_txn: Reg<Bits<64>>,
     /// Beat-wide memory: per lane the address, four data words and the loaded data.
     /// (64 bits wide, zero-extended: hdl_gen cannot `bit_cast` in a lane loop.)
-    ladr: Vec<Reg<Bits<64>>>,
-    lw0: Vec<Reg<Bits<64>>>,
-    lw1: Vec<Reg<Bits<64>>>,
-    lw2: Vec<Reg<Bits<64>>>,
-    lw3: Vec<Reg<Bits<64>>>,
-    lrd_lo: Vec<Reg<Bits<64>>>,
-    lrd_hi: Vec<Reg<Bits<64>>>,
+    ladr: Regs<Bits<64>>,
+    lw0: Regs<Bits<64>>,
+    lw1: Regs<Bits<64>>,
+    lw2: Regs<Bits<64>>,
+    lw3: Regs<Bits<64>>,
+    lrd_lo: Regs<Bits<64>>,
+    lrd_hi: Regs<Bits<64>>,
     c_ctl: Reg<Bits<64>>,
     c_front: Reg<Bits<64>>,
     c_barrier: Reg<Bits<64>>,
@@ -456,15 +456,15 @@ pub struct Sm {
     t_pc: Reg<Bits<32>>,
     t_lane: Reg<Bits<8>>,
     done_f: Reg<Bit>,
-    alo: Vec<Reg<Bits<64>>>,
-    ahi: Vec<Reg<Bits<64>>>,
-    blo: Vec<Reg<Bits<64>>>,
-    bhi: Vec<Reg<Bits<64>>>,
-    clo: Vec<Reg<Bits<64>>>,
-    chi: Vec<Reg<Bits<64>>>,
-    rhi: Vec<Reg<Bits<64>>>,
+    alo: Regs<Bits<64>>,
+    ahi: Regs<Bits<64>>,
+    blo: Regs<Bits<64>>,
+    bhi: Regs<Bits<64>>,
+    clo: Regs<Bits<64>>,
+    chi: Regs<Bits<64>>,
+    rhi: Regs<Bits<64>>,
     /// The warp's shuffle source values, one per thread.
-    sbuf: Vec<Reg<Bits<64>>>,
+    sbuf: Regs<Bits<64>>,
     /// Shared memory; in SmemAcc, whether the current word pass has
     /// started; the beat's shared lanes and a pulse when they are done (the
     /// monitor); the bank-conflict counter.
@@ -485,8 +485,8 @@ pub struct Sm {
     wm_cnt: Reg<Bits<8>>,
     wm_qh: Reg<Bits<8>>,
     wm_qt: Reg<Bits<8>>,
-    wm_qrun: Vec<Reg<Bits<32>>>,
-    wm_qpart: Vec<Reg<Bits<32>>>,
+    wm_qrun: Regs<Bits<32>>,
+    wm_qpart: Regs<Bits<32>>,
     wm_drain: Reg<Bit>,
     wm_single: Reg<Bit>,
     wm_rep: Reg<Bits<32>>,
@@ -935,11 +935,11 @@ impl Sm {
             r_slog: Default::default(),
             more: Default::default(),
             slot: Default::default(),
-            s_x: (0..cfg.ctas).map(|_| Default::default()).collect(),
-            s_y: (0..cfg.ctas).map(|_| Default::default()).collect(),
-            s_z: (0..cfg.ctas).map(|_| Default::default()).collect(),
-            s_epoch: (0..cfg.ctas).map(|_| Default::default()).collect(),
-            s_live: (0..cfg.ctas).map(|_| Default::default()).collect(),
+            s_x: Regs::new(cfg.ctas as usize),
+            s_y: Regs::new(cfg.ctas as usize),
+            s_z: Regs::new(cfg.ctas as usize),
+            s_epoch: Regs::new(cfg.ctas as usize),
+            s_live: Regs::new(cfg.ctas as usize),
             nx_x: Default::default(),
             nx_y: Default::default(),
             nx_z: Default::default(),
@@ -1008,13 +1008,13 @@ impl Sm {
             c_exec: Default::default(),
             c_mem: Default::default(),
             c_txn: Default::default(),
-            ladr: (0..lanes).map(|_| Default::default()).collect(),
-            lw0: (0..lanes).map(|_| Default::default()).collect(),
-            lw1: (0..lanes).map(|_| Default::default()).collect(),
-            lw2: (0..lanes).map(|_| Default::default()).collect(),
-            lw3: (0..lanes).map(|_| Default::default()).collect(),
-            lrd_lo: (0..lanes).map(|_| Default::default()).collect(),
-            lrd_hi: (0..lanes).map(|_| Default::default()).collect(),
+            ladr: Regs::new(lanes),
+            lw0: Regs::new(lanes),
+            lw1: Regs::new(lanes),
+            lw2: Regs::new(lanes),
+            lw3: Regs::new(lanes),
+            lrd_lo: Regs::new(lanes),
+            lrd_hi: Regs::new(lanes),
             c_ctl: Default::default(),
             c_front: Default::default(),
             c_barrier: Default::default(),
@@ -1023,14 +1023,14 @@ impl Sm {
             t_pc: Default::default(),
             t_lane: Default::default(),
             done_f: Default::default(),
-            alo: (0..lanes).map(|_| Default::default()).collect(),
-            ahi: (0..lanes).map(|_| Default::default()).collect(),
-            clo: (0..lanes).map(|_| Default::default()).collect(),
-            chi: (0..lanes).map(|_| Default::default()).collect(),
-            blo: (0..lanes).map(|_| Default::default()).collect(),
-            bhi: (0..lanes).map(|_| Default::default()).collect(),
-            rhi: (0..lanes).map(|_| Default::default()).collect(),
-            sbuf: (0..cfg.warp_size).map(|_| Default::default()).collect(),
+            alo: Regs::new(lanes),
+            ahi: Regs::new(lanes),
+            clo: Regs::new(lanes),
+            chi: Regs::new(lanes),
+            blo: Regs::new(lanes),
+            bhi: Regs::new(lanes),
+            rhi: Regs::new(lanes),
+            sbuf: Regs::new(cfg.warp_size as usize),
             smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize, cfg.fp32 || cfg.fp64),
             sm_pass: Default::default(),
             sm_done: Default::default(),
@@ -1043,8 +1043,8 @@ impl Sm {
             wm_cnt: Default::default(),
             wm_qh: Default::default(),
             wm_qt: Default::default(),
-            wm_qrun: (0..BUS_DEPTH).map(|_| Default::default()).collect(),
-            wm_qpart: (0..BUS_DEPTH).map(|_| Default::default()).collect(),
+            wm_qrun: Regs::new(BUS_DEPTH),
+            wm_qpart: Regs::new(BUS_DEPTH),
             wm_drain: Default::default(),
             wm_single: Default::default(),
             wm_rep: Default::default(),
@@ -1323,10 +1323,8 @@ impl Logic for Sm {
         self.n_mt.next = self.mt.q.val();
         self.n_mk.next = self.mk.q.val();
         for i in 0..self._depth {
-            self.wm_qrun[i].clock.next = self.clock.val();
-            self.wm_qrun[i].d.next = self.wm_qrun[i].q.val();
-            self.wm_qpart[i].clock.next = self.clock.val();
-            self.wm_qpart[i].d.next = self.wm_qpart[i].q.val();
+            self.wm_qrun.d[i].next = self.wm_qrun.q[i].val();
+            self.wm_qpart.d[i].next = self.wm_qpart.q[i].val();
         }
         self.sm_done.d.next = false;
         // ---- CTA slots: slot s owns warps s << r_slog and up.
@@ -1347,24 +1345,19 @@ impl Logic for Sm {
         self.f_any.next = false;
         self.f_slot.next = 0.into();
         for s in 0..self._ctas {
-            self.s_x[s].clock.next = self.clock.val();
-            self.s_x[s].d.next = self.s_x[s].q.val();
-            self.s_y[s].clock.next = self.clock.val();
-            self.s_y[s].d.next = self.s_y[s].q.val();
-            self.s_z[s].clock.next = self.clock.val();
-            self.s_z[s].d.next = self.s_z[s].q.val();
-            self.s_epoch[s].clock.next = self.clock.val();
-            self.s_epoch[s].d.next = self.s_epoch[s].q.val();
-            self.s_live[s].clock.next = self.clock.val();
-            self.s_live[s].d.next = self.s_live[s].q.val();
+            self.s_x.d[s].next = self.s_x.q[s].val();
+            self.s_y.d[s].next = self.s_y.q[s].val();
+            self.s_z.d[s].next = self.s_z.q[s].val();
+            self.s_epoch.d[s].next = self.s_epoch.q[s].val();
+            self.s_live.d[s].next = self.s_live.q[s].val();
             if self.index[s].val() == self.cur_slot.val() {
-                self.c_x.next = self.s_x[s].q.val();
-                self.c_y.next = self.s_y[s].q.val();
-                self.c_z.next = self.s_z[s].q.val();
-                self.c_live.next = self.s_live[s].q.val();
+                self.c_x.next = self.s_x.q[s].val();
+                self.c_y.next = self.s_y.q[s].val();
+                self.c_z.next = self.s_z.q[s].val();
+                self.c_live.next = self.s_live.q[s].val();
             }
             if self.index[s].val() == self.e_slot.val() {
-                self.c_epoch.next = self.s_epoch[s].q.val();
+                self.c_epoch.next = self.s_epoch.q[s].val();
             }
             if !self.f_any.val()
                 & (self.index[s].val() < self.r_slots.q.val())
@@ -1376,23 +1369,38 @@ impl Logic for Sm {
         }
         self.smem.clock.next = self.clock.val();
         for l in 0..self._lanes {
-            self.alo[l].clock.next = self.clock.val();
-            self.alo[l].d.next = self.alo[l].q.val();
-            self.ahi[l].clock.next = self.clock.val();
-            self.ahi[l].d.next = self.ahi[l].q.val();
-            self.blo[l].clock.next = self.clock.val();
-            self.blo[l].d.next = self.blo[l].q.val();
-            self.bhi[l].clock.next = self.clock.val();
-            self.bhi[l].d.next = self.bhi[l].q.val();
-            self.clo[l].clock.next = self.clock.val();
-            self.clo[l].d.next = self.clo[l].q.val();
-            self.chi[l].clock.next = self.clock.val();
-            self.chi[l].d.next = self.chi[l].q.val();
-            self.rhi[l].clock.next = self.clock.val();
-            self.rhi[l].d.next = self.rhi[l].q.val();
+            self.alo.d[l].next = self.alo.q[l].val();
+            self.ahi.d[l].next = self.ahi.q[l].val();
+            self.blo.d[l].next = self.blo.q[l].val();
+            self.bhi.d[l].next = self.bhi.q[l].val();
+            self.clo.d[l].next = self.clo.q[l].val();
+            self.chi.d[l].next = self.chi.q[l].val();
+            self.rhi.d[l].next = self.rhi.q[l].val();
             self.rf[l].clock.next = self.clock.val();
         }
         self.imem.clock.next = self.clock.val();
+        self.ahi.clock.next = self.clock.val();
+        self.alo.clock.next = self.clock.val();
+        self.bhi.clock.next = self.clock.val();
+        self.blo.clock.next = self.clock.val();
+        self.chi.clock.next = self.clock.val();
+        self.clo.clock.next = self.clock.val();
+        self.ladr.clock.next = self.clock.val();
+        self.lrd_hi.clock.next = self.clock.val();
+        self.lrd_lo.clock.next = self.clock.val();
+        self.lw0.clock.next = self.clock.val();
+        self.lw1.clock.next = self.clock.val();
+        self.lw2.clock.next = self.clock.val();
+        self.lw3.clock.next = self.clock.val();
+        self.rhi.clock.next = self.clock.val();
+        self.s_epoch.clock.next = self.clock.val();
+        self.s_live.clock.next = self.clock.val();
+        self.s_x.clock.next = self.clock.val();
+        self.s_y.clock.next = self.clock.val();
+        self.s_z.clock.next = self.clock.val();
+        self.sbuf.clock.next = self.clock.val();
+        self.wm_qpart.clock.next = self.clock.val();
+        self.wm_qrun.clock.next = self.clock.val();
         self.ibad.clock.next = self.clock.val();
         self.stack.clock.next = self.clock.val();
         self.preds.clock.next = self.clock.val();
@@ -1435,8 +1443,7 @@ impl Logic for Sm {
             self.pd.next = self.f_mod.val().get_bits::<3>(2);
         }
         for e in 0..self._ws {
-            self.sbuf[e].clock.next = self.clock.val();
-            self.sbuf[e].d.next = self.sbuf[e].q.val();
+            self.sbuf.d[e].next = self.sbuf.q[e].val();
         }
         self.wide.next = self.wide_a.val() | self.wide_b.val() | (self.dwords.val() == 2);
         // Packed predicate operand (3-bit number, negation bit 3) of the
@@ -1540,29 +1547,22 @@ impl Logic for Sm {
         self.beat_end.next = false;
         self.br_uni.next = (self.cls.val() == 6) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         for l in 0..self._lanes {
-            self.ladr[l].clock.next = self.clock.val();
-            self.ladr[l].d.next = self.ladr[l].q.val();
-            self.lw0[l].clock.next = self.clock.val();
-            self.lw0[l].d.next = self.lw0[l].q.val();
-            self.lw1[l].clock.next = self.clock.val();
-            self.lw1[l].d.next = self.lw1[l].q.val();
-            self.lw2[l].clock.next = self.clock.val();
-            self.lw2[l].d.next = self.lw2[l].q.val();
-            self.lw3[l].clock.next = self.clock.val();
-            self.lw3[l].d.next = self.lw3[l].q.val();
-            self.lrd_lo[l].clock.next = self.clock.val();
-            self.lrd_lo[l].d.next = self.lrd_lo[l].q.val();
-            self.lrd_hi[l].clock.next = self.clock.val();
-            self.lrd_hi[l].d.next = self.lrd_hi[l].q.val();
-            self.mem_laddr[l].next = self.ladr[l].q.val().get_bits::<32>(0);
-            self.mem_lwdata[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
-            self.mem_lwdata_hi[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
-            self.coal.addr[l].next = self.ladr[l].q.val().get_bits::<32>(0);
-            self.wbl.addr[l].next = self.ladr[l].q.val().get_bits::<32>(0);
-            self.wbl.wlo[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
-            self.wbl.whi[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
-            self.mem_ldata[l].next = self.lrd_lo[l].q.val() | self.wbl.rlo[l].val();
-            self.mem_ldata_hi[l].next = self.lrd_hi[l].q.val() | self.wbl.rhi[l].val();
+            self.ladr.d[l].next = self.ladr.q[l].val();
+            self.lw0.d[l].next = self.lw0.q[l].val();
+            self.lw1.d[l].next = self.lw1.q[l].val();
+            self.lw2.d[l].next = self.lw2.q[l].val();
+            self.lw3.d[l].next = self.lw3.q[l].val();
+            self.lrd_lo.d[l].next = self.lrd_lo.q[l].val();
+            self.lrd_hi.d[l].next = self.lrd_hi.q[l].val();
+            self.mem_laddr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
+            self.mem_lwdata[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
+            self.mem_lwdata_hi[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
+            self.coal.addr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
+            self.wbl.addr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
+            self.wbl.wlo[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
+            self.wbl.whi[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
+            self.mem_ldata[l].next = self.lrd_lo.q[l].val() | self.wbl.rlo[l].val();
+            self.mem_ldata_hi[l].next = self.lrd_hi.q[l].val() | self.wbl.rhi[l].val();
         }
         // ---- Shared memory: which lanes of the beat it serves, their checks
         // (as the golden model's: alignment, then bounds), SharedMem's inputs.
@@ -1602,7 +1602,7 @@ impl Logic for Sm {
             self.smem.c[l].next = 0.into();
             if self.in_beat.val() {
                 self.lsh[l].next = self.m_space.val() == 2;
-                self.soff[l].next = self.ladr[l].q.val().get_bits::<32>(0);
+                self.soff[l].next = self.ladr.q[l].val().get_bits::<32>(0);
                 if (self.m_space.val() == 0) & (self.soff[l].val() >= self.sh_win.val()) & (self.soff[l].val() < self.lo_win.val()) {
                     self.lsh[l].next = true;
                     self.soff[l].next = self.soff[l].val() - self.sh_win.val();
@@ -1617,7 +1617,7 @@ impl Logic for Sm {
                     {
                         self.sh_found.next = true;
                         self.sh_first.next = self.index[l].val();
-                        self.sh_addr.next = self.ladr[l].q.val().get_bits::<32>(0);
+                        self.sh_addr.next = self.ladr.q[l].val().get_bits::<32>(0);
                         self.sh_mis.next = (self.soff[l].val() & (self.asz.val() - 1)) != 0;
                         self.sh_below.next = self.lane_bit[l].val() - 1;
                     }
@@ -1632,19 +1632,19 @@ impl Logic for Sm {
                 {
                     self.sh_found.next = true;
                     self.sh_first.next = self.index[l].val();
-                    self.sh_addr.next = self.ladr[l].q.val().get_bits::<32>(0);
+                    self.sh_addr.next = self.ladr.q[l].val().get_bits::<32>(0);
                     self.sh_mis.next = true;
                     self.sh_below.next = self.lane_bit[l].val() - 1;
                 }
                 self.smem.addr[l].next = self.soff[l].val() + self.mk4.val() + self.sh_base.val();
                 match self.mk.q.val().index() {
-                    0 => self.smem.wdata[l].next = self.lw0[l].q.val().get_bits::<32>(0),
-                    1 => self.smem.wdata[l].next = self.lw1[l].q.val().get_bits::<32>(0),
-                    2 => self.smem.wdata[l].next = self.lw2[l].q.val().get_bits::<32>(0),
-                    _ => self.smem.wdata[l].next = self.lw3[l].q.val().get_bits::<32>(0),
+                    0 => self.smem.wdata[l].next = self.lw0.q[l].val().get_bits::<32>(0),
+                    1 => self.smem.wdata[l].next = self.lw1.q[l].val().get_bits::<32>(0),
+                    2 => self.smem.wdata[l].next = self.lw2.q[l].val().get_bits::<32>(0),
+                    _ => self.smem.wdata[l].next = self.lw3.q[l].val().get_bits::<32>(0),
                 }
-                self.smem.b[l].next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
-                self.smem.c[l].next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
+                self.smem.b[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
+                self.smem.c[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
             }
         }
         self.smem.mask.next = self.sh_mask.val();
@@ -1657,8 +1657,8 @@ impl Logic for Sm {
         self.wm_hpart.next = 0.into();
         for i in 0..self._depth {
             if self.wm_qh.q.val() == self.index[i].val() {
-                self.wm_hrun.next = self.wm_qrun[i].q.val();
-                self.wm_hpart.next = self.wm_qpart[i].q.val();
+                self.wm_hrun.next = self.wm_qrun.q[i].val();
+                self.wm_hpart.next = self.wm_qpart.q[i].val();
             }
         }
         self.wm_ack.next = self.wb_ack.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
@@ -1731,9 +1731,9 @@ impl Logic for Sm {
             for l in 0..self._lanes {
                 if self.wm_lead.val().get_bit(l) {
                     self.wm_li.next = self.index[l].val();
-                    self.wm_adr.next = self.ladr[l].q.val().get_bits::<32>(0);
-                    self.wm_tb.next = (self.lw1[l].q.val() << 32) | self.lw0[l].q.val();
-                    self.wm_tc.next = (self.lw3[l].q.val() << 32) | self.lw2[l].q.val();
+                    self.wm_adr.next = self.ladr.q[l].val().get_bits::<32>(0);
+                    self.wm_tb.next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
+                    self.wm_tc.next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
                 }
                 if self.wm_hrun.val().get_bit(l) {
                     self.wm_fli.next = self.index[l].val();
@@ -1849,14 +1849,14 @@ impl Logic for Sm {
                 self.lane_b[l].next = self.imm64.val();
             }
             if self.wide.val() {
-                self.lane_a[l].next = self.alo[l].q.val();
+                self.lane_a[l].next = self.alo.q[l].val();
                 if self.wide_a.val() {
-                    self.lane_a[l].next = (self.ahi[l].q.val() << 32) | self.alo[l].q.val();
+                    self.lane_a[l].next = (self.ahi.q[l].val() << 32) | self.alo.q[l].val();
                 }
-                self.lane_b[l].next = self.blo[l].q.val();
+                self.lane_b[l].next = self.blo.q[l].val();
                 if self.wide_b.val() {
-                    self.lane_b[l].next = (self.bhi[l].q.val() << 32) | self.blo[l].q.val();
-                    self.lane_c[l].next = (self.chi[l].q.val() << 32) | self.clo[l].q.val();
+                    self.lane_b[l].next = (self.bhi.q[l].val() << 32) | self.blo.q[l].val();
+                    self.lane_c[l].next = (self.chi.q[l].val() << 32) | self.clo.q[l].val();
                 }
             }
             self.alus[l].op.next = self.f_op.val();
@@ -1950,10 +1950,10 @@ impl Logic for Sm {
             if self.warp_phase.val() {
                 for e in 0..self._ws {
                     if self.sh_src[l].val() == self.index64[e].val() {
-                        self.sh_val[l].next = self.sbuf[e].q.val();
+                        self.sh_val[l].next = self.sbuf.q[e].val();
                     }
                     if self.gathering.val() & (self.sh_lane[l].val() == self.index64[e].val()) {
-                        self.sbuf[e].d.next = self.va[l].val();
+                        self.sbuf.d[e].next = self.va[l].val();
                     }
                 }
             }
@@ -2179,16 +2179,16 @@ impl Logic for Sm {
         if self.calli_phase.val() {
             for e in 0..self._ws {
                 if (self.state.q.val() == SmState::CalliLead) & (self.index64[e].val() == self.mt64.val()) {
-                    self.cl_val.next = self.sbuf[e].q.val();
+                    self.cl_val.next = self.sbuf.q[e].val();
                 }
                 if (self.state.q.val() != SmState::CalliLead) & self.res_pred.q.val().get_bit(e) {
-                    self.cl_val.next = self.sbuf[e].q.val();
+                    self.cl_val.next = self.sbuf.q[e].val();
                     self.cl_h.next = self.index64[e].val();
                 }
             }
             // (A second loop: a local signal reads as last written, so cl_val must be final.)
             for e in 0..self._ws {
-                self.gcall.bits[e].next = self.exec.q.val().get_bit(e) & (self.sbuf[e].q.val() == self.cl_val.val());
+                self.gcall.bits[e].next = self.exec.q.val().get_bit(e) & (self.sbuf.q[e].val() == self.cl_val.val());
             }
         }
         self.gcall.base.next = 0.into();
@@ -2423,11 +2423,11 @@ impl Logic for Sm {
                     self.rem.d.next = self.r_nthreads.q.val();
                     for s in 0..self._ctas {
                         if self.index[s].val() == self.slot.q.val() {
-                            self.s_x[s].d.next = self.nx_x.q.val();
-                            self.s_y[s].d.next = self.nx_y.q.val();
-                            self.s_z[s].d.next = self.nx_z.q.val();
-                            self.s_epoch[s].d.next = self.epoch.q.val() + 1;
-                            self.s_live[s].d.next = self.r_nthreads.q.val();
+                            self.s_x.d[s].next = self.nx_x.q.val();
+                            self.s_y.d[s].next = self.nx_y.q.val();
+                            self.s_z.d[s].next = self.nx_z.q.val();
+                            self.s_epoch.d[s].next = self.epoch.q.val() + 1;
+                            self.s_live.d[s].next = self.r_nthreads.q.val();
                         }
                     }
                     self.nx_lin.d.next = self.nx_lin.q.val() + 1;
@@ -2582,26 +2582,26 @@ impl Logic for Sm {
                             }
                         } else {
                             if self.phase.q.val() == 0 {
-                                self.alo[l].d.next = self.va[l].val();
-                                self.clo[l].d.next = self.vc[l].val();
-                                self.blo[l].d.next = self.vb[l].val();
+                                self.alo.d[l].next = self.va[l].val();
+                                self.clo.d[l].next = self.vc[l].val();
+                                self.blo.d[l].next = self.vb[l].val();
                                 if self.f_i.val() {
-                                    self.blo[l].d.next = self.imm64.val();
+                                    self.blo.d[l].next = self.imm64.val();
                                 }
                             }
                             if self.phase.q.val() == 1 {
-                                self.ahi[l].d.next = self.va[l].val();
-                                self.bhi[l].d.next = self.vb[l].val();
-                                self.chi[l].d.next = self.vc[l].val();
+                                self.ahi.d[l].next = self.va[l].val();
+                                self.bhi.d[l].next = self.vb[l].val();
+                                self.chi.d[l].next = self.vc[l].val();
                             }
                             if self.phase.q.val() == 2 {
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
-                                self.rhi[l].d.next = self.lane_d[l].val() >> 32;
+                                self.rhi.d[l].next = self.lane_d[l].val() >> 32;
                             }
                             if self.phase.q.val() == 3 {
                                 self.rf[l].waddr.next =
                                     self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
-                                self.rf[l].wdata.next = self.epoch_hi.val() | self.rhi[l].q.val();
+                                self.rf[l].wdata.next = self.epoch_hi.val() | self.rhi.q[l].val();
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
                             }
                         }
@@ -2779,11 +2779,11 @@ impl Logic for Sm {
                 self.wm_qh.d.next = 0.into();
                 self.wm_qt.d.next = 0.into();
                 for l in 0..self._lanes {
-                    self.lrd_lo[l].d.next = 0.into();
-                    self.lrd_hi[l].d.next = 0.into();
-                    self.ladr[l].d.next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
+                    self.lrd_lo.d[l].next = 0.into();
+                    self.lrd_hi.d[l].next = 0.into();
+                    self.ladr.d[l].next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
                     if self.cls.val() == 5 {
-                        self.ladr[l].d.next = self.va[l].val();
+                        self.ladr.d[l].next = self.va[l].val();
                     }
                 }
                 if self.lane_mask.val() == 0 {
@@ -2801,17 +2801,17 @@ impl Logic for Sm {
                 for l in 0..self._lanes {
                     if self.cls.val() == 4 {
                         match self.mk.q.val().index() {
-                            0 => self.lw0[l].d.next = self.vc[l].val(),
-                            1 => self.lw1[l].d.next = self.vc[l].val(),
-                            2 => self.lw2[l].d.next = self.vc[l].val(),
-                            _ => self.lw3[l].d.next = self.vc[l].val(),
+                            0 => self.lw0.d[l].next = self.vc[l].val(),
+                            1 => self.lw1.d[l].next = self.vc[l].val(),
+                            2 => self.lw2.d[l].next = self.vc[l].val(),
+                            _ => self.lw3.d[l].next = self.vc[l].val(),
                         }
                     } else if self.mk.q.val() == 0 {
-                        self.lw0[l].d.next = self.lane_b[l].val() & self.lo32.val();
-                        self.lw2[l].d.next = self.vc[l].val();
+                        self.lw0.d[l].next = self.lane_b[l].val() & self.lo32.val();
+                        self.lw2.d[l].next = self.vc[l].val();
                     } else {
-                        self.lw1[l].d.next = self.vb[l].val();
-                        self.lw3[l].d.next = self.vc[l].val();
+                        self.lw1.d[l].next = self.vb[l].val();
+                        self.lw3.d[l].next = self.vc[l].val();
                     }
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
@@ -2838,8 +2838,8 @@ impl Logic for Sm {
                 if self.wm_issue.val() & !self.wb_stall.val() {
                     for i in 0..self._depth {
                         if self.wm_qt.q.val() == self.index[i].val() {
-                            self.wm_qrun[i].d.next = self.wm_runw.val();
-                            self.wm_qpart[i].d.next = self.part_now.val();
+                            self.wm_qrun.d[i].next = self.wm_runw.val();
+                            self.wm_qpart.d[i].next = self.part_now.val();
                         }
                     }
                     self.wm_qt.d.next = (self.wm_qt.q.val() + 1) & self.wm_qmask.val();
@@ -2855,10 +2855,10 @@ impl Logic for Sm {
                 if self.wm_ack.val() {
                     for l in 0..self._lanes {
                         if self.wm_hrun.val().get_bit(l) {
-                            self.lrd_lo[l].d.next = self.lrd_lo[l].q.val() | self.wbl.rlo[l].val();
-                            self.lrd_hi[l].d.next = self.lrd_hi[l].q.val() | self.wbl.rhi[l].val();
+                            self.lrd_lo.d[l].next = self.lrd_lo.q[l].val() | self.wbl.rlo[l].val();
+                            self.lrd_hi.d[l].next = self.lrd_hi.q[l].val() | self.wbl.rhi[l].val();
                             if self.cls.val() == 5 {
-                                self.lrd_lo[l].d.next = self.wb_tgd_r.val();
+                                self.lrd_lo.d[l].next = self.wb_tgd_r.val();
                             }
                         }
                     }
@@ -2910,15 +2910,15 @@ impl Logic for Sm {
                     for l in 0..self._lanes {
                         if self.smem.grant.val().get_bit(l) {
                             if self.cls.val() == 5 {
-                                self.lrd_lo[l].d.next = self.smem.aold.val();
-                                self.lw0[l].d.next = self.smem.anew.val() & self.lo32.val();
-                                self.lw1[l].d.next = self.smem.anew.val() >> 32;
+                                self.lrd_lo.d[l].next = self.smem.aold.val();
+                                self.lw0.d[l].next = self.smem.anew.val() & self.lo32.val();
+                                self.lw1.d[l].next = self.smem.anew.val() >> 32;
                             } else {
                                 match self.mk.q.val().index() {
-                                    0 => self.lrd_lo[l].d.next = self.smem.rword[l].val(),
-                                    1 => self.lrd_lo[l].d.next = self.lrd_lo[l].q.val() | (self.smem.rword[l].val() << 32),
-                                    2 => self.lrd_hi[l].d.next = self.smem.rword[l].val(),
-                                    _ => self.lrd_hi[l].d.next = self.lrd_hi[l].q.val() | (self.smem.rword[l].val() << 32),
+                                    0 => self.lrd_lo.d[l].next = self.smem.rword[l].val(),
+                                    1 => self.lrd_lo.d[l].next = self.lrd_lo.q[l].val() | (self.smem.rword[l].val() << 32),
+                                    2 => self.lrd_hi.d[l].next = self.smem.rword[l].val(),
+                                    _ => self.lrd_hi.d[l].next = self.lrd_hi.q[l].val() | (self.smem.rword[l].val() << 32),
                                 }
                             }
                         }
@@ -2948,16 +2948,16 @@ impl Logic for Sm {
                 self.n_mk.next = self.mk.q.val() + 1;
                 for l in 0..self._lanes {
                     match self.mk.q.val().index() {
-                        0 => self.lrd_word[l].next = self.lrd_lo[l].q.val() & self.lo32.val(),
-                        1 => self.lrd_word[l].next = self.lrd_lo[l].q.val() >> 32,
-                        2 => self.lrd_word[l].next = self.lrd_hi[l].q.val() & self.lo32.val(),
-                        _ => self.lrd_word[l].next = self.lrd_hi[l].q.val() >> 32,
+                        0 => self.lrd_word[l].next = self.lrd_lo.q[l].val() & self.lo32.val(),
+                        1 => self.lrd_word[l].next = self.lrd_lo.q[l].val() >> 32,
+                        2 => self.lrd_word[l].next = self.lrd_hi.q[l].val() & self.lo32.val(),
+                        _ => self.lrd_word[l].next = self.lrd_hi.q[l].val() >> 32,
                     }
-                    if (self.mwidth.val() == 1) & self.lrd_lo[l].q.val().get_bit(7) {
-                        self.lrd_word[l].next = (self.lrd_lo[l].q.val() & self.lo32.val()) | self.sx8.val();
+                    if (self.mwidth.val() == 1) & self.lrd_lo.q[l].val().get_bit(7) {
+                        self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx8.val();
                     }
-                    if (self.mwidth.val() == 3) & self.lrd_lo[l].q.val().get_bit(15) {
-                        self.lrd_word[l].next = (self.lrd_lo[l].q.val() & self.lo32.val()) | self.sx16.val();
+                    if (self.mwidth.val() == 3) & self.lrd_lo.q[l].val().get_bit(15) {
+                        self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx16.val();
                     }
                     self.rf[l].we.next = self.beat_exec.val().get_bit(l);
                     self.rf[l].waddr.next = self.rf_base.val()
@@ -3089,7 +3089,7 @@ impl Logic for Sm {
                         self.exited.we.next = true;
                         for s in 0..self._ctas {
                             if self.index[s].val() == self.cur_slot.val() {
-                                self.s_live[s].d.next = self.c_live.val() - bit_cast::<32, 8>(self.popc.n.val());
+                                self.s_live.d[s].next = self.c_live.val() - bit_cast::<32, 8>(self.popc.n.val());
                             }
                         }
                         // Fewer live threads may complete a barrier.

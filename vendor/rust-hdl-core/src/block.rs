@@ -145,6 +145,10 @@ impl<B: Block> Block for Vec<B> {
         false
     }
 
+    fn wants_update(&self) -> bool {
+        self.iter().any(|x| x.wants_update())
+    }
+
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         for x in self.iter().enumerate() {
             let name = format!("{}${}", name, x.0);
@@ -187,6 +191,10 @@ impl<B: Block, const P: usize> Block for [B; P] {
             }
         }
         false
+    }
+
+    fn wants_update(&self) -> bool {
+        self.iter().any(|x| x.wants_update())
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {

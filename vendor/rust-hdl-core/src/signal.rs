@@ -239,6 +239,12 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_atom(name, self);
     }
+
+    /// Vendored addition: `update_all` would change the value or clear the flag.
+    #[inline]
+    fn wants_update(&self) -> bool {
+        self.changed || self.val != self.next
+    }
 }
 
 impl Signal<In, Clock> {

@@ -262,6 +262,11 @@ pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
         fn pending(&self) -> bool {
             !self._ran.ran || self._ran.children(|| false #(|| self.#children.has_changed())*)
         }
+        /// `update_all` would do something: a flag to clear, or an input
+        /// (the clock included) with a new value.
+        fn wants_update(&self) -> bool {
+            self.has_changed() #(|| self.#inputs.wants_update())*
+        }
     })
 }
 
