@@ -105,8 +105,16 @@ impl Block for RegFile {
         self.da.changed || self.db.changed || self.dc.changed
     }
 
+    /// A falling edge with no change flag to clear is taken quietly, by the
+    /// ports too (the next rising edge still finds them low).
     fn forward_clock(&mut self, clock: Clock) -> bool {
-        self.clock.forward(clock, true)
+        let acts = self.has_changed() || self.clock.rises_to(clock);
+        if !acts {
+            for port in [&mut self.port_a, &mut self.port_b, &mut self.port_c] {
+                port.clock.take_quietly(clock);
+            }
+        }
+        self.clock.forward(clock, acts)
     }
 
     fn wants_update(&self) -> bool {

@@ -60,6 +60,9 @@ pub struct Gate {
     /// The logic has run (false at construction, and after a change made
     /// through a backdoor, such as a memory's `poke`).
     pub ran: bool,
+    /// `forward_clock` handed the clock to children that act on it: the
+    /// next `update_all` updates those that want it.
+    pub forwarded: bool,
     outputs: Cell<Option<bool>>,
     children: Cell<Option<bool>>,
     any: Cell<Option<bool>>,

@@ -139,4 +139,9 @@ impl<T: Synth> Block for Constant<T> {
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_atom(name, self);
     }
+
+    /// Vendored addition: a constant never has anything to update.
+    fn wants_update(&self) -> bool {
+        false
+    }
 }

@@ -203,7 +203,9 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
                 self.clock.update_all();
             }
             // A child without a clock has nothing to do at an edge.
-            #(if (clocked && self.#children.forward_clock(clock)) || self.#children.has_changed() { self.#children.update_all(); })*
+            // Children that took a clock in `forward_clock` and act on it.
+            let forwarded = std::mem::take(&mut self._ran.forwarded);
+            #(if (clocked && self.#children.forward_clock(clock)) || self.#children.has_changed() || (forwarded && self.#children.wants_update()) { self.#children.update_all(); })*
         }
     } else {
         quote! {
@@ -227,6 +229,7 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
             }
             if run {
                 self._ran.ran = true;
+                self._ran.forwarded = false;
                 self.update();
                 #(self.#inputs.update_all();)*
                 #(self.#outputs.update_all();)*
@@ -272,16 +275,33 @@ pub fn get_gated_queries(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
 
 /// `forward_clock` for a block with a `clock` input (any derived block:
 /// a gated parent may skip its logic in a pass that changes only the clock).
-pub fn get_forward_clock(fields: &[TS], types: &[TS]) -> TS {
-    if gated_fields(fields, types).inputs.iter().any(|(_, c)| *c) {
+/// A gated block with children hands the clock to them at once and takes
+/// it quietly itself (its logic only wires it to theirs): it needs an update
+/// only when one of them does, which its `update_all` then finds by asking
+/// them (`Block::wants_update`).
+pub fn get_forward_clock(fields: &[TS], types: &[TS], gated: bool) -> TS {
+    let g = gated_fields(fields, types);
+    if !g.inputs.iter().any(|(_, c)| *c) {
+        return quote! {};
+    }
+    if gated && !g.children.is_empty() {
+        let children = &g.children;
+        quote! {
+            fn forward_clock(&mut self, clock: Clock) -> bool {
+                self.clock.take_quietly(clock);
+                let mut acts = false;
+                #(acts |= self.#children.forward_clock(clock);)*
+                self._ran.forwarded |= acts;
+                acts
+            }
+        }
+    } else {
         quote! {
             fn forward_clock(&mut self, clock: Clock) -> bool {
                 self.clock.next = clock;
                 true
             }
         }
-    } else {
-        quote! {}
     }
 }
 

@@ -12,7 +12,7 @@ pub(crate) fn get_impl_for_logic_block(input: &syn::DeriveInput) -> Result<TS> {
     } else {
         (common::get_update_all_inputs_first(fields.clone(), types.clone())?, common::get_has_changed(fields.clone())?)
     };
-    let forward_clock = common::get_forward_clock(&fields, &types);
+    let forward_clock = common::get_forward_clock(&fields, &types, common::has_gate_field(input));
     let connect_all = common::get_connect_all(fields.clone())?;
     let accept = get_accept(fields)?;
     let name = &input.ident;
