@@ -104,6 +104,16 @@ impl<T: Synth> Regs<T> {
             q_changed: false,
         }
     }
+
+    /// Every flip-flop keeps its value at the next edge (`d[i] = q[i]`),
+    /// unless the parent assigns its `d` again: what a block's `#[hdl_gen]`
+    /// logic writes first. The vendored `#[hdl_gen]` writes the same
+    /// assignments, in a loop, into the Verilog.
+    pub fn hold(&mut self) {
+        for (d, q) in self.d.iter_mut().zip(&self.q) {
+            d.next = q.val();
+        }
+    }
 }
 
 impl<T: Synth> Logic for Regs<T> {

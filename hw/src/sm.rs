@@ -1322,10 +1322,6 @@ impl Logic for Sm {
         self.n_phase.next = self.phase.q.val();
         self.n_mt.next = self.mt.q.val();
         self.n_mk.next = self.mk.q.val();
-        for i in 0..self._depth {
-            self.wm_qrun.d[i].next = self.wm_qrun.q[i].val();
-            self.wm_qpart.d[i].next = self.wm_qpart.q[i].val();
-        }
         self.sm_done.d.next = false;
         // ---- CTA slots: slot s owns warps s << r_slog and up.
         self.cur_slot.next = bit_cast::<8, 6>(self.cur.q.val()) >> self.r_slog.q.val();
@@ -1345,11 +1341,6 @@ impl Logic for Sm {
         self.f_any.next = false;
         self.f_slot.next = 0.into();
         for s in 0..self._ctas {
-            self.s_x.d[s].next = self.s_x.q[s].val();
-            self.s_y.d[s].next = self.s_y.q[s].val();
-            self.s_z.d[s].next = self.s_z.q[s].val();
-            self.s_epoch.d[s].next = self.s_epoch.q[s].val();
-            self.s_live.d[s].next = self.s_live.q[s].val();
             if self.index[s].val() == self.cur_slot.val() {
                 self.c_x.next = self.s_x.q[s].val();
                 self.c_y.next = self.s_y.q[s].val();
@@ -1369,16 +1360,32 @@ impl Logic for Sm {
         }
         self.smem.clock.next = self.clock.val();
         for l in 0..self._lanes {
-            self.alo.d[l].next = self.alo.q[l].val();
-            self.ahi.d[l].next = self.ahi.q[l].val();
-            self.blo.d[l].next = self.blo.q[l].val();
-            self.bhi.d[l].next = self.bhi.q[l].val();
-            self.clo.d[l].next = self.clo.q[l].val();
-            self.chi.d[l].next = self.chi.q[l].val();
-            self.rhi.d[l].next = self.rhi.q[l].val();
             self.rf[l].clock.next = self.clock.val();
         }
         self.imem.clock.next = self.clock.val();
+        // Every flip-flop bank holds its value unless assigned below.
+        self.wm_qrun.hold();
+        self.wm_qpart.hold();
+        self.s_x.hold();
+        self.s_y.hold();
+        self.s_z.hold();
+        self.s_epoch.hold();
+        self.s_live.hold();
+        self.alo.hold();
+        self.ahi.hold();
+        self.blo.hold();
+        self.bhi.hold();
+        self.clo.hold();
+        self.chi.hold();
+        self.rhi.hold();
+        self.sbuf.hold();
+        self.ladr.hold();
+        self.lw0.hold();
+        self.lw1.hold();
+        self.lw2.hold();
+        self.lw3.hold();
+        self.lrd_lo.hold();
+        self.lrd_hi.hold();
         self.ahi.clock.next = self.clock.val();
         self.alo.clock.next = self.clock.val();
         self.bhi.clock.next = self.clock.val();
@@ -1441,9 +1448,6 @@ impl Logic for Sm {
         self.pd.next = self.f_d.val().get_bits::<3>(0);
         if self.is_shfl.val() {
             self.pd.next = self.f_mod.val().get_bits::<3>(2);
-        }
-        for e in 0..self._ws {
-            self.sbuf.d[e].next = self.sbuf.q[e].val();
         }
         self.wide.next = self.wide_a.val() | self.wide_b.val() | (self.dwords.val() == 2);
         // Packed predicate operand (3-bit number, negation bit 3) of the
@@ -1547,13 +1551,6 @@ impl Logic for Sm {
         self.beat_end.next = false;
         self.br_uni.next = (self.cls.val() == 6) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         for l in 0..self._lanes {
-            self.ladr.d[l].next = self.ladr.q[l].val();
-            self.lw0.d[l].next = self.lw0.q[l].val();
-            self.lw1.d[l].next = self.lw1.q[l].val();
-            self.lw2.d[l].next = self.lw2.q[l].val();
-            self.lw3.d[l].next = self.lw3.q[l].val();
-            self.lrd_lo.d[l].next = self.lrd_lo.q[l].val();
-            self.lrd_hi.d[l].next = self.lrd_hi.q[l].val();
             self.mem_laddr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
             self.mem_lwdata[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
             self.mem_lwdata_hi[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();

@@ -90,17 +90,17 @@ fn settle(sm: &mut Sm) -> Result<(), String> {
     Err("the RTL did not settle (combinational loop)".into())
 }
 
-/// One clock cycle: a rising-edge pass (the flip-flops take their inputs;
-/// the SM's logic does not run, see the vendored derive's gated
-/// evaluation), then `after_edge` drives the inputs that change with the
-/// edge (a registered slave's answer), then the clock falls and the SM
+/// One clock cycle: `after_edge` drives the inputs that change with the
+/// edge (a registered slave's answer, from what it took before the edge),
+/// then a rising-edge pass (the flip-flops take their inputs first, then
+/// the SM's logic runs on their new values and the new inputs, see the
+/// vendored derive's gated evaluation), then the clock falls and the SM
 /// settles. The falling edge changes nothing but the clocks, so it rides
-/// along with the settle passes instead of costing a pass of its own, and
-/// so do the new inputs.
+/// along with the settle passes instead of costing a pass of its own.
 fn tick_then(sm: &mut Sm, after_edge: impl FnOnce(&mut Sm)) -> Result<(), String> {
     sm.clock.next = true.into();
-    sm.update_all();
     after_edge(sm);
+    sm.update_all();
     sm.clock.next = false.into();
     settle(sm)
 }

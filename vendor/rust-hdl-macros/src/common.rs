@@ -202,8 +202,8 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
             if clocked {
                 self.clock.update_all();
             }
-            // A child without a clock has nothing to do at an edge.
-            // Children that took a clock in `forward_clock` and act on it.
+            // A child without a clock has nothing to do at an edge;
+            // `forwarded`: children took a clock in `forward_clock`.
             let forwarded = std::mem::take(&mut self._ran.forwarded);
             #(if (clocked && self.#children.forward_clock(clock)) || self.#children.has_changed() || (forwarded && self.#children.wants_update()) { self.#children.update_all(); })*
         }
@@ -211,6 +211,20 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
         quote! {
             #(if self.#children.has_changed() { self.#children.update_all(); })*
         }
+    };
+    // An edge that comes with new inputs (a registered neighbour's answer)
+    // reaches the children before the logic runs, as when it comes alone.
+    let edge_first = if forwards {
+        quote! {
+            if self.clock.has_changed() {
+                let clock = self.clock.val();
+                self.clock.update_all();
+                #(if self.#children.forward_clock(clock) { self.#children.update_all(); })*
+                self.wires();
+            }
+        }
+    } else {
+        quote! {}
     };
     Ok(quote! {
         fn update_all(&mut self) {
@@ -226,6 +240,8 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
                 // A child's outputs changed just now (at a clock edge, or
                 // settling): run the logic in this pass, not the next.
                 run = false #(|| self.#children.outputs_changed())*;
+            } else {
+                #edge_first
             }
             if run {
                 self._ran.ran = true;

@@ -428,6 +428,16 @@ fn hdl_method_set(method: &syn::ExprMethodCall) -> Result<TS> {
                replacement: #value,
            }
         }));
+    } else if method_name == "hold" {
+        // Vendored addition: `self.bank.hold()` (`heddle_hw::reg::Regs`):
+        // every flip-flop of the bank keeps its value, `d[i] = q[i]`.
+        let bank = method.receiver.as_ref();
+        let each: syn::ExprForLoop = syn::parse_quote! {
+            for hold_index in 0..#bank.d.len() {
+                #bank.d[hold_index].next = #bank.q[hold_index].val();
+            }
+        };
+        return hdl_for_loop(&each);
     } else if method_name == "set_bit" {
         let expr = method.receiver.as_ref();
         let signal = common::fixup_ident(quote!(#expr).to_string());
