@@ -175,3 +175,55 @@ impl<T: Synth> Block for Regs<T> {
         self.clock.forward(clock, acts)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Drives the bank's clock to `level` the way a parent skipping its
+    /// logic does (`forward_clock`, then an update if asked for).
+    fn clock_to(bank: &mut Regs<Bits<8>>, level: bool) -> bool {
+        let acts = bank.forward_clock(Clock { clk: level });
+        if acts {
+            bank.update_all();
+        }
+        acts
+    }
+
+    #[test]
+    fn a_bank_loads_at_rising_edges_holds_otherwise_and_flags_only_changes() {
+        let mut bank = Regs::<Bits<8>>::new(3);
+        clock_to(&mut bank, false);
+        bank.d[1].next = 7.into();
+        // Off an edge nothing loads.
+        bank.update_all();
+        assert_eq!(bank.q[1].val(), 0);
+        assert!(!bank.has_changed());
+        // The rising edge loads every `d`; only a changed `q` is flagged.
+        assert!(clock_to(&mut bank, true));
+        assert_eq!((bank.q[0].val(), bank.q[1].val(), bank.q[2].val()), (0.into(), 7.into(), 0.into()));
+        assert!(bank.has_changed() && bank.q[1].changed && !bank.q[0].changed);
+        // The falling edge clears the flags and loads nothing.
+        bank.d[1].next = 9.into();
+        assert!(clock_to(&mut bank, false));
+        assert!(!bank.has_changed());
+        assert_eq!(bank.q[1].val(), 7);
+        // `hold` keeps every value: the next edge is taken quietly.
+        bank.hold();
+        assert!(!clock_to(&mut bank, true));
+        assert!(!bank.wants_update());
+        assert_eq!(bank.q[1].val(), 7);
+        // A new value after a quiet edge still loads at the next one.
+        assert!(!clock_to(&mut bank, false));
+        bank.d[2].next = 3.into();
+        assert!(clock_to(&mut bank, true));
+        assert_eq!((bank.q[1].val(), bank.q[2].val()), (7.into(), 3.into()));
+    }
+
+    #[test]
+    fn a_bank_writes_one_flip_flop_per_element() {
+        let bank = Regs::<Bits<8>>::new(2);
+        let Verilog::Custom(body) = bank.hdl() else { panic!("custom Verilog expected") };
+        assert!(body.contains("q$0 <= d$0;") && body.contains("q$1 <= d$1;") && body.contains("q$1 = 8'h0;"), "{body}");
+    }
+}
