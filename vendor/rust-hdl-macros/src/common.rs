@@ -182,7 +182,8 @@ pub fn gated_fields<'a>(fields: &'a [TS], types: &'a [TS]) -> GatedFields<'a> {
 /// as any other input.) When the logic is skipped, the flags of outputs
 /// that changed in the previous pass are cleared, and the children with
 /// something pending (a change in the previous pass, or the clock) are
-/// updated.
+/// updated. An edge that comes with a new input is likewise handed to the
+/// children before the logic runs.
 ///
 /// Local signals are never committed: their `val()` is what was last
 /// assigned (`next`), nothing reads their change flags, and the vendored
@@ -195,13 +196,17 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
     let data_inputs: Vec<&TS> = g.inputs.iter().filter(|(_, c)| !(*c && forwards)).map(|(f, _)| *f).collect();
     let outputs = &g.outputs;
     let children = &g.children;
+    // The clock's change, taken: the children get it below.
+    let take_edge = quote! {
+        let clocked = self.clock.has_changed();
+        let clock = self.clock.val();
+        if clocked {
+            self.clock.update_all();
+        }
+    };
     let skipped = if forwards {
         quote! {
-            let clocked = self.clock.has_changed();
-            let clock = self.clock.val();
-            if clocked {
-                self.clock.update_all();
-            }
+            #take_edge
             // A child without a clock has nothing to do at an edge;
             // `forwarded`: children took a clock in `forward_clock`.
             let forwarded = std::mem::take(&mut self._ran.forwarded);
@@ -216,9 +221,8 @@ pub fn get_update_all_gated(fields: &[TS], types: &[TS]) -> syn::Result<TS> {
     // reaches the children before the logic runs, as when it comes alone.
     let edge_first = if forwards {
         quote! {
-            if self.clock.has_changed() {
-                let clock = self.clock.val();
-                self.clock.update_all();
+            #take_edge
+            if clocked {
                 #(if self.#children.forward_clock(clock) { self.#children.update_all(); })*
                 self.wires();
             }
