@@ -596,6 +596,9 @@ pub struct Sm {
     beat_carry: Signal<Local, Bits<64>>,
     beat_paux: Signal<Local, Bits<64>>,
     va: Vec<Signal<Local, Bits<64>>>,
+    /// A lane's store data as two 64-bit halves: words 1:0 and 3:2.
+    lw_lo: Vec<Signal<Local, Bits<64>>>,
+    lw_hi: Vec<Signal<Local, Bits<64>>>,
     vb: Vec<Signal<Local, Bits<64>>>,
     vc: Vec<Signal<Local, Bits<64>>>,
     s2r: Vec<Signal<Local, Bits<64>>>,
@@ -1135,6 +1138,8 @@ impl Sm {
             beat_carry: Default::default(),
             beat_paux: Default::default(),
             va: (0..lanes).map(|_| Default::default()).collect(),
+            lw_lo: (0..lanes).map(|_| Default::default()).collect(),
+            lw_hi: (0..lanes).map(|_| Default::default()).collect(),
             vb: (0..lanes).map(|_| Default::default()).collect(),
             vc: (0..lanes).map(|_| Default::default()).collect(),
             s2r: (0..lanes).map(|_| Default::default()).collect(),
@@ -1552,12 +1557,14 @@ impl Logic for Sm {
         self.br_uni.next = (self.cls.val() == 6) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         for l in 0..self._lanes {
             self.mem_laddr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
-            self.mem_lwdata[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
-            self.mem_lwdata_hi[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
+            self.lw_lo[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
+            self.lw_hi[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
+            self.mem_lwdata[l].next = self.lw_lo[l].val();
+            self.mem_lwdata_hi[l].next = self.lw_hi[l].val();
             self.coal.addr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
             self.wbl.addr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
-            self.wbl.wlo[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
-            self.wbl.whi[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
+            self.wbl.wlo[l].next = self.lw_lo[l].val();
+            self.wbl.whi[l].next = self.lw_hi[l].val();
             self.mem_ldata[l].next = self.lrd_lo.q[l].val() | self.wbl.rlo[l].val();
             self.mem_ldata_hi[l].next = self.lrd_hi.q[l].val() | self.wbl.rhi[l].val();
         }
@@ -1640,8 +1647,8 @@ impl Logic for Sm {
                     2 => self.smem.wdata[l].next = self.lw2.q[l].val().get_bits::<32>(0),
                     _ => self.smem.wdata[l].next = self.lw3.q[l].val().get_bits::<32>(0),
                 }
-                self.smem.b[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
-                self.smem.c[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
+                self.smem.b[l].next = self.lw_lo[l].val();
+                self.smem.c[l].next = self.lw_hi[l].val();
             }
         }
         self.smem.mask.next = self.sh_mask.val();
@@ -1729,8 +1736,8 @@ impl Logic for Sm {
                 if self.wm_lead.val().get_bit(l) {
                     self.wm_li.next = self.index[l].val();
                     self.wm_adr.next = self.ladr.q[l].val().get_bits::<32>(0);
-                    self.wm_tb.next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
-                    self.wm_tc.next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
+                    self.wm_tb.next = self.lw_lo[l].val();
+                    self.wm_tc.next = self.lw_hi[l].val();
                 }
                 if self.wm_hrun.val().get_bit(l) {
                     self.wm_fli.next = self.index[l].val();
