@@ -99,7 +99,7 @@ fn rtl_row(out: &mut String, config: &str, kernel: &str, block: u32, r: &RtlRun)
     let c = r.cycles.max(1) as f64;
     let _ = writeln!(
         out,
-        "{config:<8} {kernel:<22} {block:>6} {:>9} {:>8.2} {:>11.0} {:>7.3} {:>8.3} {:>15}",
+        "{config:<8} {kernel:<22} {block:>6} {:>9} {:>8.3} {:>11.0} {:>7.3} {:>8.3} {:>15}",
         r.cycles,
         r.secs,
         c / r.secs,
@@ -176,47 +176,70 @@ fn block_threads(case: &Path) -> Option<u32> {
 
 /// `heddle bench --rtl`: RTL simulation speed (cycles per second through
 /// rust-hdl) and the SM's IPC and lane utilisation, per kernel, for the
-/// `tiny` and `default` configurations.
-pub fn run_rtl() -> Result<String, String> {
+/// `tiny` and `default` configurations. Each kernel is launched again, on a
+/// fresh device, until the launches have taken `seconds` (one launch takes
+/// a few hundredths of a second, too short to time alone); every launch
+/// must take the same number of cycles.
+pub fn run_rtl(seconds: f64) -> Result<String, String> {
     let obj = assemble("bench_kernels.hasm", KERNELS).map_err(|d| d.to_string())?;
     let mut out = String::new();
-    let _ = writeln!(out, "RTL (rust-hdl, simulate() driven by hand), one core\n{RTL_HEADER}");
+    let _ = writeln!(out, "RTL (rust-hdl, simulate() driven by hand), one core; cycles and seconds are per launch\n{RTL_HEADER}");
     for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
         for &(kernel, grid, block, iters) in RTL_CASES {
             if kernel == "fma" && !cfg.fp32 {
                 continue;
             }
             let block = block.min(cfg.max_cta_threads());
-            let mut dev = Device::new(cfg.clone(), obj.clone()).map_err(|e| e.to_string())?;
-            let threads = grid * block;
-            let k = obj.kernel(kernel).ok_or(format!("no kernel {kernel}"))?;
-            let mut params = vec![];
-            for b in 0..k.params.len().saturating_sub(1).max(1) {
-                let p = dev.alloc(threads * 4).map_err(|e| e.to_string())?;
-                let init: Vec<u8> = (0..threads).flat_map(|i| (i.wrapping_mul(2654435761).wrapping_add(b as u32)).to_le_bytes()).collect();
-                dev.write(p, &init).map_err(|e| e.to_string())?;
-                params.extend_from_slice(&p.to_le_bytes());
+            let (mut first, mut launches, mut secs) = (None::<RtlRun>, 0u32, 0f64);
+            while secs < seconds || launches == 0 {
+                let run = rtl_launch(&cfg, &obj, kernel, [grid, block], iters).map_err(|e| format!("RTL benchmark {kernel} on {name}: {e}"))?;
+                secs += run.secs;
+                launches += 1;
+                match &first {
+                    None => first = Some(run),
+                    Some(f) if f.cycles != run.cycles => {
+                        return Err(format!("RTL benchmark {kernel} on {name}: launch {launches} took {} cycles, the first {}", run.cycles, f.cycles))
+                    }
+                    Some(_) => {}
+                }
             }
-            params.extend_from_slice(&iters.to_le_bytes());
-            params.resize(k.param_bytes as usize, 0);
-            let launch = Launch { kernel: kernel.into(), grid: [grid, 1, 1], block: [block, 1, 1], params, dynamic_shared: 0 };
-            let start = Instant::now();
-            let r = dev.launch_rtl(&launch, &Default::default(), &mut heddle_sim::device::NoTrace).map_err(|e| e.to_string())?;
-            let t = start.elapsed().as_secs_f64();
-            if let Some(trap) = r.outcome.trap {
-                return Err(format!("RTL benchmark {kernel} on {name} trapped: {trap}"));
-            }
-            let s = &r.outcome.stats;
-            let run = RtlRun {
-                cycles: r.rtl.cycles,
-                secs: t,
-                warp: s.warp_instructions,
-                thread: s.thread_instructions,
-                lanes: cfg.lanes,
-                conflicts: r.rtl.bank_conflicts,
-            };
+            let run = RtlRun { secs: secs / launches as f64, ..first.expect("at least one launch") };
             rtl_row(&mut out, name, kernel, block, &run);
         }
     }
     Ok(out)
+}
+
+/// One launch of a benchmark kernel on a fresh device: its buffers hold a
+/// hash of the thread index, then the scalar `iters`; only the RTL launch
+/// itself is timed.
+fn rtl_launch(cfg: &SmConfig, obj: &heddle_isa::Object, kernel: &str, [grid, block]: [u32; 2], iters: u32) -> Result<RtlRun, String> {
+    let mut dev = Device::new(cfg.clone(), obj.clone()).map_err(|e| e.to_string())?;
+    let threads = grid * block;
+    let k = obj.kernel(kernel).ok_or(format!("no kernel {kernel}"))?;
+    let mut params = vec![];
+    for b in 0..k.params.len().saturating_sub(1).max(1) {
+        let p = dev.alloc(threads * 4).map_err(|e| e.to_string())?;
+        let init: Vec<u8> = (0..threads).flat_map(|i| (i.wrapping_mul(2654435761).wrapping_add(b as u32)).to_le_bytes()).collect();
+        dev.write(p, &init).map_err(|e| e.to_string())?;
+        params.extend_from_slice(&p.to_le_bytes());
+    }
+    params.extend_from_slice(&iters.to_le_bytes());
+    params.resize(k.param_bytes as usize, 0);
+    let launch = Launch { kernel: kernel.into(), grid: [grid, 1, 1], block: [block, 1, 1], params, dynamic_shared: 0 };
+    let start = Instant::now();
+    let r = dev.launch_rtl(&launch, &Default::default(), &mut heddle_sim::device::NoTrace).map_err(|e| e.to_string())?;
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(trap) = r.outcome.trap {
+        return Err(format!("trapped: {trap}"));
+    }
+    let s = &r.outcome.stats;
+    Ok(RtlRun {
+        cycles: r.rtl.cycles,
+        secs,
+        warp: s.warp_instructions,
+        thread: s.thread_instructions,
+        lanes: cfg.lanes,
+        conflicts: r.rtl.bank_conflicts,
+    })
 }

@@ -154,7 +154,9 @@ enum Cmd {
     },
     /// Measure golden-model throughput (thread instructions per second), or with --rtl the RTL's.
     Bench {
-        /// Seconds to spend per kernel.
+        /// Seconds to spend per kernel (with --rtl: launches of each built-in
+        /// kernel are repeated until they have taken this long; a corpus case
+        /// is launched once).
         #[arg(long, default_value_t = 1.0)]
         seconds: f64,
         /// Benchmark the RTL instead: cycles per second, IPC and lane utilisation.
@@ -399,7 +401,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
         Cmd::Bench { seconds, rtl, corpus } => {
             let text = match (rtl, corpus) {
                 (true, Some(c)) => crate::bench::run_rtl_corpus(&c)?,
-                (true, None) => crate::bench::run_rtl()?,
+                (true, None) => crate::bench::run_rtl(seconds)?,
                 _ => crate::bench::run(seconds)?,
             };
             out!("{text}");
