@@ -1,5 +1,5 @@
 //! The command line: exit statuses, diagnostics, the histogram example (examples/histogram.hasm),
-//! and a bounded smoke run of the benchmark.
+//! and bounded smoke runs of the benchmarks (golden model and RTL).
 
 use std::process::Command;
 
@@ -80,6 +80,36 @@ fn benchmark_smoke_run() {
     for k in ["alu", "fma", "stream", "diverge", "reduce", "total"] {
         assert!(out.contains(k), "{out}");
     }
+}
+
+/// `bench --rtl` with one launch per kernel: every row, with the cycles
+/// and lane utilisation the README's table gives (exact: the same binary
+/// and inputs give the same cycles).
+#[test]
+fn rtl_benchmark_smoke_run() {
+    let (code, out, err) = heddle(&["bench", "--rtl", "--seconds", "0"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<(String, String, String, String)> = out
+        .lines()
+        .skip(2)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0].into(), f[1].into(), f[3].into(), f[7].into())
+        })
+        .collect();
+    let want = [
+        ("tiny", "alu", "2515", "0.608"),
+        ("tiny", "istream", "1007", "0.254"),
+        ("tiny", "diverge", "2168", "0.482"),
+        ("tiny", "reduce", "2953", "0.260"),
+        ("default", "alu", "6687", "0.914"),
+        ("default", "fma", "5471", "0.895"),
+        ("default", "istream", "3014", "0.340"),
+        ("default", "diverge", "8093", "0.516"),
+        ("default", "reduce", "9184", "0.460"),
+    ];
+    let want: Vec<(String, String, String, String)> = want.iter().map(|&(a, b, c, d)| (a.into(), b.into(), c.into(), d.into())).collect();
+    assert_eq!(rows, want, "{out}");
 }
 
 /// `--trace` prints every retire record with a manifest too: one line per
