@@ -1,7 +1,9 @@
 //! VCD traces of the RTL with hierarchical scopes named after the hardware
 //! (`sm.sched`, `sm.stack`, `sm.lane3.alu`, `sm.lane3.rf`), written with the
 //! `vcd` crate. rust-hdl's own writer names vector elements `alus$3` and
-//! cannot bound the window or the scopes; this one can.
+//! cannot bound the window or the scopes; this one can. A sample compares
+//! each signal's bits (the vendored `Atom::raw`) with what it last wrote,
+//! and formats only the ones that changed.
 
 use rust_hdl::core::atom::Atom;
 use rust_hdl::core::block::Block;
@@ -45,11 +47,10 @@ fn scope_names(name: &str) -> Vec<String> {
     vec![name.to_string()]
 }
 
-/// Collects every atom's path (header) or value (samples), in visit order.
+/// Collects every atom's path and width, in visit order (the header).
 struct Walk<'v> {
     scope: Vec<String>,
-    vars: Option<&'v mut Vec<Var>>,
-    values: Option<&'v mut Vec<VCDValue>>,
+    vars: &'v mut Vec<Var>,
 }
 
 impl Probe for Walk<'_> {
@@ -60,25 +61,20 @@ impl Probe for Walk<'_> {
         self.scope.extend(scope_names(name));
     }
     fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
-        if let Some(vars) = self.vars.as_deref_mut() {
-            let mut path = self.scope.clone();
-            let names = scope_names(name);
-            // A vector of signals (`va$3`) files the element under its lane.
-            if names.len() == 2 {
-                path.push(names[0].clone());
-                path.push(name.split('$').next().unwrap_or(name).to_string());
-            } else {
-                path.push(name.to_string());
-            }
-            let width = match signal.descriptor().kind {
-                TypeKind::Bits(w) | TypeKind::Signed(w) => w,
-                _ => 0,
-            };
-            vars.push(Var { path, width });
+        let mut path = self.scope.clone();
+        let names = scope_names(name);
+        // A vector of signals (`va$3`) files the element under its lane.
+        if names.len() == 2 {
+            path.push(names[0].clone());
+            path.push(name.split('$').next().unwrap_or(name).to_string());
+        } else {
+            path.push(name.to_string());
         }
-        if let Some(values) = self.values.as_deref_mut() {
-            values.push(signal.vcd());
-        }
+        let width = match signal.descriptor().kind {
+            TypeKind::Bits(w) | TypeKind::Signed(w) => w,
+            _ => 0,
+        };
+        self.vars.push(Var { path, width });
     }
     fn visit_end_namespace(&mut self, name: &str, _node: &dyn Block) {
         let n = scope_names(name).len();
@@ -96,13 +92,66 @@ struct Tree {
     children: BTreeMap<String, Tree>,
 }
 
+/// What a traced atom last wrote: its bits (`Atom::raw`), or for an enum
+/// or an undriven signal its `VCDValue`.
+#[derive(Clone, PartialEq)]
+enum Written {
+    Nothing,
+    Raw(u64),
+    Value(VCDValue),
+}
+
 pub struct VcdWriter<W: Write> {
     w: vcd::Writer<W>,
-    /// Per atom in visit order: its id when traced.
+    /// Per atom in visit order: its id and width when traced.
     ids: Vec<Option<(IdCode, usize)>>,
-    last: Vec<Option<String>>,
+    last: Vec<Written>,
+    /// A vector's bits, most significant first, as the `vcd` crate takes them.
+    bits: Vec<Value>,
     clock: IdCode,
     pub opts: VcdOptions,
+}
+
+/// One sample: visits the atoms in the header's order and writes each
+/// traced one whose value differs from what it last wrote.
+struct Sample<'a, W: Write> {
+    next: usize,
+    writer: &'a mut VcdWriter<W>,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> Probe for Sample<'_, W> {
+    fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
+        let i = self.next;
+        self.next += 1;
+        let Some((id, width)) = self.writer.ids[i] else { return };
+        let now = match signal.raw() {
+            Some(x) => Written::Raw(x),
+            None => Written::Value(signal.vcd()),
+        };
+        if self.writer.last[i] == now || self.error.is_some() {
+            return;
+        }
+        let w = &mut self.writer.w;
+        let done = match &now {
+            Written::Raw(x) if width <= 1 => w.change_scalar(id, if x & 1 == 1 { Value::V1 } else { Value::V0 }),
+            Written::Raw(x) => {
+                let bits = &mut self.writer.bits;
+                bits.clear();
+                bits.extend((0..width).rev().map(|b| if x >> b & 1 == 1 { Value::V1 } else { Value::V0 }));
+                w.change_vector(id, bits)
+            }
+            Written::Value(VCDValue::String(s)) => w.change_string(id, s),
+            Written::Value(VCDValue::Single(b)) if width <= 1 => w.change_scalar(id, *b),
+            Written::Value(VCDValue::Single(b)) => w.change_vector(id, &[*b]),
+            Written::Value(VCDValue::Vector(bits)) => w.change_vector(id, bits),
+            Written::Value(VCDValue::Composite(_)) | Written::Nothing => return,
+        };
+        match done {
+            Ok(()) => self.writer.last[i] = now,
+            Err(e) => self.error = Some(e),
+        }
+    }
 }
 
 fn keep(path: &[String], scopes: &[String]) -> bool {
@@ -113,7 +162,7 @@ fn keep(path: &[String], scopes: &[String]) -> bool {
 impl<W: Write> VcdWriter<W> {
     pub fn new(out: W, top: &dyn Block, opts: VcdOptions) -> std::io::Result<VcdWriter<W>> {
         let mut vars = vec![];
-        top.accept("sm", &mut Walk { scope: vec![], vars: Some(&mut vars), values: None });
+        top.accept("sm", &mut Walk { scope: vec![], vars: &mut vars });
         let mut w = vcd::Writer::new(out);
         w.timescale(1, vcd::TimescaleUnit::NS)?;
         w.add_module("sm")?;
@@ -148,7 +197,7 @@ impl<W: Write> VcdWriter<W> {
         w.upscope()?;
         w.enddefinitions()?;
         let n = ids.len();
-        Ok(VcdWriter { w, ids, last: vec![None; n], clock, opts })
+        Ok(VcdWriter { w, ids, last: vec![Written::Nothing; n], bits: vec![], clock, opts })
     }
 
     /// Samples every traced signal at `cycle` (values settled before the edge).
@@ -156,29 +205,12 @@ impl<W: Write> VcdWriter<W> {
         if cycle < self.opts.from || cycle >= self.opts.to {
             return Ok(());
         }
-        let mut values = Vec::with_capacity(self.ids.len());
-        top.accept("sm", &mut Walk { scope: vec![], vars: None, values: Some(&mut values) });
         self.w.timestamp(cycle * 10)?;
         self.w.change_scalar(self.clock, Value::V0)?;
-        for (i, v) in values.iter().enumerate() {
-            let Some((id, width)) = self.ids[i] else { continue };
-            let text = match v {
-                VCDValue::Single(b) => b.to_string(),
-                VCDValue::Vector(bits) => bits.iter().map(|b| b.to_string()).collect(),
-                VCDValue::String(s) => s.clone(),
-                VCDValue::Composite(_) => continue,
-            };
-            if self.last[i].as_deref() == Some(text.as_str()) {
-                continue;
-            }
-            match v {
-                VCDValue::String(s) => self.w.change_string(id, s)?,
-                VCDValue::Single(b) if width <= 1 => self.w.change_scalar(id, *b)?,
-                VCDValue::Single(b) => self.w.change_vector(id, &[*b])?,
-                VCDValue::Vector(bits) => self.w.change_vector(id, bits)?,
-                VCDValue::Composite(_) => {}
-            }
-            self.last[i] = Some(text);
+        let mut sample = Sample { next: 0, writer: self, error: None };
+        top.accept("sm", &mut sample);
+        if let Some(e) = sample.error {
+            return Err(e);
         }
         self.w.timestamp(cycle * 10 + 5)?;
         self.w.change_scalar(self.clock, Value::V1)?;

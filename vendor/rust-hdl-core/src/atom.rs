@@ -42,6 +42,11 @@ pub trait Atom {
     fn id(&self) -> usize;
     fn verilog(&self) -> VerilogLiteral;
     fn constraints(&self) -> Vec<PinConstraint>;
+    /// Vendored: what `vcd` traces, as bits in a `u64` (`Synth::raw`);
+    /// `None` where there is no such form or the signal is undriven.
+    fn raw(&self) -> Option<u64> {
+        None
+    }
 }
 
 pub fn is_atom_an_enum(atom: &dyn Atom) -> bool {

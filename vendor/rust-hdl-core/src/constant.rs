@@ -114,6 +114,10 @@ impl<T: Synth> Atom for Constant<T> {
         self.val.vcd()
     }
 
+    fn raw(&self) -> Option<u64> {
+        self.val.raw()
+    }
+
     fn verilog(&self) -> VerilogLiteral {
         self.val.verilog()
     }

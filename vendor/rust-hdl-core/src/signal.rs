@@ -212,6 +212,14 @@ impl<D: Direction, T: Synth> Atom for Signal<D, T> {
     fn constraints(&self) -> Vec<PinConstraint> {
         self.constraints.clone()
     }
+
+    fn raw(&self) -> Option<u64> {
+        if self.signal_is_undriven {
+            None
+        } else {
+            self.next.raw()
+        }
+    }
 }
 
 impl<D: Direction, T: Synth> Logic for Signal<D, T> {

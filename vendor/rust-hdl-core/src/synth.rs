@@ -32,6 +32,13 @@ pub trait Synth: Default + Copy + PartialEq + Debug {
     fn bits(self) -> usize {
         Self::BITS
     }
+    /// Vendored: the value as its bits in a `u64` (bit 0 the least
+    /// significant), for a trace writer that compares and formats values
+    /// without building a `VCDValue`; `None` for a type without such a form
+    /// (an enum), which is traced through `vcd`.
+    fn raw(self) -> Option<u64> {
+        None
+    }
 }
 
 impl<const N: usize> Synth for Bits<N> {
@@ -50,6 +57,10 @@ impl<const N: usize> Synth for Bits<N> {
 
     fn verilog(self) -> VerilogLiteral {
         self.into()
+    }
+
+    fn raw(self) -> Option<u64> {
+        Some(self.to_u64())
     }
 }
 
@@ -74,6 +85,10 @@ impl Synth for Bit {
     fn verilog(self) -> VerilogLiteral {
         self.into()
     }
+
+    fn raw(self) -> Option<u64> {
+        Some(self as u64)
+    }
 }
 
 impl Synth for Clock {
@@ -93,6 +108,10 @@ impl Synth for Clock {
     fn verilog(self) -> VerilogLiteral {
         self.clk.into()
     }
+
+    fn raw(self) -> Option<u64> {
+        Some(self.clk as u64)
+    }
 }
 
 impl<const N: usize> Synth for Signed<N> {
@@ -108,5 +127,8 @@ impl<const N: usize> Synth for Signed<N> {
     }
     fn verilog(self) -> VerilogLiteral {
         self.inner().into()
+    }
+    fn raw(self) -> Option<u64> {
+        self.inner().raw()
     }
 }
