@@ -6,6 +6,7 @@
 use crate::manifest;
 use heddle_hw::SmConfig;
 use heddle_isa::asm::assemble;
+use heddle_isa::Object;
 use heddle_sim::device::{Device, Launch};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -41,19 +42,7 @@ pub fn run(seconds: f64) -> Result<String, String> {
     let (mut all_instr, mut all_time) = (0u64, 0f64);
     let mut log_sum = 0f64;
     for case in CASES {
-        let mut dev = Device::new(SmConfig::default_config(), obj.clone()).map_err(|e| e.to_string())?;
-        let threads = case.grid * case.block;
-        let mut params = vec![];
-        for b in 0..case.buffers {
-            let p = dev.alloc(threads * 4).map_err(|e| e.to_string())?;
-            let init: Vec<u8> = (0..threads).flat_map(|i| (i.wrapping_mul(2654435761).wrapping_add(b as u32)).to_le_bytes()).collect();
-            dev.write(p, &init).map_err(|e| e.to_string())?;
-            params.extend_from_slice(&p.to_le_bytes());
-        }
-        params.extend_from_slice(&case.iters.to_le_bytes());
-        let kernel = obj.kernel(case.kernel).ok_or(format!("no kernel {}", case.kernel))?;
-        params.resize(kernel.param_bytes as usize, 0);
-        let launch = Launch { kernel: case.kernel.into(), grid: [case.grid, 1, 1], block: [case.block, 1, 1], params, dynamic_shared: 0 };
+        let (mut dev, launch) = bench_launch(&SmConfig::default_config(), &obj, case.kernel, [case.grid, case.block], case.buffers, case.iters)?;
         let (mut instr, start) = (0u64, Instant::now());
         loop {
             let o = dev.launch(&launch).map_err(|e| e.to_string())?;
@@ -75,6 +64,25 @@ pub fn run(seconds: f64) -> Result<String, String> {
     let _ = writeln!(out, "{:<10} {:>14} {:>10.3} {:>16.3e}", "total", all_instr, all_time, all_instr as f64 / all_time);
     let _ = writeln!(out, "geometric mean {:.3e} thread instructions/s", (log_sum / CASES.len() as f64).exp());
     Ok(out)
+}
+
+/// A fresh device and a benchmark kernel's launch on it: `buffers` global
+/// buffers of one u32 per thread, each holding a hash of the thread index,
+/// then the scalar `iters`.
+fn bench_launch(cfg: &SmConfig, obj: &Object, kernel: &str, [grid, block]: [u32; 2], buffers: usize, iters: u32) -> Result<(Device, Launch), String> {
+    let mut dev = Device::new(cfg.clone(), obj.clone()).map_err(|e| e.to_string())?;
+    let threads = grid * block;
+    let mut params = vec![];
+    for b in 0..buffers {
+        let p = dev.alloc(threads * 4).map_err(|e| e.to_string())?;
+        let init: Vec<u8> = (0..threads).flat_map(|i| (i.wrapping_mul(2654435761).wrapping_add(b as u32)).to_le_bytes()).collect();
+        dev.write(p, &init).map_err(|e| e.to_string())?;
+        params.extend_from_slice(&p.to_le_bytes());
+    }
+    params.extend_from_slice(&iters.to_le_bytes());
+    let k = obj.kernel(kernel).ok_or(format!("no kernel {kernel}"))?;
+    params.resize(k.param_bytes as usize, 0);
+    Ok((dev, Launch { kernel: kernel.into(), grid: [grid, 1, 1], block: [block, 1, 1], params, dynamic_shared: 0 }))
 }
 
 /// RTL workloads: (kernel, grid, block, iters) per configuration (`tiny`
@@ -210,23 +218,11 @@ pub fn run_rtl(seconds: f64) -> Result<String, String> {
     Ok(out)
 }
 
-/// One launch of a benchmark kernel on a fresh device: its buffers hold a
-/// hash of the thread index, then the scalar `iters`; only the RTL launch
-/// itself is timed.
-fn rtl_launch(cfg: &SmConfig, obj: &heddle_isa::Object, kernel: &str, [grid, block]: [u32; 2], iters: u32) -> Result<RtlRun, String> {
-    let mut dev = Device::new(cfg.clone(), obj.clone()).map_err(|e| e.to_string())?;
-    let threads = grid * block;
-    let k = obj.kernel(kernel).ok_or(format!("no kernel {kernel}"))?;
-    let mut params = vec![];
-    for b in 0..k.params.len().saturating_sub(1).max(1) {
-        let p = dev.alloc(threads * 4).map_err(|e| e.to_string())?;
-        let init: Vec<u8> = (0..threads).flat_map(|i| (i.wrapping_mul(2654435761).wrapping_add(b as u32)).to_le_bytes()).collect();
-        dev.write(p, &init).map_err(|e| e.to_string())?;
-        params.extend_from_slice(&p.to_le_bytes());
-    }
-    params.extend_from_slice(&iters.to_le_bytes());
-    params.resize(k.param_bytes as usize, 0);
-    let launch = Launch { kernel: kernel.into(), grid: [grid, 1, 1], block: [block, 1, 1], params, dynamic_shared: 0 };
+/// One launch of a benchmark kernel on a fresh device (`bench_launch`);
+/// only the RTL launch itself is timed.
+fn rtl_launch(cfg: &SmConfig, obj: &Object, kernel: &str, [grid, block]: [u32; 2], iters: u32) -> Result<RtlRun, String> {
+    let buffers = obj.kernel(kernel).ok_or(format!("no kernel {kernel}"))?.params.len().saturating_sub(1).max(1);
+    let (mut dev, launch) = bench_launch(cfg, obj, kernel, [grid, block], buffers, iters)?;
     let start = Instant::now();
     let r = dev.launch_rtl(&launch, &Default::default(), &mut heddle_sim::device::NoTrace).map_err(|e| e.to_string())?;
     let secs = start.elapsed().as_secs_f64();

@@ -89,26 +89,25 @@ fn benchmark_smoke_run() {
 fn rtl_benchmark_smoke_run() {
     let (code, out, err) = heddle(&["bench", "--rtl", "--seconds", "0"]);
     assert_eq!(code, 0, "{err}");
-    let rows: Vec<(String, String, String, String)> = out
+    let rows: Vec<[&str; 4]> = out
         .lines()
         .skip(2)
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            (f[0].into(), f[1].into(), f[3].into(), f[7].into())
+            [f[0], f[1], f[3], f[7]]
         })
         .collect();
     let want = [
-        ("tiny", "alu", "2515", "0.608"),
-        ("tiny", "istream", "1007", "0.254"),
-        ("tiny", "diverge", "2168", "0.482"),
-        ("tiny", "reduce", "2953", "0.260"),
-        ("default", "alu", "6687", "0.914"),
-        ("default", "fma", "5471", "0.895"),
-        ("default", "istream", "3014", "0.340"),
-        ("default", "diverge", "8093", "0.516"),
-        ("default", "reduce", "9184", "0.460"),
+        ["tiny", "alu", "2515", "0.608"],
+        ["tiny", "istream", "1007", "0.254"],
+        ["tiny", "diverge", "2168", "0.482"],
+        ["tiny", "reduce", "2953", "0.260"],
+        ["default", "alu", "6687", "0.914"],
+        ["default", "fma", "5471", "0.895"],
+        ["default", "istream", "3014", "0.340"],
+        ["default", "diverge", "8093", "0.516"],
+        ["default", "reduce", "9184", "0.460"],
     ];
-    let want: Vec<(String, String, String, String)> = want.iter().map(|&(a, b, c, d)| (a.into(), b.into(), c.into(), d.into())).collect();
     assert_eq!(rows, want, "{out}");
 }
 
