@@ -180,3 +180,45 @@ fn export_writes_lint_clean_verilog_for_a_configuration() {
     assert_eq!(code, 2);
     assert!(err.contains("stack_depth 1 must be at least 2"), "{err}");
 }
+
+/// A straight-line PTX kernel of `adds` increments that stores its count.
+fn long_kernel(adds: usize) -> String {
+    let mut s = String::from(
+        ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 x){\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n\
+         ld.param.u64 %rd1,[x];\ncvta.to.global.u64 %rd2,%rd1;\nmov.u32 %r1,0;\n",
+    );
+    s.push_str(&"add.u32 %r1,%r1,1;\n".repeat(adds));
+    s.push_str("st.global.u32 [%rd2],%r1;\nret;\n}\n");
+    s
+}
+
+/// The program limit (`heddle_isa::fields::MAX_CODE`, 1,048,573
+/// instructions: pcs are 20 bits with two reserved) is one number that the
+/// compiler, the assembler, the object loader and every engine enforce: a
+/// longer program is refused with exit 2, never run to an early, silent end
+/// (it used to retire 2^20 - 1 instructions and print `x = [0]`). A kernel
+/// just inside the limit runs to its last instruction on golden and ptx.
+#[test]
+fn programs_past_the_instruction_limit_are_refused() {
+    let max = heddle_isa::fields::MAX_CODE as usize;
+    let over = temp("over.ptx", long_kernel(max + 1).as_bytes());
+    for args in [vec!["run", &over, "--arg", "buf:x:u32:1"], vec!["run", &over, "--engine", "ptx", "--arg", "buf:x:u32:1"], vec!["compile", &over]]
+    {
+        let (code, out, err) = heddle(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains("more than the 1048573 a Heddle program may hold"), "{args:?}: {err}");
+    }
+    let adds = max - 16;
+    let near = temp("near.ptx", long_kernel(adds).as_bytes());
+    for engine in ["golden", "ptx"] {
+        let (code, out, err) = heddle(&["run", &near, "--engine", engine, "--arg", "buf:x:u32:1"]);
+        assert_eq!(code, 0, "{engine}: {err}");
+        assert_eq!(out, format!("x = [{adds}]\n"), "{engine}");
+    }
+    // The assembler names the first instruction past the limit, once.
+    let asm = format!(".kernel k\n{}    exit\n", "    nop\n".repeat(max));
+    let (code, _, err) = heddle(&["asm", &temp("over.hasm", asm.as_bytes())]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("over.hasm:{}:5", max + 2)), "{err}");
+    assert_eq!(err.matches("a Heddle program holds at most 1048573").count(), 1, "{err}");
+}

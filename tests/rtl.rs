@@ -420,3 +420,26 @@ fn every_corpus_case_on_the_rtl() {
     }
     assert!(failed.is_empty(), "lockstep or output failures: {failed:?}");
 }
+
+/// Every statistic the RTL engine reports is counted, not left at zero:
+/// its `--json` statistics (branches, divergent branches, barriers, memory
+/// accesses by space, system calls) equal the golden model's for kernels
+/// with divergence, barriers, reductions and printf; only `cycles` is the
+/// RTL's own.
+#[test]
+fn rtl_statistics_equal_the_golden_models() {
+    let stats = |case: &str, engine: &str| -> serde_json::Value {
+        let o = heddle(&["run", "--manifest", &format!("tests/corpus/{case}/case.json"), "--engine", engine, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{case} on {engine}: {}", text(&o));
+        let mut j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        j["stats"].as_object_mut().unwrap().remove("cycles");
+        j["stats"].take()
+    };
+    for case in ["scan_blelloch", "barrier_reductions", "warp_vote_partial", "printf_many_threads"] {
+        let rtl = stats(case, "rtl");
+        assert_eq!(rtl, stats(case, "golden"), "{case}");
+        assert!(rtl["branches"].as_u64().unwrap() > 0, "{case}: {rtl}");
+    }
+    let scan = stats("scan_blelloch", "rtl");
+    assert_eq!((scan["branches"].as_u64(), scan["divergent_branches"].as_u64(), scan["barriers"].as_u64()), (Some(444), Some(37), Some(204)));
+}

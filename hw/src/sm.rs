@@ -1667,8 +1667,10 @@ impl Logic for Sm {
         }
         self.wm_ack.next = self.wb_ack.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
         self.wm_err.next = self.wb_err.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
+        // An access wider than a bus word takes one transfer per word; an
+        // atomic is one transfer (its operands and old value travel in tags).
         self.wm_nparts.next = 1.into();
-        if self.asz.val() > self.wbytes.val() {
+        if (self.asz.val() > self.wbytes.val()) & (self.cls.val() != 5) {
             self.wm_nparts.next = self.asz.val() >> self.wlog.val();
         }
         self.wm_pdone.next = self.wm_ack.val() & ((self.wm_hpart.val() + 1) == self.wm_nparts.val());

@@ -73,10 +73,24 @@ pub const RZ: u8 = 127;
 pub const NUM_REGS: u8 = 127;
 /// The constant-true predicate.
 pub const PT: u8 = 7;
-/// Reconvergence pc meaning "none": the branch is uniform (`bra.uni`).
 /// CTA barriers per CTA: `bar` and `barred` ids are 0..BARRIERS.
 pub const BARRIERS: usize = 16;
 
+/// Reconvergence pc meaning "none": the branch is uniform (`bra.uni`), or
+/// the bottom of a warp's reconvergence stack.
 pub const RPC_NONE: u32 = (1 << 20) - 1;
-/// Largest program, in instructions (pcs are instruction indices < 2^20 - 1).
-pub const MAX_CODE: u32 = RPC_NONE;
+/// Reconvergence pc of a divergent branch whose paths meet only where the
+/// function ends: no instruction is there, so nothing waits at it.
+pub const EXIT_JOIN: u32 = RPC_NONE - 1;
+/// The most instructions a program (an object's code, a compiled or
+/// assembled module, a PTX module on the reference interpreter) may hold:
+/// 1,048,573. Every pc of such a program, and its end (`MAX_CODE` itself),
+/// is below the two reserved pcs `EXIT_JOIN` and `RPC_NONE` in the 20-bit
+/// pc field. The compiler, the assembler, the object loader and every
+/// engine refuse a longer program.
+pub const MAX_CODE: u32 = EXIT_JOIN - 1;
+
+/// The error every refusal of an over-long program carries.
+pub fn too_long(instructions: usize) -> String {
+    format!("the program has {instructions} instructions, more than the {MAX_CODE} a Heddle program may hold (pcs are 20 bits)")
+}

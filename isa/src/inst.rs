@@ -266,7 +266,7 @@ impl Inst {
                 if !c_used {
                     reserved("c", self.c as u64)?;
                 }
-                if matches!(info.format, Format::Bra | Format::Call) && v >= fields::MAX_CODE {
+                if matches!(info.format, Format::Bra | Format::Call) && v > fields::MAX_CODE {
                     return Err(InvalidInst::Range { op, what: "target pc", value: v });
                 }
             }

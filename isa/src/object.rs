@@ -149,8 +149,8 @@ impl Object {
     /// Checks the cross-references of a decoded object.
     pub fn check(&self) -> Result<(), ObjectError> {
         let bad = |m: String| Err(ObjectError::Invalid(m));
-        if self.code.len() as u64 >= crate::fields::MAX_CODE as u64 {
-            return bad(format!("{} instructions is more than the limit", self.code.len()));
+        if self.code.len() as u64 > crate::fields::MAX_CODE as u64 {
+            return bad(crate::fields::too_long(self.code.len()));
         }
         for (pc, &w) in self.code.iter().enumerate() {
             Inst::decode(w).map_err(|err| ObjectError::Code { pc: pc as u32, err })?;

@@ -47,6 +47,9 @@ pub enum LaunchError {
     Memory(#[from] MemError),
     #[error(transparent)]
     Config(#[from] heddle_hw::ConfigError),
+    /// The module cannot run (an over-long program).
+    #[error("{0}")]
+    Program(String),
     /// The RTL engine failed: a lockstep difference or a simulation fault.
     #[error("{0}")]
     Rtl(String),
@@ -104,6 +107,9 @@ impl Device {
     /// A device with `module` loaded: its global data at `MODULE_GLOBAL_BASE`.
     pub fn new(config: SmConfig, module: Object) -> Result<Device, LaunchError> {
         config.validate()?;
+        if module.code.len() > heddle_isa::fields::MAX_CODE as usize {
+            return Err(LaunchError::Program(heddle_isa::fields::too_long(module.code.len())));
+        }
         let mut global = GlobalMemory::new(HEAP_BYTES);
         if !module.global_data.is_empty() {
             let base = global.alloc(module.global_data.len() as u32)?;

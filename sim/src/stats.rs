@@ -1,5 +1,6 @@
 //! Launch statistics, counted the same way by every engine.
 
+use heddle_isa::Opcode;
 use serde::Serialize;
 use std::fmt;
 
@@ -26,6 +27,25 @@ pub struct Stats {
     pub param: MemCounts,
     /// Cycles (timed engines only).
     pub cycles: Option<u64>,
+}
+
+impl Stats {
+    /// Counts the control statistics of one warp instruction, `op`, run
+    /// with `active` lanes on its reconvergence-stack entry and `exec` of
+    /// them executing: every `bra` is a branch, divergent when it splits
+    /// the lanes; every `bar`/`barred` that some lane executes is a barrier.
+    /// The golden model counts as it steps, the RTL engine from the SM's
+    /// retire monitor.
+    pub fn count_control(&mut self, op: Opcode, active: u64, exec: u64) {
+        match op {
+            Opcode::Bra => {
+                self.branches += 1;
+                self.divergent_branches += (exec != 0 && exec != active) as u64;
+            }
+            Opcode::Bar | Opcode::Barred => self.barriers += (exec != 0) as u64,
+            _ => {}
+        }
+    }
 }
 
 impl fmt::Display for Stats {

@@ -5,11 +5,8 @@
 use super::isel::FRAME;
 use super::mir::*;
 use super::regalloc::blocks;
-use heddle_isa::fields::{RPC_NONE, RZ};
+use heddle_isa::fields::{EXIT_JOIN, RPC_NONE, RZ};
 use heddle_isa::{Guard, Inst, Opcode, Operand};
-
-/// Join pc for branches whose paths meet only where the function ends (never executed).
-pub const EXIT_JOIN: u32 = RPC_NONE - 1;
 
 /// For each position holding a branch: the position its paths reconverge at
 /// (`None`: only at the function's end).

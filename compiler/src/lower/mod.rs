@@ -169,6 +169,11 @@ pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<F
         entries.push(pc);
         pc += p.mis.iter().filter(|x| !x.is_pseudo()).count() as u32;
     }
+    if pc > heddle_isa::fields::MAX_CODE {
+        // Named at the function that crosses the limit.
+        let at = (0..funcs.len()).rfind(|&i| entries[i] <= heddle_isa::fields::MAX_CODE).unwrap_or(0);
+        return Err(err(funcs[at].name.span, heddle_isa::fields::too_long(pc as usize)));
+    }
     let (code, spans) = emit::encode(&placed, &entries).map_err(|e| err(Default::default(), e))?;
     // Stack depth: the deepest chain of frames from each kernel.
     fn depth(f: usize, placed: &[emit::Placed], callees: &[Vec<usize>], seen: &mut Vec<bool>) -> Option<u32> {

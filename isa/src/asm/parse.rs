@@ -60,6 +60,8 @@ struct Asm<'a> {
     pending_loc: Option<LineEntry>,
     kernel: Option<usize>,
     kernel_regs_set: Vec<bool>,
+    /// The program reached `MAX_CODE` (reported once).
+    too_long: bool,
 }
 
 /// Assembles `source` (named `file` in diagnostics).
@@ -77,6 +79,7 @@ pub fn assemble(file: &str, source: &str) -> Result<Object, Diagnostics> {
         pending_loc: None,
         kernel: None,
         kernel_regs_set: vec![],
+        too_long: false,
     };
     if !a.explicit_loc {
         a.obj.files.push(file.to_string());
@@ -131,6 +134,14 @@ impl<'a> Asm<'a> {
         };
         if first.kind == TokKind::Ident && first.text.starts_with('.') && !first.text.starts_with(".L") {
             return self.directive(n, rest);
+        }
+        if self.pc() == crate::fields::MAX_CODE {
+            // Reported once, at the first instruction past the limit.
+            if std::mem::replace(&mut self.too_long, true) {
+                return Ok(());
+            }
+            let max = crate::fields::MAX_CODE;
+            return Err((first.col, first.text.len(), format!("instruction {} of the program: a Heddle program holds at most {max} (pcs are 20 bits)", max + 1)));
         }
         let inst = self.instruction(n, rest)?;
         if self.explicit_loc {
@@ -564,6 +575,10 @@ impl<'a> Asm<'a> {
             if !set {
                 k.regs = used;
             }
+        }
+        if self.obj.kernels.is_empty() && self.errors.is_empty() {
+            let line = self.lines.len().saturating_sub(1);
+            self.error(line, 0, 1, "no `.kernel` in the file: an object needs a kernel to launch".into());
         }
         if !self.errors.is_empty() {
             return Err(Diagnostics(self.errors));

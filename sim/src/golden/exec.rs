@@ -427,6 +427,7 @@ impl Machine<'_> {
         let guard = warp.preds[i.guard.pred as usize];
         let exec = top.mask & if i.guard.neg { !guard } else { guard };
         self.stats.thread_instructions += exec.count_ones() as u64;
+        self.stats.count_control(i.op, top.mask, exec);
         warp.stack.last_mut().expect("top exists").pc = pc + 1;
         if T::ON {
             self.mem_log.clear();
@@ -659,16 +660,13 @@ impl Machine<'_> {
             Opcode::Ld | Opcode::St => self.load_store::<T>(cta, w, pc, dec, exec)?,
             Opcode::Atom => self.atomic::<T>(cta, w, pc, dec, exec)?,
             Opcode::Bra => {
-                self.stats.branches += 1;
                 let (target, join) = (imm.unwrap_or(0), i.rpc());
                 let warp = &mut cta.warps[w];
                 if join == RPC_NONE && exec != 0 && exec != top.mask {
                     return Err(self.trap(cta, w, None, pc, TrapKind::DivergentUniformBranch, None));
                 }
-                match warp.branch(pc, target, join, exec, self.stack_depth) {
-                    Ok(true) => self.stats.divergent_branches += 1,
-                    Ok(false) => {}
-                    Err(_) => return Err(self.overflow(cta, w, pc)),
+                if warp.branch(pc, target, join, exec, self.stack_depth).is_err() {
+                    return Err(self.overflow(cta, w, pc));
                 }
             }
             Opcode::Call | Opcode::Calli => {
@@ -702,7 +700,6 @@ impl Machine<'_> {
             }
             Opcode::Bar => {
                 if exec != 0 {
-                    self.stats.barriers += 1;
                     let first = exec.trailing_zeros() as usize;
                     let id = imm.unwrap_or(regs[b + first]);
                     let count = regs[a + first];
@@ -725,7 +722,6 @@ impl Machine<'_> {
             }
             Opcode::Barred => {
                 if exec != 0 {
-                    self.stats.barriers += 1;
                     let first = exec.trailing_zeros() as usize;
                     let id = imm.unwrap_or(regs[b + first]);
                     if id as usize >= BARRIERS {

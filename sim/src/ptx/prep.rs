@@ -192,7 +192,7 @@ pub struct Func {
     /// Bytes of `.local` variables.
     pub local_frame: u32,
     pub insts: Vec<PInst>,
-    /// Reconvergence pc of each instruction that branches (`cfg::NO_JOIN` for none).
+    /// Reconvergence pc of each instruction that branches (`cfg::EXIT_JOIN` where the paths meet only at the end).
     pub rpc: Vec<u32>,
 }
 
@@ -362,6 +362,11 @@ pub fn prepare(src: &SourceFile, m: &Module) -> Result<Prog, String> {
     let mut funcs = vec![];
     for f in &order {
         funcs.push(prepare_func(src, f, &globals, &func_index, &mut shared_off)?);
+    }
+    // The same program limit as compiled code (a warp's stack reserves the same pcs).
+    let total: usize = funcs.iter().map(|f: &Func| f.insts.len()).sum();
+    if total > heddle_isa::fields::MAX_CODE as usize {
+        return Err(heddle_isa::fields::too_long(total));
     }
     Ok(Prog { file: src.name.clone(), funcs, func_index, global_image, const_image, static_shared: align_up(shared_off, 16), legacy })
 }

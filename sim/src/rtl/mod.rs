@@ -436,6 +436,9 @@ fn simulate_launch<T: Tracer>(
                 },
             };
             last_pc[slot_warp as usize] = r.pc;
+            if let Some(i) = dev_code.get(r.pc as usize).and_then(|&w| heddle_isa::Inst::decode(w).ok()) {
+                stats.count_control(i.op, r.active, r.exec);
+            }
             if let Some(g) = gold.as_deref_mut() {
                 let mut r = r.clone();
                 if opts.corrupt_retire == Some(compared) {
