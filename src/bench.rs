@@ -4,6 +4,7 @@
 //! prints figures and checks only that every launch ran without a trap.
 
 use crate::manifest;
+use crate::progress::Status;
 use heddle_hw::SmConfig;
 use heddle_isa::asm::assemble;
 use heddle_isa::Object;
@@ -34,14 +35,15 @@ const CASES: &[Case] = &[
 ];
 
 /// Runs each case for about `seconds`; returns the report.
-pub fn run(seconds: f64) -> Result<String, String> {
+pub fn run(seconds: f64, status: &Status) -> Result<String, String> {
     let obj = assemble("bench_kernels.hasm", KERNELS).map_err(|d| d.to_string())?;
     let mut out = String::new();
     let _ = writeln!(out, "golden model, `default` SM config (warp 32), one core");
     let _ = writeln!(out, "{:<10} {:>14} {:>10} {:>16}", "kernel", "thread instr", "seconds", "thread instr/s");
     let (mut all_instr, mut all_time) = (0u64, 0f64);
     let mut log_sum = 0f64;
-    for case in CASES {
+    for (i, case) in CASES.iter().enumerate() {
+        status.say(format!("golden benchmark: {} ({} of {})", case.kernel, i + 1, CASES.len()));
         let (mut dev, launch) = bench_launch(&SmConfig::default_config(), &obj, case.kernel, [case.grid, case.block], case.buffers, case.iters)?;
         let (mut instr, start) = (0u64, Instant::now());
         loop {
@@ -123,7 +125,7 @@ fn rtl_row(out: &mut String, config: &str, kernel: &str, block: u32, r: &RtlRun)
 /// bank conflicts per kernel. A case
 /// a configuration cannot run (too few threads or registers, a missing
 /// unit) prints why.
-pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
+pub fn run_rtl_corpus(path: &Path, status: &Status) -> Result<String, String> {
     let mut cases: Vec<PathBuf> = if path.join("case.json").is_file() {
         vec![path.join("case.json")]
     } else {
@@ -136,8 +138,9 @@ pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
     cases.sort();
     let mut out = format!("RTL (rust-hdl, simulate() driven by hand), one core, corpus {}\n{RTL_HEADER}\n", path.display());
     for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
-        for case in &cases {
+        for (i, case) in cases.iter().enumerate() {
             let kernel = case.parent().and_then(|d| d.file_name()).map_or("?".into(), |n| n.to_string_lossy().to_string());
+            status.say(format!("RTL benchmark on {name}: {kernel} ({} of {})", i + 1, cases.len()));
             let opt = manifest::Options {
                 engine: "rtl".into(),
                 ptx_variant: None,
@@ -146,6 +149,8 @@ pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
                 config: cfg.clone(),
                 rtl: Default::default(),
                 trace: false,
+                limits: Default::default(),
+                progress: None,
             };
             let start = Instant::now();
             let r = manifest::run(case, &opt);
@@ -188,7 +193,7 @@ fn block_threads(case: &Path) -> Option<u32> {
 /// fresh device, until the launches have taken `seconds` (one launch takes
 /// a few hundredths of a second, too short to time alone); every launch
 /// must take the same number of cycles.
-pub fn run_rtl(seconds: f64) -> Result<String, String> {
+pub fn run_rtl(seconds: f64, status: &Status) -> Result<String, String> {
     let obj = assemble("bench_kernels.hasm", KERNELS).map_err(|d| d.to_string())?;
     let mut out = String::new();
     let _ = writeln!(out, "RTL (rust-hdl, simulate() driven by hand), one core; cycles and seconds are per launch\n{RTL_HEADER}");
@@ -198,6 +203,7 @@ pub fn run_rtl(seconds: f64) -> Result<String, String> {
                 continue;
             }
             let block = block.min(cfg.max_cta_threads());
+            status.say(format!("RTL benchmark on {name}: {kernel}"));
             let (mut first, mut launches, mut secs) = (None::<RtlRun>, 0u32, 0f64);
             while secs < seconds || launches == 0 {
                 let run = rtl_launch(&cfg, &obj, kernel, [grid, block], iters).map_err(|e| format!("RTL benchmark {kernel} on {name}: {e}"))?;

@@ -28,6 +28,9 @@ macro_rules! outln {
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// Draw no progress line on stderr (it is drawn only on a terminal, for work longer than a second).
+    #[arg(long, short, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -47,7 +50,8 @@ enum Cmd {
     },
     /// Run a kernel of an object, assembly or PTX file, or a launch manifest.
     Run {
-        /// A .hbin object, Heddle assembly (assembled on the fly), or .ptx (with --engine ptx).
+        /// A .hbin object, Heddle assembly (assembled on the fly), or .ptx (compiled
+        /// for golden and rtl, interpreted by ptx).
         #[arg(required_unless_present = "manifest")]
         program: Option<PathBuf>,
         /// A launch manifest (JSON): runs it and checks its expectations.
@@ -63,20 +67,20 @@ enum Cmd {
         #[arg(long)]
         json: bool,
         /// Kernel to launch (default: the only one).
-        #[arg(short, long)]
+        #[arg(short, long, conflicts_with = "manifest")]
         kernel: Option<String>,
         /// Grid size in CTAs: X[,Y[,Z]].
-        #[arg(long, default_value = "1")]
+        #[arg(long, default_value = "1", conflicts_with = "manifest")]
         grid: String,
         /// CTA size in threads: X[,Y[,Z]].
-        #[arg(long, default_value = "32")]
+        #[arg(long, default_value = "32", conflicts_with = "manifest")]
         block: String,
         /// Kernel argument, in parameter order: TYPE:VALUE (u32:5, f32:1.5, ...) or
         /// buf:NAME:TYPE:COUNT[=v1,v2,...] (a global buffer, printed after the run).
-        #[arg(long = "arg", value_name = "ARG")]
+        #[arg(long = "arg", value_name = "ARG", conflicts_with = "manifest")]
         args: Vec<String>,
         /// Dynamic shared memory bytes.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, conflicts_with = "manifest")]
         shared: u32,
         /// SM configuration preset: tiny, default, wide.
         #[arg(long, default_value = "default")]
@@ -84,9 +88,17 @@ enum Cmd {
         /// Override one field of the configuration: KEY=VALUE (lanes=4, fp64=false, ...); repeatable.
         #[arg(long = "set", value_name = "KEY=VALUE")]
         sets: Vec<String>,
-        /// Override the configuration's warp-instruction budget (runaway detection).
+        /// Override the configuration's warp-instruction budget (runaway detection;
+        /// default: 1e9 warp instructions, 1e8 on tiny).
         #[arg(long)]
         budget: Option<u64>,
+        /// RTL: stop a launch as runaway after this many cycles (0: no limit; the
+        /// default is 15-25 s of simulation at the RTL's measured 130-190k cycles/s).
+        #[arg(long, default_value_t = 3_000_000, value_name = "N")]
+        max_cycles: u64,
+        /// Stop a launch as runaway after this many seconds, on every engine (0: no limit).
+        #[arg(long, default_value_t = 50, value_name = "SECONDS")]
+        timeout: u64,
         /// Override the configuration's reconvergence-stack depth.
         #[arg(long)]
         stack_depth: Option<u32>,
@@ -98,13 +110,13 @@ enum Cmd {
         #[arg(long)]
         vcd: Option<PathBuf>,
         /// RTL: first cycle the VCD covers.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, requires = "vcd")]
         vcd_from: u64,
-        /// RTL: cycle the VCD stops at (exclusive).
-        #[arg(long, default_value_t = u64::MAX)]
-        vcd_to: u64,
+        /// RTL: cycle the VCD stops at, exclusive (default: the end of the run).
+        #[arg(long, requires = "vcd")]
+        vcd_to: Option<u64>,
         /// RTL: trace only these scopes (sm.sched, sm.stack, sm.lane3.alu, ...); repeatable.
-        #[arg(long = "vcd-scope")]
+        #[arg(long = "vcd-scope", requires = "vcd")]
         vcd_scopes: Vec<String>,
         /// RTL: compare every retired warp instruction with the golden model.
         #[arg(long)]
@@ -119,6 +131,10 @@ enum Cmd {
         /// Print launch statistics.
         #[arg(long)]
         stats: bool,
+        /// Print every element of every buffer (buffers of more than 1024
+        /// elements print as a summary otherwise: first and last elements, count, CRC-32).
+        #[arg(long, conflicts_with = "manifest")]
+        full: bool,
     },
     /// Compile a PTX file to a Heddle object.
     Compile {
@@ -177,7 +193,11 @@ pub fn load_program(path: &Path) -> Result<Object, String> {
         return Object::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()));
     }
     let text = String::from_utf8(bytes).map_err(|_| format!("{}: neither a Heddle object nor UTF-8 assembly", path.display()))?;
-    asm::assemble(&path.display().to_string(), &text).map_err(|d| d.to_string())
+    let obj = asm::assemble(&path.display().to_string(), &text).map_err(|d| d.to_string())?;
+    if obj.kernels.is_empty() {
+        return Err(format!("{}: no `.kernel` in the file: an object needs a kernel to launch", path.display()));
+    }
+    Ok(obj)
 }
 
 /// Reads, parses and checks a PTX file; Err carries every diagnostic.
@@ -225,7 +245,11 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<(), String> {
         Some(p) => std::fs::write(p, bytes).map_err(|e| format!("{}: {e}", p.display())),
         None => {
             use std::io::Write;
-            std::io::stdout().write_all(bytes).map_err(|e| e.to_string())
+            match std::io::stdout().write_all(bytes) {
+                // A reader that stopped early (`heddle export | head`): done, quietly, as cargo does.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                other => other.map_err(|e| e.to_string()),
+            }
         }
     }
 }
@@ -246,7 +270,7 @@ fn sm_config(preset: &str, sets: &[String]) -> Result<SmConfig, String> {
     serde_json::from_value(fields).map_err(|e| format!("--set: {e}"))
 }
 
-fn exec(cmd: Cmd) -> Result<i32, String> {
+fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
     match cmd {
         Cmd::Asm { input, output } => {
             let obj = load_program(&input)?;
@@ -284,13 +308,34 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             bus_waits,
             trace,
             stats,
+            full,
+            max_cycles,
+            timeout,
         } => {
+            let status = crate::progress::Status::new(quiet);
+            let limits = heddle_sim::limits::Limits {
+                timeout: (timeout > 0).then(|| std::time::Duration::from_secs(timeout)),
+                max_cycles: (max_cycles > 0).then_some(max_cycles),
+            };
             let rtl = heddle_sim::rtl::RtlOptions {
-                vcd: vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions { path, from: vcd_from, to: vcd_to, scopes: vcd_scopes }),
+                vcd: vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions {
+                    path,
+                    from: vcd_from,
+                    to: vcd_to.unwrap_or(u64::MAX),
+                    scopes: vcd_scopes,
+                }),
                 lockstep,
                 bus_waits,
                 corrupt_retire: None,
             };
+            if manifest.is_none() {
+                // (clap's `requires` is not checked beside a positional PROGRAM.)
+                for (given, flag) in [(json, "--json"), (dump.is_some(), "--dump"), (ptx_variant.is_some(), "--ptx-variant")] {
+                    if given {
+                        return Err(format!("{flag} applies to --manifest runs only"));
+                    }
+                }
+            }
             if engine != "rtl" && (rtl.vcd.is_some() || lockstep || bus_waits.is_some()) {
                 return Err("--vcd, --lockstep and --bus-waits need --engine rtl".into());
             }
@@ -299,8 +344,10 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
             config.validate().map_err(|e| e.to_string())?;
             if let Some(m) = manifest {
-                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config, rtl, trace };
+                let opt =
+                    crate::manifest::Options { engine, ptx_variant, dump, json, config, rtl, trace, limits, progress: status.reporter() };
                 let r = crate::manifest::run(&m, &opt)?;
+                drop(status);
                 out!("{}", r.text);
                 return Ok(r.code);
             }
@@ -327,9 +374,13 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 dynamic_shared: shared,
                 config,
                 trace,
+                full,
+                limits,
+                progress: status.reporter(),
                 rtl: (engine == "rtl").then_some(rtl),
             };
             let r = run::run(prog, &spec)?;
+            drop(status);
             out!("{}", r.text);
             if stats {
                 out!("{}", r.outcome.stats);
@@ -399,11 +450,13 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             Ok(0)
         }
         Cmd::Bench { seconds, rtl, corpus } => {
+            let status = crate::progress::Status::new(quiet);
             let text = match (rtl, corpus) {
-                (true, Some(c)) => crate::bench::run_rtl_corpus(&c)?,
-                (true, None) => crate::bench::run_rtl(seconds)?,
-                _ => crate::bench::run(seconds)?,
+                (true, Some(c)) => crate::bench::run_rtl_corpus(&c, &status)?,
+                (true, None) => crate::bench::run_rtl(seconds, &status)?,
+                _ => crate::bench::run(seconds, &status)?,
             };
+            drop(status);
             out!("{text}");
             Ok(0)
         }
@@ -419,7 +472,7 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    match exec(cli.cmd) {
+    match exec(cli.cmd, cli.quiet) {
         Ok(code) => code,
         Err(msg) => {
             eprintln!("{msg}");

@@ -2,11 +2,14 @@
 //!
 //! Dependencies: `clap` (derive) for the command line; `serde_json` (with
 //! `preserve_order`: a manifest's first PTX variant is its default) for launch
-//! manifests. Assembly diagnostics
+//! manifests; `indicatif` for the progress line of long runs on a terminal
+//! (`progress`); `crc32fast` for the checksum of a buffer printed as a
+//! summary. Assembly diagnostics
 //! are rendered by `heddle_isa::diag` in rustc's `file:line:col` + caret
 //! style.
 
 pub mod bench;
 pub mod cli;
 pub mod manifest;
+pub mod progress;
 pub mod run;

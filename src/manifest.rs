@@ -12,6 +12,7 @@ use heddle_sim::device::{Collect, Device, Launch, NoTrace, Outcome};
 use heddle_sim::rtl::RtlOptions;
 use serde_json::Value;
 use std::fmt::Write;
+use heddle_sim::limits::{Limits, Reporter};
 use std::path::{Path, PathBuf};
 
 /// Options of one manifest run.
@@ -25,6 +26,9 @@ pub struct Options {
     pub rtl: RtlOptions,
     /// Print every retire record before the report.
     pub trace: bool,
+    /// Cycle and time limits of the launch, and where its progress goes.
+    pub limits: Limits,
+    pub progress: Option<Reporter>,
 }
 
 /// Result: text to print and the exit status (0 or 1); Err is bad input (2).
@@ -140,6 +144,12 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
                 let bname = req(p, "name", &ctx)?.as_str().ok_or(format!("{ctx}: `name` must be a string"))?.to_string();
                 let dtype = parse_dtype(req(p, "dtype", &ctx)?.as_str().ok_or(format!("{ctx}: `dtype` must be a string"))?)?;
                 let count = req(p, "count", &ctx)?.as_u64().ok_or(format!("{ctx}: `count` must be a number"))? as usize;
+                if count == 0 {
+                    return Err(format!("{ctx}: buffer `{bname}` has no elements (`count` must be at least 1)"));
+                }
+                if buffers.iter().any(|b: &Buffer| b.name == bname) {
+                    return Err(format!("{ctx}: two buffers are named `{bname}`"));
+                }
                 let size = count.checked_mul(dtype.size()).filter(|&s| s < u32::MAX as usize).ok_or(format!("{ctx}: buffer too large"))?;
                 let ptr = dev.alloc(size as u32).map_err(|e| e.to_string())?;
                 let init: Vec<u8> = if let Some(f) = field(p, "file").and_then(Value::as_str) {
@@ -220,7 +230,7 @@ fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
     let text = std::fs::read_to_string(ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
     let src = heddle_compiler::ptx::SourceFile::new(&ptx.display().to_string(), &text);
     let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-    match opt.engine.as_str() {
+    let mut dev = match opt.engine.as_str() {
         "ptx" => {
             let prog = heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", ptx.display()))?;
             Device::from_ptx(opt.config.clone(), prog).map_err(|e| e.to_string())
@@ -231,7 +241,10 @@ fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
         }
         "verilator" => Err("engine `verilator` is not built yet (golden, ptx, rtl)".to_string()),
         e => Err(format!("unknown engine `{e}` (golden, ptx, rtl)")),
-    }
+    }?;
+    dev.limits = opt.limits;
+    dev.progress = opt.progress.clone();
+    Ok(dev)
 }
 
 fn half_bits(f: f64) -> u16 {
@@ -239,6 +252,40 @@ fn half_bits(f: f64) -> u16 {
     let mut l = false;
     let h: Half = Double::from_bits(f.to_bits() as u128).convert_r(Round::NearestTiesToEven, &mut l).value;
     h.to_bits() as u16
+}
+
+/// An expectation's `tolerance`: `{"ulp": n}`, or `{"abs": a}` and/or `{"rel": r}`.
+enum Tolerance {
+    Ulp(u64),
+    Abs { abs: f64, rel: f64 },
+}
+
+impl Tolerance {
+    fn parse(t: &Value, ctx: &str) -> Result<Tolerance, String> {
+        let obj = t.as_object().ok_or(format!("{ctx}: `tolerance` must be an object ({{\"ulp\": n}} or {{\"abs\": a, \"rel\": r}})"))?;
+        if let Some(key) = obj.keys().find(|k| !matches!(k.as_str(), "ulp" | "abs" | "rel")) {
+            return Err(format!("{ctx}: unknown tolerance `{key}` (ulp, abs, rel)"));
+        }
+        if let Some(u) = obj.get("ulp") {
+            if obj.len() > 1 {
+                return Err(format!("{ctx}: `ulp` cannot be combined with `abs` or `rel`"));
+            }
+            return u.as_u64().map(Tolerance::Ulp).ok_or(format!("{ctx}: tolerance `ulp` must be a whole number of at least 0, not {u}"));
+        }
+        let get = |k: &str| -> Result<f64, String> {
+            match obj.get(k) {
+                None => Ok(0.0),
+                Some(v) => v
+                    .as_f64()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or(format!("{ctx}: tolerance `{k}` must be a finite number of at least 0, not {v}")),
+            }
+        };
+        if obj.is_empty() {
+            return Err(format!("{ctx}: `tolerance` is empty (ulp, abs, rel)"));
+        }
+        Ok(Tolerance::Abs { abs: get("abs")?, rel: get("rel")? })
+    }
 }
 
 /// Element `i` of a little-endian buffer as f64 (floats) for tolerance checks.
@@ -307,6 +354,9 @@ fn check(m: &Value, dir: &Path, name: &str, dev: &Device, buffers: &[Buffer], o:
     match (&o.trap, expect_trap) {
         (Some(t), false) => {
             let _ = writeln!(text, "{name}: unexpected {t}");
+            if let Some(at) = crate::run::describe_trap_pc(dev, t.pc) {
+                let _ = writeln!(text, "  at {at}");
+            }
             failed += 1;
         }
         (None, true) => {
@@ -356,27 +406,28 @@ fn check(m: &Value, dir: &Path, name: &str, dev: &Device, buffers: &[Buffer], o:
                 return Err(format!("{ctx}: {file} has {} bytes, {count} elements of {size} bytes expected", want.len()));
             }
             let got = dev.read(buf.ptr, count * size).map_err(|er| er.to_string())?;
-            let tol = field(e, "tolerance");
+            let tol = field(e, "tolerance").map(|t| Tolerance::parse(t, &ctx)).transpose()?;
             let mut mismatches = 0usize;
             let mut first = None;
             for i in 0..count {
                 let (g, w) = (&got[i * size..(i + 1) * size], &want[i * size..(i + 1) * size]);
                 let ok = if g == w {
                     true
-                } else if let Some(t) = tol {
+                } else if let Some(t) = &tol {
                     let (gn, gi) = is_nan_or_inf(g, dtype, f16);
                     let (wn, wi) = is_nan_or_inf(w, dtype, f16);
                     if gn || wn {
                         gn && wn
                     } else if gi || wi {
                         false
-                    } else if let Some(u) = field(t, "ulp").and_then(Value::as_u64) {
-                        (ordered(g, dtype, f16) - ordered(w, dtype, f16)).unsigned_abs() <= u as u128
                     } else {
-                        let abs = field(t, "abs").and_then(Value::as_f64).unwrap_or(0.0);
-                        let rel = field(t, "rel").and_then(Value::as_f64).unwrap_or(0.0);
-                        let (gv, wv) = (as_f64(g, dtype, f16), as_f64(w, dtype, f16));
-                        (gv - wv).abs() <= abs + rel * wv.abs()
+                        match *t {
+                            Tolerance::Ulp(u) => (ordered(g, dtype, f16) - ordered(w, dtype, f16)).unsigned_abs() <= u as u128,
+                            Tolerance::Abs { abs, rel } => {
+                                let (gv, wv) = (as_f64(g, dtype, f16), as_f64(w, dtype, f16));
+                                (gv - wv).abs() <= abs + rel * wv.abs()
+                            }
+                        }
                     }
                 } else {
                     false

@@ -5,6 +5,7 @@
 use heddle_hw::SmConfig;
 use heddle_isa::object::{Kernel, Object};
 use heddle_sim::device::{Collect, Device, Launch, NoTrace, Outcome, Tracer};
+use heddle_sim::limits::{Limits, Reporter};
 use heddle_sim::rtl::{RtlOptions, RtlStats};
 use std::fmt::Write;
 
@@ -119,6 +120,9 @@ impl Arg {
             let dtype = Dtype::parse(ty)?;
             let (count, values) = spec.split_once('=').map_or((spec, None), |(c, v)| (c, Some(v)));
             let count: usize = count.parse().map_err(|_| format!("`{s}`: bad element count `{count}`"))?;
+            if count == 0 {
+                return Err(format!("`{s}`: buffer `{name}` has no elements (COUNT must be at least 1)"));
+            }
             let mut init = vec![];
             for v in values.into_iter().flat_map(|v| v.split(',')) {
                 init.extend(dtype.encode(v)?);
@@ -145,7 +149,7 @@ impl Arg {
 }
 
 /// Everything `heddle run` needs besides the program.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct RunSpec {
     pub kernel: Option<String>,
     pub grid: [u32; 3],
@@ -154,6 +158,11 @@ pub struct RunSpec {
     pub dynamic_shared: u32,
     pub config: SmConfig,
     pub trace: bool,
+    /// Print every element of every buffer (else long ones as a summary).
+    pub full: bool,
+    /// Cycle and time limits of the launch, and where its progress goes.
+    pub limits: Limits,
+    pub progress: Option<Reporter>,
     /// Run on the RTL with these options (None: the program's own engine).
     pub rtl: Option<RtlOptions>,
 }
@@ -201,7 +210,8 @@ pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
     }
     let mut d = [1u32; 3];
     for (i, p) in v.iter().enumerate() {
-        d[i] = p.trim().parse().map_err(|_| format!("`{s}`: `{p}` is not a number"))?;
+        let n: u64 = p.trim().parse().map_err(|_| format!("`{s}`: `{p}` is not a number"))?;
+        d[i] = u32::try_from(n).map_err(|_| format!("`{s}`: `{p}` is out of range (at most {})", u32::MAX))?;
     }
     Ok(d)
 }
@@ -241,6 +251,8 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
         Program::Ptx(p) => Device::from_ptx(spec.config.clone(), p),
     }
     .map_err(|e| e.to_string())?;
+    dev.limits = spec.limits;
+    dev.progress = spec.progress.clone();
     let obj = dev.module.clone();
     let obj = &obj;
     let k = pick_kernel(obj, spec.kernel.as_deref())?.clone();
@@ -273,6 +285,9 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
         let bytes = match arg {
             Arg::Scalar(_, b) => b.clone(),
             Arg::Buffer { name, dtype, count, init } => {
+                if buffers.iter().any(|b: &(String, Dtype, usize, u64)| &b.0 == name) {
+                    return Err(format!("argument {}: two buffers are named `{name}`", i + 1));
+                }
                 let ptr = dev.alloc((count * dtype.size()) as u32).map_err(|e| e.to_string())?;
                 dev.write(ptr, init).map_err(|e| e.to_string())?;
                 buffers.push((name.clone(), *dtype, *count, ptr));
@@ -296,16 +311,49 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
     text.push_str(&String::from_utf8_lossy(&outcome.stdout));
     for (name, dtype, count, ptr) in buffers {
         let bytes = dev.read(ptr, count * dtype.size()).map_err(|e| e.to_string())?;
-        let vals: Vec<String> = bytes.chunks(dtype.size()).map(|c| dtype.show(c)).collect();
-        let _ = writeln!(text, "{name} = [{}]", vals.join(", "));
+        let _ = writeln!(text, "{name} = {}", show_buffer(&bytes, dtype, spec.full));
     }
     if let Some(t) = &outcome.trap {
         let _ = writeln!(text, "{t}");
-        if let Some(line) = describe_pc(obj, t.pc) {
+        if let Some(line) = describe_trap_pc(&dev, t.pc) {
             let _ = writeln!(text, "  at {line}");
         }
     }
     Ok(RunResult { text, outcome, rtl_stats: rtl_stats.map(|(t, _)| t) })
+}
+
+/// Buffers longer than this print as a summary unless `--full` is given.
+pub const SUMMARY_ABOVE: usize = 1024;
+
+/// A buffer's elements: all of them (`[a, b, ...]`), or, above
+/// `SUMMARY_ABOVE` elements without `full`, the first and last eight, the
+/// count and a CRC-32 of its bytes (`crc32fast`, the object format's
+/// checksum), which `cksum`-style tools can compare.
+pub fn show_buffer(bytes: &[u8], dtype: Dtype, full: bool) -> String {
+    let vals = |b: &[u8]| b.chunks(dtype.size()).map(|c| dtype.show(c)).collect::<Vec<_>>().join(", ");
+    let n = bytes.len() / dtype.size();
+    if full || n <= SUMMARY_ABOVE {
+        return format!("[{}]", vals(bytes));
+    }
+    let edge = 8 * dtype.size();
+    format!(
+        "[{}, ..., {}] ({n} elements, crc32 {:08x}; --full prints them all)",
+        vals(&bytes[..edge]),
+        vals(&bytes[bytes.len() - edge..]),
+        crc32fast::hash(bytes)
+    )
+}
+
+/// Where a trap's pc is on `dev`: in its compiled object, or for PTX on
+/// the reference interpreter, in the PTX source.
+pub fn describe_trap_pc(dev: &Device, pc: u32) -> Option<String> {
+    match &dev.ptx {
+        Some(p) => p.locate(pc).map(|(f, off, line, col)| {
+            let at = if off == 0 { f.to_string() } else { format!("{f}+{off}") };
+            format!("{at} ({}:{line}:{col})", p.file)
+        }),
+        None => describe_pc(&dev.module, pc),
+    }
 }
 
 /// `kernel+3 (file:line:col)` for a pc.

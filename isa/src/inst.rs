@@ -329,6 +329,28 @@ impl Inst {
     }
 }
 
+impl Inst {
+    /// The predicate registers (0..=7, 7 is `pt`) this instruction reads or
+    /// writes: its guard and its predicate operands.
+    pub fn pred_fields(&self) -> Vec<u8> {
+        let b = match self.b {
+            Operand::Reg(r) => r,
+            Operand::Imm(_) => 0,
+        };
+        let mut v = vec![self.guard.pred];
+        match self.op.info().format {
+            Format::SetP => v.extend([self.d & 7, (self.d >> 3) & 7]),
+            Format::Sel => v.push(self.mods & 7),
+            Format::Plop => v.extend([self.d & 7, self.a & 7, b & 7]),
+            Format::Vote => v.extend([self.d & 7, self.a & 7]),
+            Format::Ballot | Format::BarRed => v.push(self.a & 7),
+            Format::Shfl => v.push((self.mods >> 2) & 7),
+            _ => {}
+        }
+        v
+    }
+}
+
 impl fmt::Display for Inst {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         crate::asm::print::write_inst(f, self, &|pc| format!("{pc}"))

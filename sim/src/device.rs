@@ -98,6 +98,10 @@ pub struct Device {
     pub ptx: Option<std::sync::Arc<crate::ptx::Prog>>,
     /// Launches run so far (the `gridid` special register).
     pub launches: u32,
+    /// The cycle and time limits of each launch (none by default).
+    pub limits: crate::limits::Limits,
+    /// Where long launches report progress (nowhere by default).
+    pub progress: Option<crate::limits::Reporter>,
 }
 
 /// Device heap bytes (CUDA's default is 8 MiB).
@@ -116,7 +120,7 @@ impl Device {
             debug_assert_eq!(base, heddle_isa::mem::MODULE_GLOBAL_BASE);
             global.write(base as u64, &module.global_data)?;
         }
-        Ok(Device { config, global, module, ptx: None, launches: 0 })
+        Ok(Device { config, global, module, ptx: None, launches: 0, limits: Default::default(), progress: None })
     }
 
     /// A device running a PTX module on the reference interpreter.
@@ -138,6 +142,12 @@ impl Device {
         Ok(self.global.read(ptr, len)?.to_vec())
     }
 
+    /// Predicate registers the module's code names (p0..p6; `pt` is not one).
+    fn preds_used(&self) -> u8 {
+        let preds = self.module.code.iter().filter_map(|&w| heddle_isa::Inst::decode(w).ok()).flat_map(|i| i.pred_fields());
+        preds.filter(|&p| p != heddle_isa::fields::PT).map(|p| p + 1).max().unwrap_or(0)
+    }
+
     /// Checks a launch against the module and the SM; returns the kernel.
     pub fn check_launch(&self, l: &Launch) -> Result<Kernel, LaunchError> {
         let k = self.module.kernel(&l.kernel).ok_or_else(|| LaunchError::NoKernel(l.kernel.clone()))?.clone();
@@ -155,6 +165,7 @@ impl Device {
         };
         res("threads per CTA", threads, c.max_cta_threads() as u64)?;
         res("registers per thread", k.regs as u64, c.regs_per_thread as u64)?;
+        res("predicate registers", self.preds_used() as u64, c.preds as u64)?;
         res("shared bytes", k.shared_bytes as u64 + l.dynamic_shared as u64, c.shared_bytes as u64)?;
         res("local bytes per thread", k.local_bytes as u64, c.local_bytes as u64)?;
         if l.grid.iter().map(|&v| v as u64).product::<u64>() > u32::MAX as u64 {
@@ -192,7 +203,8 @@ impl Device {
         self.launches += 1;
         if let Some(p) = self.ptx.clone() {
             let idx = p.func_index[&k.name];
-            return Ok(crate::ptx::run(&p, idx, &mut self.global, &self.config, l, self.launches, tracer));
+            let watch = crate::limits::Watch::new(&self.limits, self.progress.clone());
+            return Ok(crate::ptx::run(&p, idx, &mut self.global, &self.config, l, self.launches, watch, tracer));
         }
         Ok(crate::golden::run(self, &k, l, tracer))
     }

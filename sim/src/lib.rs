@@ -7,11 +7,13 @@
 //! - [`rtl`]: the RTL engine: the rust-hdl SM simulated cycle by cycle, VCD, lockstep;
 //! - [`retire`]: the one retire-record type engines are compared on;
 //! - [`trap`]: faults as data; [`stats`]: launch statistics;
+//! - [`limits`]: the cycle and time limits that end runaway launches, progress reports;
 //! - [`memory`]: global memory, allocations and the device heap;
 //! - [`printf`]: C printf formatting of `vprintf` argument buffers.
 
 pub mod device;
 pub mod golden;
+pub mod limits;
 pub mod memory;
 pub mod printf;
 pub mod ptx;

@@ -53,6 +53,14 @@ pub enum TrapKind {
     Runaway {
         budget: u64,
     },
+    /// The launch ran past its cycle limit (`Limits::max_cycles`).
+    CycleLimit {
+        cycles: u64,
+    },
+    /// The launch ran past its wall-clock limit (`Limits::timeout`).
+    TimeLimit {
+        seconds: u64,
+    },
     DivergentUniformBranch,
     /// The engine does not implement this yet (the RTL SM's unimplemented classes).
     Unimplemented {
@@ -104,8 +112,10 @@ impl fmt::Display for TrapKind {
             }
             TrapKind::BarrierDeadlock => write!(f, "barrier deadlock: every live warp waits and no barrier can complete"),
             TrapKind::Runaway { budget } => {
-                write!(f, "runaway kernel: more than {budget} warp instructions")
+                write!(f, "runaway kernel: more than {budget} warp instructions, the --budget limit")
             }
+            TrapKind::CycleLimit { cycles } => write!(f, "runaway kernel: more than {cycles} cycles, the --max-cycles limit"),
+            TrapKind::TimeLimit { seconds } => write!(f, "runaway kernel: ran longer than {seconds} s, the --timeout limit"),
             TrapKind::DivergentUniformBranch => write!(f, "divergent bra.uni"),
             TrapKind::Unimplemented { what } => write!(f, "not implemented by this engine: {what}"),
             TrapKind::UserTrap => write!(f, "trap instruction"),

@@ -111,7 +111,10 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
                 i += 1;
             }
             Ok(Tok::Ident(text[start..i].to_string()))
-        } else if c == b'.' && b.get(i + 1).is_some_and(|&d| d.is_ascii_alphabetic() || d == b'_') {
+        } else if c == b'.'
+            && b.get(i + 1).is_some_and(|&d| d.is_ascii_alphabetic() || d == b'_' || d.is_ascii_digit() && attached(&toks, spaced))
+        {
+            // A modifier; `.1d`, `.2d`, `.3d` are modifiers too where they follow an opcode (`tex.1d`).
             i += 1;
             while i < b.len() && followsym(b[i]) {
                 i += 1;
@@ -159,6 +162,11 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<LexError>) {
     }
     toks.push(Token { tok: Tok::Eof, span: Span::new(b.len(), b.len()), spaced: true });
     (toks, errs)
+}
+
+/// Whether the next token continues an opcode or modifier with no space between.
+fn attached(toks: &[Token], spaced: bool) -> bool {
+    !spaced && toks.last().is_some_and(|t| matches!(t.tok, Tok::Ident(_) | Tok::Dot(_)))
 }
 
 /// A numeric literal starting at `i`: (token or error, end offset).

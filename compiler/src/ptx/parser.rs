@@ -624,6 +624,17 @@ impl Parser<'_> {
         if self.is("}") || *self.peek() == Tok::Eof {
             return self.err("`;`");
         }
+        if super::insts::UNSUPPORTED.contains(&opcode.name.as_str()) {
+            // Texture, surface, matrix operands have forms of their own (`[tex, {%r1}]`):
+            // skipped, so that the checker reports the instruction as not supported.
+            let mut depth = 0u32;
+            while !(self.is(";") || self.is("}") && depth == 0 || *self.peek() == Tok::Eof) {
+                depth = if self.is("{") { depth + 1 } else if self.is("}") { depth - 1 } else { depth };
+                self.bump();
+            }
+            let end = self.expect(";")?;
+            return Ok(Inst { guard, opcode, mods, args, span: start.to(end) });
+        }
         if !self.is(";") {
             args.push(self.operand(is_call)?);
             while self.eat(",") {

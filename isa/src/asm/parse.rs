@@ -576,10 +576,6 @@ impl<'a> Asm<'a> {
                 k.regs = used;
             }
         }
-        if self.obj.kernels.is_empty() && self.errors.is_empty() {
-            let line = self.lines.len().saturating_sub(1);
-            self.error(line, 0, 1, "no `.kernel` in the file: an object needs a kernel to launch".into());
-        }
         if !self.errors.is_empty() {
             return Err(Diagnostics(self.errors));
         }

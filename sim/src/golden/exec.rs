@@ -5,6 +5,7 @@
 
 use super::{Cta, Dec, Machine, Step, BARRIERS};
 use crate::device::Tracer;
+use crate::limits::progress;
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind, PredWrite, RegWrite, Retire};
 use crate::stats::MemCounts;
@@ -419,6 +420,10 @@ impl Machine<'_> {
         self.stats.warp_instructions += 1;
         if self.stats.warp_instructions > self.budget {
             return Err(self.trap(cta, w, None, pc, TrapKind::Runaway { budget: self.budget }, None));
+        }
+        let (done, ctas) = (self.ctas_started, self.ctas);
+        if let Err(kind) = self.watch.poll(|| progress(self.stats.warp_instructions, None, done, ctas)) {
+            return Err(self.trap(cta, w, None, pc, kind, None));
         }
         let i = dec.inst;
         let ws = self.ws;

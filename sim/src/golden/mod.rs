@@ -21,6 +21,7 @@ pub(crate) mod syscall;
 pub mod warp;
 
 use crate::device::{Device, Launch, Outcome, Tracer};
+use crate::limits::Watch;
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, Retire};
 use crate::stats::Stats;
@@ -98,6 +99,10 @@ pub(crate) struct Machine<'a> {
     pub stdout: Vec<u8>,
     pub seq: u64,
     pub mem_log: Vec<MemAccess>,
+    /// The launch's time limit and progress reports; CTAs started, of `ctas`.
+    pub watch: Watch,
+    pub ctas_started: u64,
+    pub ctas: u64,
 }
 
 /// The highest register an instruction names beyond a kernel's `nregs`
@@ -179,6 +184,9 @@ fn machine<'a>(dev: &'a mut Device, k: &Kernel, l: &'a Launch) -> Machine<'a> {
         stdout: vec![],
         seq: 0,
         mem_log: vec![],
+        watch: Watch::new(&dev.limits, dev.progress.clone()),
+        ctas_started: 0,
+        ctas: l.grid.iter().map(|&v| v as u64).product(),
     }
 }
 
@@ -208,6 +216,7 @@ pub(crate) fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, tracer: &
     for linear in 0..ctas {
         // Each CTA starts from fresh state (memory zeroed).
         let mut cta = new_cta(&m, k, l, linear);
+        m.ctas_started += 1;
         if let Err(t) = m.run_cta(&mut cta, tracer) {
             trap = Some(*t);
             break;

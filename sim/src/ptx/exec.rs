@@ -7,6 +7,7 @@ use super::ops::{self, Cvt};
 use super::prep::{Base, Func, Opd, PInst, Prog, FUNC_ADDR};
 use crate::device::{Launch, Outcome, Tracer};
 use crate::golden::warp::Warp;
+use crate::limits::{progress, Watch};
 use crate::memory::GlobalMemory;
 use crate::printf::{self, StringReader};
 use crate::retire::{MemAccess, MemKind, Retire};
@@ -63,6 +64,10 @@ pub(crate) struct Machine<'a> {
     stdout: Vec<u8>,
     seq: u64,
     mem_log: Vec<MemAccess>,
+    /// The launch's time limit and progress reports; CTAs started, of `ctas`.
+    watch: Watch,
+    ctas_started: u64,
+    ctas: u64,
 }
 
 type Fault = TrapKind;
@@ -94,6 +99,7 @@ pub(crate) fn run<T: Tracer>(
     cfg: &heddle_hw::SmConfig,
     l: &Launch,
     gridid: u32,
+    watch: Watch,
     tracer: &mut T,
 ) -> Outcome {
     let ws = cfg.warp_size as usize;
@@ -113,6 +119,9 @@ pub(crate) fn run<T: Tracer>(
         stdout: vec![],
         seq: 0,
         mem_log: vec![],
+        watch,
+        ctas_started: 0,
+        ctas: l.grid.iter().map(|&v| v as u64).product(),
     };
     let threads = (l.block[0] * l.block[1] * l.block[2]) as usize;
     let nwarps = threads.div_ceil(ws);
@@ -138,9 +147,10 @@ pub(crate) fn run<T: Tracer>(
                     red_dst: vec![None; nwarps],
                 };
                 if prog.funcs[kernel].local_frame > m.local_cap {
-                    trap = Some(Trap { kind: TrapKind::StackOverflow, cta: cta.id, warp: 0, lane: None, pc: 0, addr: None });
+                    trap = Some(Trap { kind: TrapKind::StackOverflow, cta: cta.id, warp: 0, lane: None, pc: prog.base(kernel), addr: None });
                     break 'grid;
                 }
+                m.ctas_started += 1;
                 if let Err(t) = m.run_cta(&mut cta, tracer) {
                     trap = Some(*t);
                     break 'grid;
@@ -166,6 +176,8 @@ impl Machine<'_> {
     }
 
     fn trap(&self, cta: &Cta, w: usize, lane: Option<usize>, pc: u32, kind: TrapKind, addr: Option<u64>) -> Box<Trap> {
+        // The pc in the module's numbering (`Prog::base`), which `Prog::locate` maps to source.
+        let pc = pc + self.prog.base(cta.frames.get(w).and_then(|f| f.last()).map_or(0, |f| f.func));
         Box::new(Trap { kind, cta: cta.id, warp: w as u32, lane: lane.map(|l| l as u32), pc, addr })
     }
 
@@ -251,6 +263,10 @@ impl Machine<'_> {
         self.stats.warp_instructions += 1;
         if self.stats.warp_instructions > self.budget {
             return Err(self.trap(cta, w, None, pc, TrapKind::Runaway { budget: self.budget }, None));
+        }
+        let (done, ctas) = (self.ctas_started, self.ctas);
+        if let Err(kind) = self.watch.poll(|| progress(self.stats.warp_instructions, None, done, ctas)) {
+            return Err(self.trap(cta, w, None, pc, kind, None));
         }
         cta.warps[w].retired += 1;
         let exec = match inst.guard {

@@ -24,6 +24,29 @@ pub fn prepare(src: &SourceFile, m: &Module) -> Result<Prog, String> {
     prep::prepare(src, m)
 }
 
+impl Prog {
+    /// Where function `f`'s instructions start in the module's numbering:
+    /// the PTX engine's trap records name a pc in it (the functions' PTX
+    /// instructions one after another, as a compiled object's pcs are).
+    pub fn base(&self, f: usize) -> u32 {
+        self.funcs[..f].iter().map(|f| f.insts.len() as u32).sum()
+    }
+
+    /// The function, offset and source line and column of a trap's pc.
+    pub fn locate(&self, pc: u32) -> Option<(&str, u32, u32, u32)> {
+        let mut base = 0u32;
+        for f in &self.funcs {
+            let n = f.insts.len() as u32;
+            if pc < base + n {
+                let i = &f.insts[(pc - base) as usize];
+                return Some((&f.name, pc - base, i.line, i.col));
+            }
+            base += n;
+        }
+        None
+    }
+}
+
 /// The host-side view of a PTX module: kernels with their parameter layout,
 /// module data. `Device::from_ptx` loads it like a compiled object.
 pub fn facade(p: &Prog) -> Object {

@@ -215,7 +215,16 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
     if opts.lockstep {
         let before = dev.global.clone();
         let mut reference =
-            Device { global: before.clone(), module: dev.module.clone(), ptx: None, config: cfg.clone(), launches: dev.launches };
+            // The reference has no limits of its own: it steps as the RTL retires.
+            Device {
+                global: before.clone(),
+                module: dev.module.clone(),
+                ptx: None,
+                config: cfg.clone(),
+                launches: dev.launches,
+                limits: Default::default(),
+                progress: None,
+            };
         let (kk, ll) = (k.clone(), l.clone());
         let result = Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(dev, k, l, &cfg, opts, tracer, Some(s)));
         return match result {
@@ -289,6 +298,7 @@ fn simulate_launch<T: Tracer>(
     settle(&mut sm)?;
     let mut vcd = match &opts.vcd {
         Some(o) => {
+            vcd::check(&sm, o)?;
             let f = std::fs::File::create(&o.path).map_err(|e| format!("cannot write {}: {e}", o.path.display()))?;
             Some(vcd::VcdWriter::new(BufWriter::new(f), &sm, o.clone()).map_err(|e| e.to_string())?)
         }
@@ -327,18 +337,31 @@ fn simulate_launch<T: Tracer>(
     let mut compared = 0u64;
     // The CTA each slot runs.
     let mut slot_cta = vec![0u32; res.slots as usize];
-    let max_cycles = cfg.instruction_budget.saturating_mul(64).max(1 << 20);
+    let max_cycles = dev.limits.max_cycles.unwrap_or(cfg.instruction_budget.saturating_mul(64).max(1 << 20));
+    let mut watch = crate::limits::Watch::new(&dev.limits, dev.progress.clone());
+    let ctas = l.grid.iter().map(|&v| v as u64).product::<u64>();
+    // A limit the host imposes (cycles, time): it stops the simulation as a trap.
+    let mut limit: Option<TrapKind> = None;
+    let mut last_warp = 0u32;
+    let mut ctas_started = 0u64;
     let mut slave = wishbone::Slave::new(opts.bus_waits);
     if slave.respond(&mut sm) {
         settle(&mut sm)?;
     }
     let trap = loop {
         let cycle = sm.perf_cycles.val().to_u64();
-        if cycle - start_cycle > max_cycles {
-            return Err(format!("the RTL made no progress for {max_cycles} cycles").into());
+        if cycle - start_cycle >= max_cycles {
+            limit = Some(TrapKind::CycleLimit { cycles: max_cycles });
+            break trap::NONE;
+        }
+        let progress = || crate::limits::progress(sm.perf_issued.val().to_u64(), Some(cycle - start_cycle), ctas_started, ctas);
+        if let Err(kind) = watch.poll(progress) {
+            limit = Some(kind);
+            break trap::NONE;
         }
         if sm.cta_start.val() {
             let (slot, cta) = (sm.cta_slot.val().index(), sm.cta_linear.val().to_u32());
+            ctas_started += 1;
             *slot_cta.get_mut(slot).ok_or_else(|| format!("the RTL started a CTA in slot {slot} of {}", res.slots))? = cta;
             bus.start_cta(res.threads(slot, cfg.warp_size));
             if let Some(g) = gold.as_deref_mut() {
@@ -436,6 +459,7 @@ fn simulate_launch<T: Tracer>(
                 },
             };
             last_pc[slot_warp as usize] = r.pc;
+            last_warp = slot_warp;
             if let Some(i) = dev_code.get(r.pc as usize).and_then(|&w| heddle_isa::Inst::decode(w).ok()) {
                 stats.count_control(i.op, r.active, r.exec);
             }
@@ -475,7 +499,13 @@ fn simulate_launch<T: Tracer>(
         bank_conflicts: sm.perf_conflicts.val().to_u64(),
         lanes: cfg.lanes,
     };
-    let trap = if trap == trap::NONE {
+    let trap = if let Some(kind) = limit {
+        // Where the SM last retired an instruction.
+        let (slot, warp) = res.split(last_warp);
+        let (gx, gy, cta) = (l.grid[0], l.grid[1], slot_cta.get(slot).copied().unwrap_or(0));
+        let cta = [cta % gx, cta / gx % gy, cta / (gx * gy)];
+        Some(Trap { kind, cta, warp, lane: None, pc: last_pc[last_warp as usize], addr: None })
+    } else if trap == trap::NONE {
         None
     } else {
         let mut slot_warp = sm.trap_warp.val().to_u32();

@@ -159,10 +159,41 @@ fn keep(path: &[String], scopes: &[String]) -> bool {
     scopes.is_empty() || scopes.iter().any(|s| dotted == *s || dotted.starts_with(&format!("{s}.")))
 }
 
+fn vars_of(top: &dyn Block) -> Vec<Var> {
+    let mut vars = vec![];
+    top.accept("sm", &mut Walk { scope: vec![], vars: &mut vars });
+    vars
+}
+
+/// Checks the options before a file is written: every scope names part of
+/// the hardware, and the window is not empty.
+pub fn check(top: &dyn Block, opts: &VcdOptions) -> Result<(), String> {
+    if opts.from >= opts.to {
+        return Err(format!("--vcd-from {} is not before --vcd-to {}: the VCD would hold no cycle", opts.from, opts.to));
+    }
+    let vars = vars_of(top);
+    for s in &opts.scopes {
+        if !vars.iter().any(|v| v.path.len() >= 2 && keep(&v.path, std::slice::from_ref(s))) {
+            // The SM's blocks (scopes with scopes inside), lanes named once.
+            let mut known: Vec<String> = vars
+                .iter()
+                .filter(|v| v.path.len() > 3)
+                .map(|v| if v.path[1].starts_with("lane") { format!("sm.laneN.{}", v.path[2]) } else { v.path[..2].join(".") })
+                .collect();
+            known.sort();
+            known.dedup();
+            return Err(format!(
+                "--vcd-scope `{s}` names no part of the SM; its blocks are {} (a register or signal of the SM, `sm.NAME`, is a scope too)",
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl<W: Write> VcdWriter<W> {
     pub fn new(out: W, top: &dyn Block, opts: VcdOptions) -> std::io::Result<VcdWriter<W>> {
-        let mut vars = vec![];
-        top.accept("sm", &mut Walk { scope: vec![], vars: &mut vars });
+        let vars = vars_of(top);
         let mut w = vcd::Writer::new(out);
         w.timescale(1, vcd::TimescaleUnit::NS)?;
         w.add_module("sm")?;
