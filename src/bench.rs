@@ -146,6 +146,7 @@ pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
                 config: cfg.clone(),
                 rtl: Default::default(),
                 trace: false,
+                pictures: Default::default(),
             };
             let start = Instant::now();
             let r = manifest::run(case, &opt);

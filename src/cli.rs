@@ -119,6 +119,14 @@ enum Cmd {
         /// Print launch statistics.
         #[arg(long)]
         stats: bool,
+        /// Draw the schedule, one row per warp, to FILE.svg or FILE.html (zoomable):
+        /// cycles on rtl, issue slots on golden and ptx (docs/timeline.md).
+        #[arg(long, value_name = "FILE")]
+        timeline: Option<PathBuf>,
+        /// Write a bar chart of the kernel's cycles by cause (issue slots by unit
+        /// on golden and ptx) to FILE.svg.
+        #[arg(long, value_name = "FILE")]
+        stats_svg: Option<PathBuf>,
     },
     /// Compile a PTX file to a Heddle object.
     Compile {
@@ -284,7 +292,10 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             bus_waits,
             trace,
             stats,
+            timeline,
+            stats_svg,
         } => {
+            let pictures = run::Pictures { timeline, stats_svg };
             let rtl = heddle_sim::rtl::RtlOptions {
                 vcd: vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions { path, from: vcd_from, to: vcd_to, scopes: vcd_scopes }),
                 lockstep,
@@ -299,7 +310,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
             config.validate().map_err(|e| e.to_string())?;
             if let Some(m) = manifest {
-                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config, rtl, trace };
+                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config, rtl, trace, pictures };
                 let r = crate::manifest::run(&m, &opt)?;
                 out!("{}", r.text);
                 return Ok(r.code);
@@ -328,6 +339,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 config,
                 trace,
                 rtl: (engine == "rtl").then_some(rtl),
+                pictures,
             };
             let r = run::run(prog, &spec)?;
             out!("{}", r.text);

@@ -10,3 +10,4 @@ pub mod bench;
 pub mod cli;
 pub mod manifest;
 pub mod run;
+pub mod timeline;
