@@ -20,7 +20,9 @@
 //! ([`CATEGORIES`]): the unit that worked for the warp's instruction in
 //! flight, a stall (memory, bank conflict, front end), a barrier, or a wait
 //! at a barrier; ticks with none are a resident warp that another warp holds
-//! the SM from. A bin stacks the ticks of each category it holds, bottom up.
+//! the SM from. (The untimed engines do not report barrier waits: a warp
+//! waits from its barrier instruction until a warp of its CTA that waited
+//! issues again, which means the barrier completed.) A bin stacks the ticks of each category it holds, bottom up.
 //! Under each row a strip shows the mean active lanes (reconvergence-stack
 //! mask) of the warp's instructions retired in the bin: divergence is a dip.
 //! CTA starts and ends are green and red lines over the rows of the CTA's
@@ -324,12 +326,18 @@ impl Timeline {
                 let tick = self.slots;
                 self.slots += 1;
                 let (_, c) = self.labels.get(r.pc);
-                let row = self.rows.entry(r.warp).or_default();
-                if let Some((from, cta)) = self.wait_from.remove(&r.warp) {
-                    if cta == r.cta && tick > from {
-                        row.runs.push(from, tick - from, cat::BARRIER_WAIT);
+                // A warp that waited at a barrier issues again: the barrier
+                // completed, and every warp of its CTA waiting is released.
+                if self.wait_from.contains_key(&r.warp) {
+                    let done: Vec<u32> = self.wait_from.iter().filter(|(_, &(_, cta))| cta == r.cta).map(|(&w, _)| w).collect();
+                    for w in done {
+                        let (from, _) = self.wait_from.remove(&w).unwrap_or_default();
+                        if tick > from {
+                            self.rows.entry(w).or_default().runs.push(from, tick - from, cat::BARRIER_WAIT);
+                        }
                     }
                 }
+                let row = self.rows.entry(r.warp).or_default();
                 if c == cat::BARRIER {
                     self.wait_from.insert(r.warp, (tick + 1, r.cta));
                 }
@@ -461,6 +469,8 @@ const PITCH: u64 = 22;
 const BAND: u64 = 13;
 const STRIP: u64 = 5;
 const GAP: u64 = 11;
+/// Width of a legend entry.
+const LEGEND_COL: u64 = 195;
 
 struct Svg<'t> {
     t: &'t Timeline,
@@ -570,7 +580,8 @@ impl<'t> Svg<'t> {
         let totals = t.totals();
         let waits = t.rows.values().any(|r| r.runs.totals()[cat::BARRIER_WAIT as usize] > 0);
         let legend: Vec<usize> = (0..NCAT).filter(|&k| totals[k] > 0 || (k == cat::BARRIER_WAIT as usize && waits)).collect();
-        let legend_rows = legend.len().div_ceil(5).max(1) as u64;
+        let cols = ((LEFT + self.n as u64 * self.px + 10) / LEGEND_COL).max(1) as usize;
+        let legend_rows = legend.len().div_ceil(cols).max(1) as u64;
         let height = bottom + 30 + legend_rows * 18;
         let width = LEFT + plot_w + 30;
         let unit = if self.width == 1 { t.axis.name().trim_end_matches('s').to_string() } else { format!("{} {}", self.width, t.axis.name()) };
@@ -635,8 +646,9 @@ impl<'t> Svg<'t> {
             let y = row_y(i);
             let _ = writeln!(
                 self.out,
-                r#"<g class="row" data-row="{r}" data-issued="{}" data-counts="{}"><text x="{}" y="{}" text-anchor="end">{}</text></g>"#,
+                r#"<g class="row" data-row="{r}" data-issued="{}" data-lanes="{}" data-counts="{}"><text x="{}" y="{}" text-anchor="end">{}</text></g>"#,
                 row.issues.len(),
+                row.issues.iter().map(|i| i.lanes as u64).sum::<u64>(),
                 counts(&row.runs.totals()),
                 LEFT - 6,
                 y + BAND - 2,
@@ -659,7 +671,7 @@ impl<'t> Svg<'t> {
         let total: u64 = totals.iter().sum::<u64>().max(1);
         for (j, &k) in legend.iter().enumerate() {
             let c = &CATEGORIES[k];
-            let (x, y) = (10 + (j % 5) as u64 * 230, bottom + 22 + (j / 5) as u64 * 18);
+            let (x, y) = (10 + (j % cols) as u64 * LEGEND_COL, bottom + 22 + (j / cols) as u64 * 18);
             let share = if k == cat::BARRIER_WAIT as usize {
                 String::new()
             } else {
@@ -714,8 +726,9 @@ pub struct KernelTicks {
 pub fn stats_svg(kernels: &[KernelTicks]) -> String {
     let most = kernels.iter().map(|k| k.totals.iter().sum::<u64>()).max().unwrap_or(0).max(1);
     let (bar_w, left) = (700u64, 160u64);
-    let per = 34 + 18 * NCAT.div_ceil(4) as u64;
-    let height = 40 + per * kernels.len() as u64;
+    let shown = |k: &KernelTicks| (0..NCAT).filter(|&c| k.totals[c] > 0 && c != cat::BARRIER_WAIT as usize).collect::<Vec<_>>();
+    let per = |k: &KernelTicks| 40 + 18 * shown(k).len().div_ceil(4) as u64;
+    let height = 34 + kernels.iter().map(per).sum::<u64>();
     let width = left + bar_w + 40;
     let mut s = String::new();
     let _ = writeln!(
@@ -725,8 +738,8 @@ pub fn stats_svg(kernels: &[KernelTicks]) -> String {
     let _ = writeln!(s, r#"<rect width="{width}" height="{height}" fill="white"/>"#);
     let what = if kernels.iter().all(|k| k.axis == Axis::IssueSlots) { "issue slots by unit" } else { "cycles by cause" };
     let _ = writeln!(s, r#"<text x="10" y="20" font-size="14" font-weight="bold">{what}</text>"#);
-    for (i, k) in kernels.iter().enumerate() {
-        let y = 34 + per * i as u64;
+    let mut y = 34;
+    for k in kernels {
         let total: u64 = k.totals.iter().sum();
         let _ = writeln!(
             s,
@@ -756,8 +769,7 @@ pub fn stats_svg(kernels: &[KernelTicks]) -> String {
             );
             x += w;
         }
-        let shown: Vec<usize> = (0..NCAT).filter(|&c| k.totals[c] > 0 && c != cat::BARRIER_WAIT as usize).collect();
-        for (j, &c) in shown.iter().enumerate() {
+        for (j, c) in shown(k).into_iter().enumerate() {
             let (lx, ly) = (left + (j % 4) as u64 * 175, y + 40 + (j / 4) as u64 * 18);
             let _ = writeln!(
                 s,
@@ -771,6 +783,7 @@ pub fn stats_svg(kernels: &[KernelTicks]) -> String {
             );
         }
         s.push_str("</g>\n");
+        y += per(k);
     }
     s.push_str("</svg>\n");
     s

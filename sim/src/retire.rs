@@ -92,7 +92,7 @@ impl fmt::Display for Line<'_> {
         let Line(r, m) = *self;
         write!(f, "{:>8} cta {} warp {} pc {:>5} ", r.seq, r.cta, r.warp, r.pc)?;
         if let Some(m) = m {
-            write!(f, "{m:<12} ")?;
+            write!(f, "{m:<14} ")?;
         }
         write!(f, "active {:#x} exec {:#x}", r.active, r.exec)?;
         for w in &r.regs {
