@@ -283,6 +283,7 @@ pub struct Timeline {
     /// Ticks: one past the last.
     pub end: u64,
     cta_slot: HashMap<u32, u32>,
+    slot_cta: HashMap<u32, u32>,
     started: Vec<bool>,
     /// Untimed engines: the issue slot and, per row, the tick a barrier wait began (and its CTA).
     slots: u64,
@@ -303,6 +304,7 @@ impl Timeline {
             slot_shift: 16,
             end: 0,
             cta_slot: HashMap::new(),
+            slot_cta: HashMap::new(),
             started: vec![],
             slots: 0,
             wait_from: HashMap::new(),
@@ -364,6 +366,7 @@ impl Timeline {
         self.slot_shift = c.slot_shift;
         if let Some((slot, cta)) = c.cta_start {
             self.cta_slot.insert(cta, slot);
+            self.slot_cta.insert(slot, cta);
             self.ctas.insert(cta, Cta { slot, start: c.cycle, end: c.cycle + 1 });
             if self.started.len() <= slot as usize {
                 self.started.resize(slot as usize + 1, false);
@@ -386,6 +389,10 @@ impl Timeline {
         let started = |w: u32| self.started.get((w >> c.slot_shift) as usize).copied().unwrap_or(false);
         if c.cause != Cause::CtaSetup && started(c.warp) {
             self.rows.entry(c.warp).or_default().runs.push(c.cycle, 1, k);
+            // The CTA lasts while the SM works for its warps (after its last retire too).
+            if let Some(cta) = self.slot_cta.get(&(c.warp >> c.slot_shift)).and_then(|id| self.ctas.get_mut(id)) {
+                cta.end = cta.end.max(c.cycle + 1);
+            }
         }
         let mut waiting = c.waiting & !(1u64.checked_shl(c.warp).unwrap_or(0));
         while waiting != 0 {
@@ -584,7 +591,7 @@ impl<'t> Svg<'t> {
         let legend_rows = legend.len().div_ceil(cols).max(1) as u64;
         let height = bottom + 30 + legend_rows * 18;
         let width = LEFT + plot_w + 30;
-        let unit = if self.width == 1 { t.axis.name().trim_end_matches('s').to_string() } else { format!("{} {}", self.width, t.axis.name()) };
+        let unit = if self.width == 1 { format!("one {}", t.axis.name().trim_end_matches('s')) } else { format!("{} {}", self.width, t.axis.name()) };
         let _ = writeln!(
             self.out,
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11" data-axis="{}" data-ticks="{}" data-bin="{}" data-rows="{}">"#,
@@ -596,7 +603,7 @@ impl<'t> Svg<'t> {
         let _ = writeln!(self.out, r#"<rect width="{width}" height="{height}" fill="white"/>"#);
         let _ = writeln!(
             self.out,
-            r#"<text x="10" y="18" font-size="14" font-weight="bold">{}</text><text x="10" y="34">{} {}, {} warp instructions; a column is {unit}; under each row: active lanes</text>"#,
+            r#"<text x="10" y="18" font-size="14" font-weight="bold">{}</text><text x="10" y="34">{} {}, {} warp instructions; a bin is {unit}; under each row: active lanes</text>"#,
             escape(&t.title),
             t.end,
             t.axis.name(),
