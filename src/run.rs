@@ -2,9 +2,9 @@
 //! line, results printed in a fixed text form (which the file-driven tests
 //! compare byte for byte).
 
+use crate::timeline::{stats_svg, Axis, KernelTicks, Labels, Recorder, Timeline};
 use heddle_hw::SmConfig;
 use heddle_isa::object::{Kernel, Object};
-use crate::timeline::{stats_svg, Axis, KernelTicks, Labels, Recorder, Timeline};
 use heddle_sim::device::{Device, Launch, NoTrace, Outcome, Tracer};
 use heddle_sim::rtl::{RtlOptions, RtlStats};
 use std::fmt::Write;

@@ -591,7 +591,11 @@ impl<'t> Svg<'t> {
         let legend_rows = legend.len().div_ceil(cols).max(1) as u64;
         let height = bottom + 30 + legend_rows * 18;
         let width = LEFT + plot_w + 30;
-        let unit = if self.width == 1 { format!("one {}", t.axis.name().trim_end_matches('s')) } else { format!("{} {}", self.width, t.axis.name()) };
+        let unit = if self.width == 1 {
+            format!("one {}", t.axis.name().trim_end_matches('s'))
+        } else {
+            format!("{} {}", self.width, t.axis.name())
+        };
         let _ = writeln!(
             self.out,
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11" data-axis="{}" data-ticks="{}" data-bin="{}" data-rows="{}">"#,
@@ -630,7 +634,12 @@ impl<'t> Svg<'t> {
             let (y0, y1) = (row_y(a) - 3, row_y(b) + BAND + STRIP + 4);
             let (x0, x1) = (self.x(c.start), self.x(c.end.saturating_sub(1)) + self.px);
             let fill = if id % 2 == 0 { "#eef2f8" } else { "#f6f0e6" };
-            let _ = writeln!(self.out, r#"<rect class="cta" data-cta="{id}" x="{x0}" y="{y0}" width="{}" height="{}" fill="{fill}"/>"#, x1 - x0, y1 - y0);
+            let _ = writeln!(
+                self.out,
+                r#"<rect class="cta" data-cta="{id}" x="{x0}" y="{y0}" width="{}" height="{}" fill="{fill}"/>"#,
+                x1 - x0,
+                y1 - y0
+            );
             let _ = write!(
                 marks,
                 r##"<line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="#2ca02c" stroke-width="1.5"/><line x1="{x1}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="#d62728" stroke-width="1.5"/><text x="{}" y="{}" font-size="9" fill="#2ca02c">CTA {id}</text>"##,
@@ -666,7 +675,8 @@ impl<'t> Svg<'t> {
         }
         for (k, d) in self.paths.iter().enumerate() {
             if !d.is_empty() {
-                let _ = writeln!(self.out, r#"<path class="bins" data-cat="{}" fill="{}" d="{d}"/>"#, CATEGORIES[k].name, CATEGORIES[k].colour);
+                let _ =
+                    writeln!(self.out, r#"<path class="bins" data-cat="{}" fill="{}" d="{d}"/>"#, CATEGORIES[k].name, CATEGORIES[k].colour);
             }
         }
         if !self.lanes.is_empty() {
@@ -701,7 +711,12 @@ impl<'t> Svg<'t> {
 
 /// `name=count` for every category with a count, space-separated.
 fn counts(t: &[u64; NCAT]) -> String {
-    t.iter().enumerate().filter(|(_, &v)| v > 0).map(|(k, v)| format!("{}={v}", CATEGORIES[k].name.replace(' ', "_"))).collect::<Vec<_>>().join(" ")
+    t.iter()
+        .enumerate()
+        .filter(|(_, &v)| v > 0)
+        .map(|(k, v)| format!("{}={v}", CATEGORIES[k].name.replace(' ', "_")))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// 1, 2 or 5 times a power of ten, at least `at_least`.

@@ -182,7 +182,8 @@ fn the_html_timeline_is_self_contained() {
 #[test]
 fn the_ptx_engine_draws_a_timeline() {
     let svg = temp("ptx.svg");
-    let out = heddle(&["--manifest", "tests/corpus/vec_add_f32/case.json", "--engine", "ptx", "--timeline", svg.to_str().unwrap(), "--trace"]);
+    let out =
+        heddle(&["--manifest", "tests/corpus/vec_add_f32/case.json", "--engine", "ptx", "--timeline", svg.to_str().unwrap(), "--trace"]);
     let p = read_timeline(&std::fs::read_to_string(&svg).unwrap());
     let issued: u64 = p.rows.iter().map(|r| r.issued).sum();
     assert_eq!(p.ticks, issued);
@@ -194,7 +195,8 @@ fn the_ptx_engine_draws_a_timeline() {
 #[test]
 fn trace_lines_carry_the_mnemonic() {
     let out = heddle(&[SMALL, &["--trace"]].concat());
-    let lines: Vec<Vec<&str>> = out.lines().map(|l| l.split_whitespace().collect()).filter(|w: &Vec<&str>| w.get(1) == Some(&"cta")).collect();
+    let lines: Vec<Vec<&str>> =
+        out.lines().map(|l| l.split_whitespace().collect()).filter(|w: &Vec<&str>| w.get(1) == Some(&"cta")).collect();
     assert_eq!(lines.len(), 24);
     let first = &lines[0];
     assert_eq!(&first[..10], ["1", "cta", "0", "warp", "0", "pc", "0", "s2r", "active", "0xffffffff"]);
