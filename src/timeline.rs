@@ -474,6 +474,8 @@ const PLOT: u64 = 1000;
 const TOP: u64 = 58;
 const PITCH: u64 = 22;
 const BAND: u64 = 13;
+/// The SM row's band.
+const SM_BAND: u64 = 26;
 const STRIP: u64 = 5;
 const GAP: u64 = 11;
 /// Width of a legend entry.
@@ -501,15 +503,17 @@ impl<'t> Svg<'t> {
         LEFT + tick / self.width * self.px
     }
 
-    /// A row's stacked bins (top edge at `y`), merged where neighbours draw the same.
-    fn bins(&mut self, runs: &Runs, y: u64) {
+    /// A row's stacked bins (top edge at `y`, `band` high), merged where
+    /// neighbours draw the same. A category with ticks in a bin is at least
+    /// a pixel high (while the band has room), so a sparse one still shows.
+    fn bins(&mut self, runs: &Runs, y: u64, band: u64) {
         let bins = runs.bin(0, self.width, self.n);
         let mut prev: Option<(u64, [u64; NCAT])> = None;
         let flush = |paths: &mut Vec<String>, from: u64, to: u64, h: &[u64; NCAT]| {
             let mut below = 0;
             for (k, &top) in h.iter().enumerate() {
                 if top > below {
-                    let _ = write!(paths[k], "M{from} {}h{}v{}H{from}z", y + BAND - top, to - from, top - below);
+                    let _ = write!(paths[k], "M{from} {}h{}v{}H{from}z", y + band - top, to - from, top - below);
                     below = top;
                 }
             }
@@ -517,10 +521,13 @@ impl<'t> Svg<'t> {
         for (i, b) in bins.iter().enumerate() {
             let ticks = (self.t.end - i as u64 * self.width).min(self.width);
             let mut h = [0u64; NCAT];
-            let mut sum = 0;
+            let (mut sum, mut below) = (0, 0);
             for k in 0..NCAT {
-                sum += b[k] as u64;
-                h[k] = (BAND * sum * 2 + ticks) / (2 * ticks);
+                if b[k] > 0 {
+                    sum += b[k] as u64;
+                    below = ((band * sum * 2 + ticks) / (2 * ticks)).max(below + 1).min(band);
+                }
+                h[k] = below;
             }
             let x = LEFT + i as u64 * self.px;
             match prev {
@@ -573,7 +580,7 @@ impl<'t> Svg<'t> {
         let rows: Vec<u32> = t.rows.keys().copied().collect();
         // Rows top to bottom, a gap (for the CTA labels) before each CTA slot's.
         let mut ys = vec![];
-        let mut y = TOP + PITCH;
+        let mut y = TOP + 4 + SM_BAND + 5;
         for (i, &r) in rows.iter().enumerate() {
             if i == 0 || r >> t.slot_shift != rows[i - 1] >> t.slot_shift {
                 y += GAP;
@@ -654,9 +661,9 @@ impl<'t> Svg<'t> {
             r#"<g class="sm" data-counts="{}"><text x="{}" y="{}" text-anchor="end" font-weight="bold">SM</text></g>"#,
             counts(&totals),
             LEFT - 6,
-            sm_y + BAND - 2
+            sm_y + SM_BAND / 2 + 4
         );
-        self.bins(&t.sm.clone(), sm_y);
+        self.bins(&t.sm.clone(), sm_y, SM_BAND);
         for (i, &r) in rows.iter().enumerate() {
             let row = &t.rows[&r];
             let y = row_y(i);
@@ -670,7 +677,7 @@ impl<'t> Svg<'t> {
                 y + BAND - 2,
                 t.row_label(r)
             );
-            self.bins(&row.runs, y);
+            self.bins(&row.runs, y, BAND);
             self.lanes(&row.issues, y + BAND + 1);
         }
         for (k, d) in self.paths.iter().enumerate() {

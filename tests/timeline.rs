@@ -105,11 +105,11 @@ fn the_golden_timeline_has_the_hand_counted_rows() {
     assert_eq!(p.rows[1].counts, map(&[("alu", 6), ("memory", 3), ("control", 3), ("barrier", 1)]));
     assert_eq!(p.sm, map(&[("alu", 11), ("memory", 6), ("control", 5), ("barrier", 2)]));
     // 24 slots in 1000 px: a bin is 41 px wide; an issue slot fills the
-    // 13 px band of its warp's row and of the SM row.
-    let slot = 41 * 13;
-    assert_eq!(p.area["alu"], 2 * 11 * slot);
-    assert_eq!(p.area["memory"], 2 * 6 * slot);
-    assert_eq!(p.area["barrier_wait"], 4 * slot);
+    // 13 px band of its warp's row and the 26 px band of the SM row.
+    let (warp, sm) = (41 * 13, 41 * 26);
+    assert_eq!(p.area["alu"], 11 * (warp + sm));
+    assert_eq!(p.area["memory"], 6 * (warp + sm));
+    assert_eq!(p.area["barrier_wait"], 4 * warp);
 }
 
 /// The RTL: cycles, each one the SM's (SM row totals are the launch's cycles
