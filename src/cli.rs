@@ -296,6 +296,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             stats_svg,
         } => {
             let pictures = run::Pictures { timeline, stats_svg };
+            pictures.check()?;
             let rtl = heddle_sim::rtl::RtlOptions {
                 vcd: vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions { path, from: vcd_from, to: vcd_to, scopes: vcd_scopes }),
                 lockstep,

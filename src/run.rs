@@ -175,6 +175,16 @@ impl Pictures {
     pub fn any(&self) -> bool {
         self.timeline.is_some() || self.stats_svg.is_some()
     }
+
+    /// Err (bad input) before anything runs: a timeline that is neither `.svg` nor `.html`.
+    pub fn check(&self) -> Result<(), String> {
+        match &self.timeline {
+            Some(p) if !matches!(p.extension().and_then(|e| e.to_str()), Some("svg" | "html" | "htm")) => {
+                Err(format!("--timeline {}: the file must end in .svg or .html", p.display()))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Runs `l` as [`launch`] does, keeping the retire records as `--trace`
