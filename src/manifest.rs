@@ -195,7 +195,8 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
     }
     let launch = Launch { kernel: kernel.clone(), grid, block, params, dynamic_shared };
     let rtl = (opt.engine == "rtl").then_some(&opt.rtl);
-    let (outcome, rtl_stats, trace) = crate::run::launch_observed(&mut dev, &launch, rtl, opt.trace, &opt.pictures)?;
+    let crate::run::Observed { outcome, rtl: rtl_stats, trace } =
+        crate::run::launch_observed(&mut dev, &launch, rtl, opt.trace, &opt.pictures)?;
     let mut report = check(&m, dir, &name, &dev, &buffers, &outcome, opt)?;
     report.text.insert_str(0, &trace);
     report.warp_instructions = outcome.stats.warp_instructions;

@@ -187,6 +187,14 @@ impl Pictures {
     }
 }
 
+/// What [`launch_observed`] returns: [`launch`]'s outcome and RTL
+/// statistics, and the `--trace` lines.
+pub struct Observed {
+    pub outcome: Outcome,
+    pub rtl: Option<(String, RtlStats)>,
+    pub trace: String,
+}
+
 /// Runs `l` as [`launch`] does, keeping the retire records as `--trace`
 /// lines (with each instruction's mnemonic) when `trace`, and writing the
 /// pictures asked for.
@@ -196,10 +204,10 @@ pub fn launch_observed(
     rtl: Option<&RtlOptions>,
     trace: bool,
     pictures: &Pictures,
-) -> Result<(Outcome, Option<(String, RtlStats)>, String), String> {
+) -> Result<Observed, String> {
     if !trace && !pictures.any() {
-        let (o, s) = launch(dev, l, rtl, &mut NoTrace)?;
-        return Ok((o, s, String::new()));
+        let (outcome, rtl) = launch(dev, l, rtl, &mut NoTrace)?;
+        return Ok(Observed { outcome, rtl, trace: String::new() });
     }
     let labels = match &dev.ptx {
         Some(p) => Labels::ptx(p, &l.kernel),
@@ -216,7 +224,7 @@ pub fn launch_observed(
         retired: vec![],
         timeline: pictures.any().then(|| Timeline::new(&title, axis, dev.config.warp_size, labels.clone())),
     };
-    let (o, s) = launch(dev, l, rtl, &mut rec)?;
+    let (outcome, rtl) = launch(dev, l, rtl, &mut rec)?;
     let mut text = String::new();
     for r in &rec.retired {
         text.push_str(&r.line(labels.get(r.pc).0));
@@ -231,7 +239,7 @@ pub fn launch_observed(
             std::fs::write(p, chart).map_err(|e| format!("{}: {e}", p.display()))?;
         }
     }
-    Ok((o, s, text))
+    Ok(Observed { outcome, rtl, trace: text })
 }
 
 /// Runs `launch` on the golden model (or the PTX interpreter, for a PTX
@@ -359,7 +367,7 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
     }
     let launch = Launch { kernel: k.name.clone(), grid: spec.grid, block: spec.block, params, dynamic_shared: spec.dynamic_shared };
     let mut text = String::new();
-    let (outcome, rtl_stats, trace) = launch_observed(&mut dev, &launch, spec.rtl.as_ref(), spec.trace, &spec.pictures)?;
+    let Observed { outcome, rtl: rtl_stats, trace } = launch_observed(&mut dev, &launch, spec.rtl.as_ref(), spec.trace, &spec.pictures)?;
     text.push_str(&trace);
     text.push_str(&String::from_utf8_lossy(&outcome.stdout));
     for (name, dtype, count, ptr) in buffers {
