@@ -858,3 +858,70 @@ pub fn write(t: &Timeline, path: &std::path::Path) -> Result<(), String> {
 }
 
 const HTML: &str = include_str!("timeline.html");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_split_across_bins() {
+        let mut r = Runs::default();
+        r.push(0, 5, cat::ALU);
+        r.push(5, 2, cat::ALU);
+        r.push(7, 6, cat::MEMORY);
+        assert_eq!(r.0.len(), 2, "neighbouring runs of one category merge");
+        let b = r.bin(0, 4, 4);
+        assert_eq!((b[0][0], b[1][0], b[1][5], b[2][5], b[3][5]), (4, 3, 1, 4, 1));
+        let b = r.bin(6, 3, 2);
+        assert_eq!((b[0][0], b[0][5], b[1][5]), (1, 2, 3));
+        assert_eq!(r.totals()[cat::ALU as usize], 7);
+    }
+
+    #[test]
+    fn nice_steps() {
+        assert_eq!([nice_step(0), nice_step(3), nice_step(7), nice_step(2971), nice_step(10000)], [1, 5, 10, 5000, 10000]);
+    }
+
+    /// A 100k-cycle run of 16 warps in 4 CTA slots stays 1000 bins wide and
+    /// well-formed.
+    #[test]
+    fn a_long_run_is_binned() {
+        let obj = heddle_isa::asm::assemble("t.hasm", ".kernel k\n    add r1, r2, r3\n    ld.global.b32 r1, [r2]\n    exit\n").unwrap();
+        let mut t = Timeline::new("k on rtl", Axis::Cycles, 32, Labels::isa(&obj));
+        for cycle in 0..100_000u64 {
+            let warp = (cycle / 7 % 16) as u32;
+            let cta_start = (cycle < 4).then_some((cycle as u32, cycle as u32));
+            let cause = [Cause::Exec, Cause::Memory, Cause::FrontEnd, Cause::BankConflict][(cycle % 4) as usize];
+            let c = Cycle { cycle, cause, warp, pc: (cycle % 3) as u32, waiting: 0xf0f0 >> (cycle / 5000 % 4), cta_start, slot_shift: 2 };
+            t.cycle(&c);
+            if cycle % 7 == 6 {
+                let r = Retire {
+                    seq: cycle,
+                    sm: 0,
+                    cta: warp >> 2,
+                    warp: warp & 3,
+                    pc: 0,
+                    active: 0xffff,
+                    exec: 0xffff,
+                    regs: vec![],
+                    preds: vec![],
+                    mem: vec![],
+                };
+                t.retire(&r);
+            }
+        }
+        let svg = t.svg();
+        // The worst case: every warp has several causes in every bin, which
+        // differ from bin to bin (about 75 bytes a row and bin; real runs
+        // merge many bins: the 285k-cycle matmul's 32 rows take 350 KB).
+        assert!(svg.len() < 1_500_000, "{} bytes", svg.len());
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let root = doc.root_element();
+        assert_eq!(root.attribute("data-bin"), Some("100"));
+        assert_eq!(root.attribute("width"), Some(&*(LEFT + 1000 + 30).to_string()));
+        assert_eq!(doc.descendants().filter(|n| n.attribute("class") == Some("row")).count(), 16);
+        assert_eq!(t.totals().iter().sum::<u64>(), 100_000);
+        assert_eq!(t.ctas.len(), 4);
+        assert!(t.html().len() < 2_000_000);
+    }
+}
