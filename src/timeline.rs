@@ -513,7 +513,7 @@ impl<'t> Svg<'t> {
             let mut below = 0;
             for (k, &top) in h.iter().enumerate() {
                 if top > below {
-                    let _ = write!(paths[k], "M{from} {}h{}v{}H{from}z", y + band - top, to - from, top - below);
+                    let _ = write!(paths[k], "M{from} {}h{w}v{}h-{w}", y + band - top, top - below, w = to - from);
                     below = top;
                 }
             }
@@ -555,7 +555,7 @@ impl<'t> Svg<'t> {
         let mut prev: Option<(u64, u64)> = None;
         let flush = |s: &mut String, from: u64, to: u64, h: u64| {
             if h > 0 {
-                let _ = write!(s, "M{from} {}h{}v{h}H{from}z", y + STRIP - h, to - from);
+                let _ = write!(s, "M{from} {}h{w}v{h}h-{w}", y + STRIP - h, w = to - from);
             }
         };
         for (i, &(l, c)) in sum.iter().enumerate() {
@@ -913,7 +913,7 @@ mod tests {
         let svg = t.svg();
         // The worst case: every warp has several causes in every bin, which
         // differ from bin to bin (about 75 bytes a row and bin; real runs
-        // merge many bins: the 285k-cycle matmul's 32 rows take 350 KB).
+        // merge many bins: the 285k-cycle matmul's 32 rows take 600 KB).
         assert!(svg.len() < 1_500_000, "{} bytes", svg.len());
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let root = doc.root_element();

@@ -48,12 +48,12 @@ struct Picture {
     area: BTreeMap<String, u64>,
 }
 
-/// Area of a path of rectangles `M x y h w v h H x z`.
+/// Area of a path of rectangles `M x y h w v h h -w`.
 fn rect_area(d: &str) -> u64 {
     let mut area = 0;
     for rect in d.split('M').filter(|r| !r.is_empty()) {
         let w: u64 = rect.split('h').nth(1).unwrap().split('v').next().unwrap().parse().unwrap();
-        let h: u64 = rect.split('v').nth(1).unwrap().split('H').next().unwrap().parse().unwrap();
+        let h: u64 = rect.split('v').nth(1).unwrap().split('h').next().unwrap().parse().unwrap();
         area += w * h;
     }
     area
