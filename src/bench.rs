@@ -151,6 +151,7 @@ pub fn run_rtl_corpus(path: &Path, status: &Status) -> Result<String, String> {
                 trace: false,
                 limits: Default::default(),
                 progress: None,
+                pictures: Default::default(),
             };
             let start = Instant::now();
             let r = manifest::run(case, &opt);

@@ -135,6 +135,14 @@ enum Cmd {
         /// elements print as a summary otherwise: first and last elements, count, CRC-32).
         #[arg(long, conflicts_with = "manifest")]
         full: bool,
+        /// Draw the schedule, one row per warp, to FILE.svg or FILE.html (zoomable):
+        /// cycles on rtl, issue slots on golden and ptx (docs/timeline.md).
+        #[arg(long, value_name = "FILE")]
+        timeline: Option<PathBuf>,
+        /// Write a bar chart of the kernel's cycles by cause (issue slots by unit
+        /// on golden and ptx) to FILE.svg.
+        #[arg(long, value_name = "FILE")]
+        stats_svg: Option<PathBuf>,
     },
     /// Compile a PTX file to a Heddle object.
     Compile {
@@ -311,7 +319,11 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             full,
             max_cycles,
             timeout,
+            timeline,
+            stats_svg,
         } => {
+            let pictures = run::Pictures { timeline, stats_svg };
+            pictures.check()?;
             let status = crate::progress::Status::new(quiet);
             let limits = heddle_sim::limits::Limits {
                 timeout: (timeout > 0).then(|| std::time::Duration::from_secs(timeout)),
@@ -344,8 +356,18 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
             config.validate().map_err(|e| e.to_string())?;
             if let Some(m) = manifest {
-                let opt =
-                    crate::manifest::Options { engine, ptx_variant, dump, json, config, rtl, trace, limits, progress: status.reporter() };
+                let opt = crate::manifest::Options {
+                    engine,
+                    ptx_variant,
+                    dump,
+                    json,
+                    config,
+                    rtl,
+                    trace,
+                    limits,
+                    progress: status.reporter(),
+                    pictures,
+                };
                 let r = crate::manifest::run(&m, &opt)?;
                 drop(status);
                 out!("{}", r.text);
@@ -378,6 +400,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 limits,
                 progress: status.reporter(),
                 rtl: (engine == "rtl").then_some(rtl),
+                pictures,
             };
             let r = run::run(prog, &spec)?;
             drop(status);

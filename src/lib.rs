@@ -13,3 +13,4 @@ pub mod cli;
 pub mod manifest;
 pub mod progress;
 pub mod run;
+pub mod timeline;

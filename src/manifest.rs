@@ -8,7 +8,7 @@
 
 use crate::run::Dtype;
 use heddle_hw::SmConfig;
-use heddle_sim::device::{Collect, Device, Launch, NoTrace, Outcome};
+use heddle_sim::device::{Device, Launch, Outcome};
 use heddle_sim::rtl::RtlOptions;
 use serde_json::Value;
 use std::fmt::Write;
@@ -29,6 +29,8 @@ pub struct Options {
     /// Cycle and time limits of the launch, and where its progress goes.
     pub limits: Limits,
     pub progress: Option<Reporter>,
+    /// Pictures of the launch to write.
+    pub pictures: crate::run::Pictures,
 }
 
 /// Result: text to print and the exit status (0 or 1); Err is bad input (2).
@@ -203,17 +205,10 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
     }
     let launch = Launch { kernel: kernel.clone(), grid, block, params, dynamic_shared };
     let rtl = (opt.engine == "rtl").then_some(&opt.rtl);
-    let mut retired = Collect::default();
-    let (outcome, rtl_stats) = if opt.trace {
-        crate::run::launch(&mut dev, &launch, rtl, &mut retired)?
-    } else {
-        crate::run::launch(&mut dev, &launch, rtl, &mut NoTrace)?
-    };
+    let crate::run::Observed { outcome, rtl: rtl_stats, trace } =
+        crate::run::launch_observed(&mut dev, &launch, rtl, opt.trace, &opt.pictures)?;
     let mut report = check(&m, dir, &name, &dev, &buffers, &outcome, opt)?;
-    if !retired.0.is_empty() {
-        let trace: String = retired.0.iter().map(|r| format!("{r}\n")).collect();
-        report.text.insert_str(0, &trace);
-    }
+    report.text.insert_str(0, &trace);
     report.warp_instructions = outcome.stats.warp_instructions;
     report.thread_instructions = outcome.stats.thread_instructions;
     report.cycles = outcome.stats.cycles;

@@ -2,12 +2,14 @@
 //! line, results printed in a fixed text form (which the file-driven tests
 //! compare byte for byte).
 
+use crate::timeline::{stats_svg, Axis, KernelTicks, Labels, Recorder, Timeline};
 use heddle_hw::SmConfig;
 use heddle_isa::object::{Kernel, Object};
-use heddle_sim::device::{Collect, Device, Launch, NoTrace, Outcome, Tracer};
+use heddle_sim::device::{Device, Launch, NoTrace, Outcome, Tracer};
 use heddle_sim::limits::{Limits, Reporter};
 use heddle_sim::rtl::{RtlOptions, RtlStats};
 use std::fmt::Write;
+use std::path::PathBuf;
 
 /// Element type of a buffer or scalar argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,6 +167,88 @@ pub struct RunSpec {
     pub progress: Option<Reporter>,
     /// Run on the RTL with these options (None: the program's own engine).
     pub rtl: Option<RtlOptions>,
+    /// Pictures to write.
+    pub pictures: Pictures,
+}
+
+/// The pictures of a launch to write (`src/timeline.rs`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Pictures {
+    /// `--timeline FILE.svg|FILE.html`: the warp timeline.
+    pub timeline: Option<PathBuf>,
+    /// `--stats-svg FILE.svg`: the bar chart of cycles by cause.
+    pub stats_svg: Option<PathBuf>,
+}
+
+impl Pictures {
+    pub fn any(&self) -> bool {
+        self.timeline.is_some() || self.stats_svg.is_some()
+    }
+
+    /// Err (bad input) before anything runs: a timeline that is neither `.svg` nor `.html`.
+    pub fn check(&self) -> Result<(), String> {
+        match &self.timeline {
+            Some(p) if !matches!(p.extension().and_then(|e| e.to_str()), Some("svg" | "html" | "htm")) => {
+                Err(format!("--timeline {}: the file must end in .svg or .html", p.display()))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What [`launch_observed`] returns: [`launch`]'s outcome and RTL
+/// statistics, and the `--trace` lines.
+pub struct Observed {
+    pub outcome: Outcome,
+    pub rtl: Option<(String, RtlStats)>,
+    pub trace: String,
+}
+
+/// Runs `l` as [`launch`] does, keeping the retire records as `--trace`
+/// lines (with each instruction's mnemonic) when `trace`, and writing the
+/// pictures asked for.
+pub fn launch_observed(
+    dev: &mut Device,
+    l: &Launch,
+    rtl: Option<&RtlOptions>,
+    trace: bool,
+    pictures: &Pictures,
+) -> Result<Observed, String> {
+    if !trace && !pictures.any() {
+        let (outcome, rtl) = launch(dev, l, rtl, &mut NoTrace)?;
+        return Ok(Observed { outcome, rtl, trace: String::new() });
+    }
+    let labels = match &dev.ptx {
+        Some(p) => Labels::ptx(p, &l.kernel),
+        None => Labels::isa(&dev.module),
+    };
+    let (engine, axis) = match (rtl, &dev.ptx) {
+        (Some(_), _) => ("rtl", Axis::Cycles),
+        (None, Some(_)) => ("ptx", Axis::IssueSlots),
+        (None, None) => ("golden", Axis::IssueSlots),
+    };
+    let title = format!("{} on {engine}", l.kernel);
+    let mut rec = Recorder {
+        keep: trace,
+        retired: vec![],
+        timeline: pictures.any().then(|| Timeline::new(&title, axis, dev.config.warp_size, labels.clone())),
+    };
+    let (outcome, rtl) = launch(dev, l, rtl, &mut rec)?;
+    let mut text = String::new();
+    for r in &rec.retired {
+        text.push_str(&r.line(labels.get(r.pc).0));
+        text.push('\n');
+    }
+    if let Some(t) = &rec.timeline {
+        if let Some(p) = &pictures.timeline {
+            crate::timeline::write(t, p)?;
+        }
+        if let Some(p) = &pictures.stats_svg {
+            let chart = stats_svg(&[KernelTicks { name: l.kernel.clone(), axis, totals: t.totals() }]);
+            std::fs::write(p, chart).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+    }
+    Ok(Observed { outcome, rtl, trace: text })
 }
 
 /// Runs `launch` on the golden model (or the PTX interpreter, for a PTX
@@ -298,16 +382,8 @@ pub fn run(program: Program, spec: &RunSpec) -> Result<RunResult, String> {
     }
     let launch = Launch { kernel: k.name.clone(), grid: spec.grid, block: spec.block, params, dynamic_shared: spec.dynamic_shared };
     let mut text = String::new();
-    let (outcome, rtl_stats) = if spec.trace {
-        let mut c = Collect::default();
-        let o = self::launch(&mut dev, &launch, spec.rtl.as_ref(), &mut c)?;
-        for r in &c.0 {
-            let _ = writeln!(text, "{r}");
-        }
-        o
-    } else {
-        self::launch(&mut dev, &launch, spec.rtl.as_ref(), &mut NoTrace)?
-    };
+    let Observed { outcome, rtl: rtl_stats, trace } = launch_observed(&mut dev, &launch, spec.rtl.as_ref(), spec.trace, &spec.pictures)?;
+    text.push_str(&trace);
     text.push_str(&String::from_utf8_lossy(&outcome.stdout));
     for (name, dtype, count, ptr) in buffers {
         let bytes = dev.read(ptr, count * dtype.size()).map_err(|e| e.to_string())?;

@@ -3386,6 +3386,12 @@ impl Sm {
         self.state.q.val()
     }
 
+    /// The warp slot whose instruction is in flight (or was last) and that
+    /// instruction's pc (monitors: the RTL engine's per-cycle samples).
+    pub fn in_flight(&self) -> (u32, u32) {
+        (self.cur.q.val().to_u32(), self.pc.q.val().to_u32())
+    }
+
     /// The executing-lane mask of the instruction in flight.
     pub fn exec_mask(&self) -> u64 {
         self.exec.q.val().to_u64()

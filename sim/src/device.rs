@@ -60,6 +60,12 @@ pub trait Tracer {
     /// Whether records are built at all (false: the engine skips the work).
     const ON: bool;
     fn retire(&mut self, r: Retire);
+    /// Whether the engine reports every clock cycle (the RTL engine only;
+    /// false: it does not even sample the SM for them).
+    const CYCLES: bool = false;
+    /// One cycle of the RTL: what the SM did in it, as its own counters
+    /// classify it (see [`crate::rtl::Cycle`]).
+    fn cycle(&mut self, _c: &crate::rtl::Cycle) {}
 }
 
 /// Builds no records.

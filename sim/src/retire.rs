@@ -70,22 +70,44 @@ impl Retire {
     }
 }
 
+impl Retire {
+    /// The record as a `--trace` line with the instruction's mnemonic after
+    /// the pc (docs/timeline.md lists the columns).
+    pub fn line(&self, mnemonic: &str) -> String {
+        Line(self, Some(mnemonic)).to_string()
+    }
+}
+
+/// A record's text, with or without a mnemonic.
+struct Line<'r>(&'r Retire, Option<&'r str>);
+
 impl fmt::Display for Retire {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:>8} cta {} warp {} pc {:>5} active {:#x} exec {:#x}", self.seq, self.cta, self.warp, self.pc, self.active, self.exec)?;
-        for w in &self.regs {
+        Line(self, None).fmt(f)
+    }
+}
+
+impl fmt::Display for Line<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Line(r, m) = *self;
+        write!(f, "{:>8} cta {} warp {} pc {:>5} ", r.seq, r.cta, r.warp, r.pc)?;
+        if let Some(m) = m {
+            write!(f, "{m:<14} ")?;
+        }
+        write!(f, "active {:#x} exec {:#x}", r.active, r.exec)?;
+        for w in &r.regs {
             write!(f, " l{}:r{}={:#x}", w.lane, w.reg, w.value)?;
         }
-        for p in &self.preds {
+        for p in &r.preds {
             write!(f, " p{}={:#x}", p.pred, p.mask)?;
         }
-        for m in &self.mem {
-            let k = match m.kind {
+        for a in &r.mem {
+            let k = match a.kind {
                 MemKind::Load => "ld",
                 MemKind::Store => "st",
                 MemKind::Atomic => "atom",
             };
-            write!(f, " l{}:{k}.{}[{:#x}]/{}={:#x}", m.lane, m.space, m.addr, m.size, m.data)?;
+            write!(f, " l{}:{k}.{}[{:#x}]/{}={:#x}", a.lane, a.space, a.addr, a.size, a.data)?;
         }
         Ok(())
     }

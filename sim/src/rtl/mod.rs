@@ -69,6 +69,97 @@ pub struct RtlStats {
     pub lanes: u32,
 }
 
+/// What the SM did in one cycle: the performance counter that counted the
+/// cycle, or for the cycles no counter counts, the state machine's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Cause {
+    /// An execute beat of the lanes (`exec_cycles`; which unit: the instruction's).
+    Exec,
+    /// A load, store, atomic or system call holds the SM: address and data
+    /// beats, bus transfers and their waits (`mem_cycles` less bank conflicts).
+    Memory,
+    /// A shared-memory pass waits on a bank another lane holds (`bank_conflicts`).
+    BankConflict,
+    /// Reconvergence-stack commands: branch, call, return, exit
+    /// (`ctl_cycles` less the barriers').
+    Control,
+    /// Picking a warp, popping its stack, fetch, predicate reads, not hidden
+    /// behind another instruction's beats (`front_cycles`).
+    FrontEnd,
+    /// A barrier instruction's arrive, check, release and write-back (which
+    /// the SM counts in `ctl_cycles`), or the scheduler finding every warp
+    /// waiting (deadlock).
+    Barrier,
+    /// Starting a CTA: clearing its warps, writing its threads' ids.
+    CtaSetup,
+    /// Dispatch, commit and the rest no counter counts.
+    Other,
+}
+
+/// One cycle of an RTL launch, for [`Tracer::cycle`]: what the SM did and
+/// which warps it did it for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cycle {
+    /// Cycles since the launch started (the clock of retire records' `seq`).
+    pub cycle: u64,
+    pub cause: Cause,
+    /// The warp slot (`slot << slot_shift | warp in CTA`) whose instruction
+    /// is in flight, and its pc.
+    pub warp: u32,
+    pub pc: u32,
+    /// Warp slots waiting at a barrier (a bit each).
+    pub waiting: u64,
+    /// A CTA started in this cycle: its CTA slot and linear CTA index.
+    pub cta_start: Option<(u32, u32)>,
+    /// log2 of the warp slots per CTA slot ([`Residency::shift`]).
+    pub slot_shift: u32,
+}
+
+/// The SM's cycle counters, to tell which one counted a cycle.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Counters([u64; 6]);
+
+impl Counters {
+    fn read(sm: &Sm) -> Counters {
+        Counters([
+            sm.perf_exec.val().to_u64(),
+            sm.perf_mem.val().to_u64(),
+            sm.perf_conflicts.val().to_u64(),
+            sm.perf_ctl.val().to_u64(),
+            sm.perf_front.val().to_u64(),
+            sm.perf_barrier.val().to_u64(),
+        ])
+    }
+
+    /// The cause of the cycle spent in `state` between two readings. (The
+    /// SM counts a barrier's arrive, check and release as control cycles:
+    /// here they are the barrier's.)
+    fn cause(self, after: Counters, state: SmState) -> Cause {
+        let d = |i: usize| after.0[i] != self.0[i];
+        let barrier = matches!(state, SmState::BarArrive | SmState::BarCheck | SmState::BarRelease | SmState::BarWb);
+        if barrier && !d(0) && !d(1) && !d(2) {
+            Cause::Barrier
+        } else if d(2) {
+            Cause::BankConflict
+        } else if d(0) {
+            Cause::Exec
+        } else if d(1) {
+            Cause::Memory
+        } else if d(3) {
+            Cause::Control
+        } else if d(4) {
+            Cause::FrontEnd
+        } else if d(5) {
+            Cause::Barrier
+        } else {
+            match state {
+                SmState::InitWarp | SmState::InitThread | SmState::NextCta => Cause::CtaSetup,
+                _ => Cause::Other,
+            }
+        }
+    }
+}
+
 /// A launch's outcome on the RTL.
 pub struct RtlOutcome {
     pub outcome: Outcome,
@@ -348,6 +439,8 @@ fn simulate_launch<T: Tracer>(
     if slave.respond(&mut sm) {
         settle(&mut sm)?;
     }
+    // The last cycle's sample, waiting for the counters to say what it was.
+    let mut sampled: Option<(Cycle, SmState, Counters)> = None;
     let trap = loop {
         let cycle = sm.perf_cycles.val().to_u64();
         if cycle - start_cycle >= max_cycles {
@@ -358,6 +451,24 @@ fn simulate_launch<T: Tracer>(
         if let Err(kind) = watch.poll(progress) {
             limit = Some(kind);
             break trap::NONE;
+        }
+        if T::CYCLES {
+            let now = Counters::read(&sm);
+            if let Some((mut c, state, before)) = sampled.take() {
+                c.cause = before.cause(now, state);
+                tracer.cycle(&c);
+            }
+            let (warp, pc) = sm.in_flight();
+            let c = Cycle {
+                cycle: cycle - start_cycle,
+                cause: Cause::Other,
+                warp,
+                pc,
+                waiting: sm.waiting.val().to_u64(),
+                cta_start: sm.cta_start.val().then(|| (sm.cta_slot.val().to_u32(), sm.cta_linear.val().to_u32())),
+                slot_shift: res.shift,
+            };
+            sampled = Some((c, sm.state(), now));
         }
         if sm.cta_start.val() {
             let (slot, cta) = (sm.cta_slot.val().index(), sm.cta_linear.val().to_u32());
