@@ -9,7 +9,9 @@
 //! - [`trap`]: faults as data; [`stats`]: launch statistics;
 //! - [`limits`]: the cycle and time limits that end runaway launches, progress reports;
 //! - [`memory`]: global memory, allocations and the device heap;
-//! - [`printf`]: C printf formatting of `vprintf` argument buffers.
+//! - [`space`]: the state spaces, generic-address windows and access checks every engine uses;
+//! - [`printf`]: C printf formatting of `vprintf` argument buffers;
+//! - [`syscall`]: the host side of system calls, one copy for every engine.
 
 pub mod device;
 pub mod golden;
@@ -19,6 +21,8 @@ pub mod printf;
 pub mod ptx;
 pub mod retire;
 pub mod rtl;
+pub mod space;
+pub mod syscall;
 pub mod stats;
 pub mod trap;
 

@@ -6,9 +6,9 @@
 use super::{Cta, Dec, Machine, Step, BARRIERS};
 use crate::device::Tracer;
 use crate::limits::progress;
-use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind, PredWrite, RegWrite, Retire};
 use crate::stats::MemCounts;
+use crate::space::{resolve, MemFault, Spaces};
 use crate::trap::{Space, Trap, TrapKind};
 use heddle_isa::fields::{PT, RPC_NONE, RZ};
 use heddle_isa::mem;
@@ -167,93 +167,6 @@ fn write_pred(preds: &mut [u64; 8], p: u8, value: u64, exec: u64) {
 }
 
 /// Why an access failed (kept small: it is returned on the hot path).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum MemFault {
-    OutOfBounds,
-    Misaligned,
-    ReadOnly,
-    StackOverflow,
-}
-
-impl MemFault {
-    pub(crate) fn kind(self, space: Space, size: u32) -> TrapKind {
-        match self {
-            MemFault::OutOfBounds => TrapKind::OutOfBounds { space, size },
-            MemFault::Misaligned => TrapKind::Misaligned { space, size },
-            MemFault::ReadOnly => TrapKind::ReadOnly { space },
-            MemFault::StackOverflow => TrapKind::StackOverflow,
-        }
-    }
-}
-
-/// What an access is checked against: the sizes of every state space.
-pub(crate) struct Spaces<'m> {
-    pub global: &'m GlobalMemory,
-    pub shared_len: usize,
-    pub local_bytes: u32,
-    pub consts_len: usize,
-    pub params_len: usize,
-}
-
-impl Spaces<'_> {
-    /// Bounds- and alignment-checks an access by thread `thread` of the CTA;
-    /// returns where its bytes start in the backing store of `space`.
-    #[inline]
-    pub(crate) fn locate(&self, thread: usize, space: Space, off: u32, size: u32, write: bool) -> Result<usize, MemFault> {
-        if off & (size - 1) != 0 {
-            return Err(MemFault::Misaligned);
-        }
-        let end = off as u64 + size as u64;
-        match space {
-            Space::Global => {
-                if off < mem::NULL_LIMIT || !self.global.check(off, size) {
-                    return Err(MemFault::OutOfBounds);
-                }
-                Ok(off as usize)
-            }
-            Space::Shared => (end <= self.shared_len as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds),
-            Space::Local => {
-                if end > self.local_bytes as u64 {
-                    return Err(MemFault::StackOverflow);
-                }
-                Ok(thread * self.local_bytes as usize + off as usize)
-            }
-            Space::Const | Space::Param => {
-                if write {
-                    return Err(MemFault::ReadOnly);
-                }
-                let len = if space == Space::Const { self.consts_len } else { self.params_len };
-                (end <= len as u64).then_some(off as usize).ok_or(MemFault::OutOfBounds)
-            }
-        }
-    }
-}
-
-/// The generic-address window an address falls in.
-#[inline]
-fn window(addr: u32) -> (Space, u32) {
-    match addr {
-        a if a >= mem::LOCAL_WINDOW => (Space::Local, a - mem::LOCAL_WINDOW),
-        a if a >= mem::SHARED_WINDOW => (Space::Shared, a - mem::SHARED_WINDOW),
-        a if a >= mem::CONST_WINDOW => (Space::Const, a - mem::CONST_WINDOW),
-        a if a >= mem::PARAM_WINDOW => (Space::Param, a - mem::PARAM_WINDOW),
-        a => (Space::Global, a),
-    }
-}
-
-/// The `Space` modifier (gen, global, shared, local, const, param) applied to an address.
-#[inline]
-pub(crate) fn resolve(space: u32, addr: u32) -> (Space, u32) {
-    match space {
-        1 => (Space::Global, addr),
-        2 => (Space::Shared, addr),
-        3 => (Space::Local, addr),
-        4 => (Space::Const, addr),
-        5 => (Space::Param, addr),
-        _ => window(addr),
-    }
-}
-
 impl MemCounts {
     fn count(&mut self, kind: MemKind) {
         match kind {
@@ -961,7 +874,7 @@ impl Machine<'_> {
             | Format::S2r
             | Format::Ballot
             | Format::Sel => Some(i.reg_counts()[0]),
-            Format::Syscall => super::syscall::result_regs(i.modifier(ModKind::SysNo)),
+            Format::Syscall => crate::syscall::result_regs(i.modifier(ModKind::SysNo)),
             _ => None,
         };
         if let Some(n) = writes_d.filter(|_| i.d != RZ && i.op != Opcode::St) {

@@ -116,7 +116,7 @@ pub fn bad_register(inst: &Inst, nregs: u32) -> Option<u8> {
     }
     if inst.op == heddle_isa::Opcode::Syscall {
         let sys = inst.modifier(heddle_isa::ModKind::SysNo);
-        let groups = [(inst.a, syscall::arg_regs(sys)), (inst.d, syscall::result_regs(sys).unwrap_or(0))];
+        let groups = [(inst.a, crate::syscall::arg_regs(sys)), (inst.d, crate::syscall::result_regs(sys).unwrap_or(0))];
         for (r, n) in groups {
             if r != RZ && r as u32 + n as u32 > nregs {
                 bad = Some(r + n - 1);

@@ -9,8 +9,9 @@ use crate::device::{Launch, Outcome, Tracer};
 use crate::golden::warp::Warp;
 use crate::limits::{progress, Watch};
 use crate::memory::GlobalMemory;
-use crate::printf::{self, StringReader};
 use crate::retire::{MemAccess, MemKind, Retire};
+use crate::space;
+use crate::syscall::{self, Regions};
 use crate::stats::Stats;
 use crate::trap::{Space as MSpace, Trap, TrapKind};
 use heddle_compiler::ptx::ast::{Space, Type, TypeKind};
@@ -71,6 +72,18 @@ pub(crate) struct Machine<'a> {
 }
 
 type Fault = TrapKind;
+
+/// The memory space a PTX state space names (None: not one of memory's).
+fn memory_space(s: Space) -> Option<MSpace> {
+    Some(match s {
+        Space::Global => MSpace::Global,
+        Space::Shared => MSpace::Shared,
+        Space::Local => MSpace::Local,
+        Space::Const => MSpace::Const,
+        Space::Param => MSpace::Param,
+        _ => return None,
+    })
+}
 
 fn full(ws: usize) -> u64 {
     if ws == 64 {
@@ -469,21 +482,10 @@ impl Machine<'_> {
             Some(Space::Local) => (MSpace::Local, addr, false),
             Some(Space::Const) => (MSpace::Const, addr, false),
             Some(Space::Param) => (MSpace::Param, addr, fparam),
+            _ if addr > u32::MAX as u64 => (MSpace::Global, addr, false),
             _ => {
-                let a = addr as u32;
-                if addr > u32::MAX as u64 {
-                    (MSpace::Global, addr, false)
-                } else if a >= mem::LOCAL_WINDOW {
-                    (MSpace::Local, (a - mem::LOCAL_WINDOW) as u64, false)
-                } else if a >= mem::SHARED_WINDOW {
-                    (MSpace::Shared, (a - mem::SHARED_WINDOW) as u64, false)
-                } else if a >= mem::CONST_WINDOW {
-                    (MSpace::Const, (a - mem::CONST_WINDOW) as u64, false)
-                } else if a >= mem::PARAM_WINDOW {
-                    (MSpace::Param, (a - mem::PARAM_WINDOW) as u64, false)
-                } else {
-                    (MSpace::Global, addr, false)
-                }
+                let (space, off) = space::window(addr as u32);
+                (space, off as u64, false)
             }
         })
     }
@@ -1056,47 +1058,34 @@ impl Machine<'_> {
                 }
                 u64::from_le_bytes(b)
             };
-            let ret: Option<(u64, u32)> = match name {
-                "vprintf" => {
-                    let (fmt, buf) = (arg(self, 0, 8), arg(self, 1, 8));
-                    let view = View { m: self, cta, w, lane: l };
-                    let out = view
-                        .read_cstr(fmt)
-                        .and_then(|f| {
-                            let a = if buf == 0 { vec![] } else { view.region(buf)? };
-                            printf::format(&f, &a, &view).map_err(|e| e.to_string())
-                        })
-                        .map_err(|reason| Box::new((TrapKind::Printf { reason }, Some(l), Some(fmt))))?;
-                    self.stdout.extend_from_slice(&out);
-                    Some((out.len() as u64, 4))
+            let Some(call) = syscall::by_name(name) else {
+                let reason = format!("call to `{name}`, which is declared but not defined");
+                return Err(Box::new((TrapKind::InvalidInstruction { reason }, Some(l), None)));
+            };
+            // The PTX arguments as the ISA's argument registers (`syscall::service`).
+            let mut regs = [0u32; 7];
+            let words: &[(usize, u32)] = if call == syscall::ASSERTFAIL { &[(0, 8), (1, 8), (2, 4), (3, 8)] } else { &[(0, 8), (1, 8)] };
+            let mut at = 0;
+            for &(k, size) in words {
+                let v = arg(self, k, size);
+                regs[at] = v as u32;
+                if size == 8 {
+                    regs[at + 1] = (v >> 32) as u32;
                 }
-                "malloc" => Some((self.global.malloc(arg(self, 0, 8)) as u64, 8)),
-                "free" => {
-                    let p = arg(self, 0, 8);
-                    if !self.global.free(p) {
-                        return Err(Box::new((TrapKind::BadFree, Some(l), Some(p))));
-                    }
-                    None
-                }
-                "__assertfail" => {
-                    let view = View { m: self, cta, w, lane: l };
-                    let text =
-                        |a: u64| view.read_cstr(a).map(|s| String::from_utf8_lossy(&s).into_owned()).unwrap_or_else(|e| format!("<{e}>"));
-                    let kind = TrapKind::AssertFail {
-                        message: text(arg(self, 0, 8)),
-                        file: text(arg(self, 1, 8)),
-                        line: arg(self, 2, 4) as u32,
-                        function: text(arg(self, 3, 8)),
-                    };
-                    return Err(Box::new((kind, Some(l), None)));
-                }
-                other => {
-                    return Err(Box::new((
-                        TrapKind::InvalidInstruction { reason: format!("call to `{other}`, which is declared but not defined") },
-                        Some(l),
-                        None,
-                    )))
-                }
+                at += size as usize / 4;
+            }
+            let regions = Regions {
+                shared: &cta.shared,
+                local: &cta.local[w * self.ws + l],
+                consts: &self.prog.const_image,
+                params: self.params,
+            };
+            let v = syscall::service(call, &regs, self.global, regions, &mut self.stdout).map_err(|(kind, addr)| Box::new((kind, Some(l), addr)))?;
+            // vprintf returns an int, malloc a pointer; free returns nothing.
+            let ret = match call {
+                syscall::VPRINTF => Some((v, 4)),
+                syscall::MALLOC => Some((v, 8)),
+                _ => None,
             };
             if let (Some((v, size)), Some(dst)) = (ret, rets.first()) {
                 let f = cta.frames[w].last_mut().expect("frame");
@@ -1538,14 +1527,7 @@ impl Machine<'_> {
             }
             "cvta" => {
                 let x = r(self, 1, ty);
-                let window = |s: Option<Space>| match s {
-                    Some(Space::Shared) => mem::SHARED_WINDOW as u64,
-                    Some(Space::Local) => mem::LOCAL_WINDOW as u64,
-                    Some(Space::Const) => mem::CONST_WINDOW as u64,
-                    Some(Space::Param) => mem::PARAM_WINDOW as u64,
-                    _ => 0,
-                };
-                let win = window(i.space);
+                let win = i.space.and_then(memory_space).map_or(0, |s| space::window_base(s) as u64);
                 if m.has("to") {
                     x.wrapping_sub(win)
                 } else {
@@ -1555,13 +1537,7 @@ impl Machine<'_> {
             "isspacep" => {
                 let x = r(self, 1, Type::U64);
                 let a32 = x as u32;
-                let res = match i.space {
-                    Some(Space::Shared) => (mem::SHARED_WINDOW..mem::LOCAL_WINDOW).contains(&a32),
-                    Some(Space::Local) => a32 >= mem::LOCAL_WINDOW,
-                    Some(Space::Const) => (mem::CONST_WINDOW..mem::SHARED_WINDOW).contains(&a32),
-                    Some(Space::Param) => (mem::PARAM_WINDOW..mem::CONST_WINDOW).contains(&a32),
-                    _ => a32 < mem::GLOBAL_LIMIT,
-                };
+                let res = space::in_window(i.space.and_then(memory_space).unwrap_or(MSpace::Global), a32);
                 self.write(cta, w, &a[0], Type::Pred, l, res as u64);
                 return Ok(());
             }
@@ -1728,42 +1704,5 @@ fn store_param_value(f: &mut Frame, func: &Func, dst: &Opd, l: usize, ws: usize,
             f.regs[*slot as usize * ws + l] = ops::mask(u64::from_le_bytes(b), *ty);
         }
         _ => {}
-    }
-}
-
-/// Device memory as one thread sees it through generic addresses (for printf).
-struct View<'m, 'a> {
-    m: &'m Machine<'a>,
-    cta: &'m Cta,
-    w: usize,
-    lane: usize,
-}
-
-impl View<'_, '_> {
-    fn region(&self, addr: u64) -> Result<Vec<u8>, String> {
-        let a = u32::try_from(addr).map_err(|_| format!("address {addr:#x} is beyond 32 bits"))?;
-        let cap = self.m.local_cap as usize;
-        let (bytes, start): (&[u8], usize) = if a >= mem::LOCAL_WINDOW {
-            let t = &self.cta.local[self.w * self.m.ws + self.lane];
-            let _ = cap;
-            (t, (a - mem::LOCAL_WINDOW) as usize)
-        } else if a >= mem::SHARED_WINDOW {
-            (&self.cta.shared, (a - mem::SHARED_WINDOW) as usize)
-        } else if a >= mem::CONST_WINDOW {
-            (&self.m.prog.const_image, (a - mem::CONST_WINDOW) as usize)
-        } else if a >= mem::PARAM_WINDOW {
-            (self.m.params, (a - mem::PARAM_WINDOW) as usize)
-        } else {
-            (self.m.global.tail(a).ok_or_else(|| format!("address {addr:#x} is not allocated"))?, 0)
-        };
-        bytes.get(start..).map(|b| b.to_vec()).ok_or_else(|| format!("address {addr:#x} is outside its memory"))
-    }
-}
-
-impl StringReader for View<'_, '_> {
-    fn read_cstr(&self, addr: u64) -> Result<Vec<u8>, String> {
-        let r = self.region(addr)?;
-        let end = r.iter().position(|&b| b == 0).ok_or_else(|| format!("string at {addr:#x} has no terminating NUL"))?;
-        Ok(r[..end].to_vec())
     }
 }

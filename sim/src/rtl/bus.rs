@@ -7,8 +7,8 @@
 //! shared accesses are listed for the retire record from the SM's monitor
 //! ([`monitored_access`]).
 
-use crate::golden::exec::{resolve, Spaces};
-use crate::golden::syscall::{assert_fail, vprintf, ThreadMemory};
+use crate::space::{resolve, Spaces};
+use crate::syscall::Regions;
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind};
 use crate::stats::{MemCounts, Stats};
@@ -142,38 +142,15 @@ impl Bus<'_> {
 }
 
 impl Bus<'_> {
-    /// Thread `thread`'s view of the bus's memories.
-    fn thread_memory(&self, thread: u32) -> ThreadMemory<'_> {
-        let per = self.local_bytes as usize;
-        let base = thread as usize * per;
-        ThreadMemory {
-            global: &*self.global,
-            shared: &self.shared,
-            local: &self.local[base..base + per],
-            consts: self.consts,
-            params: self.params,
-        }
-    }
-}
-
-impl Bus<'_> {
     /// Services thread `thread`'s system call (`call` = `SysNo`; `args` =
-    /// its registers a..a+6) as the golden model does: the result for `d`
-    /// (and `d+1`), or the fault.
+    /// its registers a..a+6) as every engine does: the result for `d` (and
+    /// `d+1`), or the fault.
     pub fn syscall(&mut self, call: u32, thread: u32, args: &[u32; 7], stdout: &mut Vec<u8>, stats: &mut Stats) -> Result<u64, Fault> {
         stats.syscalls += 1;
-        let pair = |k: usize| args[k] as u64 | (args[k + 1] as u64) << 32;
-        match call {
-            0 => {
-                let out = vprintf(&self.thread_memory(thread), pair(0), pair(2)).map_err(|(k, a)| (k, Some(a)))?;
-                stdout.extend_from_slice(&out);
-                Ok(out.len() as u64)
-            }
-            1 => Ok(self.global.malloc(pair(0)) as u64),
-            2 if self.global.free(pair(0)) => Ok(0),
-            2 => Err((TrapKind::BadFree, Some(pair(0)))),
-            _ => Err((assert_fail(&self.thread_memory(thread), args), None)),
-        }
+        let per = self.local_bytes as usize;
+        let base = thread as usize * per;
+        let regions = Regions { shared: &self.shared, local: &self.local[base..base + per], consts: self.consts, params: self.params };
+        crate::syscall::service(call, args, self.global, regions, stdout)
     }
 }
 

@@ -660,7 +660,7 @@ fn simulate_launch<T: Tracer>(
             trap::MISALIGNED | trap::SHARED_OUT_OF_BOUNDS => {
                 t.lane = Some(sm.trap_lane.val().to_u32());
                 t.addr = Some(sm.trap_value.val().to_u64());
-                let space = crate::golden::exec::resolve(sm.mem_space.val().to_u32(), sm.trap_value.val().to_u32()).0;
+                let space = crate::space::resolve(sm.mem_space.val().to_u32(), sm.trap_value.val().to_u32()).0;
                 let size = Request { kind: sm.mem_kind.val().to_u64(), width: sm.mem_width.val().to_u32(), ..Request::default() }.size();
                 if trap == trap::MISALIGNED {
                     TrapKind::Misaligned { space, size }

@@ -17,7 +17,7 @@
 //! listed for the retire record by the SM's monitor, atomics by the slave.
 
 use super::bus::{Bus, Fault, Request};
-use crate::golden::exec::resolve;
+use crate::space::resolve;
 use crate::retire::MemAccess;
 use crate::stats::Stats;
 use crate::trap::Space;
