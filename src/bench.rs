@@ -144,6 +144,7 @@ pub fn run_rtl_corpus(path: &Path) -> Result<String, String> {
                 dump: None,
                 json: false,
                 config: cfg.clone(),
+                compile: crate::cli::compile_options(&cfg, None)?,
                 rtl: Default::default(),
                 trace: false,
             };

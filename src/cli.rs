@@ -3,6 +3,7 @@
 
 use crate::run::{self, Arg, RunSpec};
 use clap::{Parser, Subcommand};
+use heddle_compiler::lower::{FuncStats, Options as CompileOptions};
 use heddle_hw::SmConfig;
 use heddle_isa::asm;
 use heddle_isa::Object;
@@ -84,6 +85,11 @@ enum Cmd {
         /// Override one field of the configuration: KEY=VALUE (lanes=4, fp64=false, ...); repeatable.
         #[arg(long = "set", value_name = "KEY=VALUE")]
         sets: Vec<String>,
+        /// Compile PTX for at most N registers per thread (ptxas's
+        /// -maxrregcount; default and upper bound: the configuration's
+        /// regs_per_thread).
+        #[arg(long, value_name = "N")]
+        max_regs: Option<u32>,
         /// Override the configuration's warp-instruction budget (runaway detection).
         #[arg(long)]
         budget: Option<u64>,
@@ -130,6 +136,16 @@ enum Cmd {
         /// stats (per function: PTX and ISA instructions, registers, spills, frame bytes).
         #[arg(long, default_value = "obj")]
         emit: String,
+        /// At most N registers per thread (ptxas's -maxrregcount; default and
+        /// upper bound: the configuration's regs_per_thread).
+        #[arg(long, value_name = "N")]
+        max_regs: Option<u32>,
+        /// SM configuration the code is for: tiny, default, wide.
+        #[arg(long, default_value = "default")]
+        config: String,
+        /// Override one field of the configuration: KEY=VALUE; repeatable.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
     },
     /// Check a PTX file: parse and check it, reporting every error with its position.
     Check { input: PathBuf },
@@ -190,11 +206,23 @@ pub fn load_ptx(path: &Path) -> Result<heddle_compiler::ptx::ast::Module, String
 }
 
 /// Compiles a PTX file; Err carries every diagnostic.
-pub fn compile_ptx(path: &Path) -> Result<Object, String> {
+pub fn compile_ptx(path: &Path, opts: &CompileOptions) -> Result<(Object, Vec<FuncStats>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
     let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-    heddle_compiler::lower::compile(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+    heddle_compiler::lower::compile_with(&src, &m, opts).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+}
+
+/// What the compiler may use on an SM: its registers and predicates, the
+/// registers at most `max_regs` (`--max-regs`).
+pub fn compile_options(cfg: &SmConfig, max_regs: Option<u32>) -> Result<CompileOptions, String> {
+    let limit = heddle_isa::fields::NUM_REGS as u32;
+    if let Some(n) = max_regs {
+        if n == 0 || n > limit {
+            return Err(format!("--max-regs {n}: must be 1..={limit}"));
+        }
+    }
+    Ok(CompileOptions { max_regs: max_regs.unwrap_or(u32::MAX).min(cfg.regs_per_thread).min(limit), preds: cfg.preds })
 }
 
 /// The disassembly with each PTX source line shown before the code it became.
@@ -273,6 +301,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             shared,
             config,
             sets,
+            max_regs,
             budget,
             stack_depth,
             engine,
@@ -298,8 +327,9 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             config.instruction_budget = budget.unwrap_or(config.instruction_budget);
             config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
             config.validate().map_err(|e| e.to_string())?;
+            let compile = compile_options(&config, max_regs)?;
             if let Some(m) = manifest {
-                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config, rtl, trace };
+                let opt = crate::manifest::Options { engine, ptx_variant, dump, json, config, compile, rtl, trace };
                 let r = crate::manifest::run(&m, &opt)?;
                 out!("{}", r.text);
                 return Ok(r.code);
@@ -314,7 +344,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                     run::Program::Ptx(heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", program.display()))?)
                 }
                 ("golden" | "rtl", false) => run::Program::Isa(load_program(&program)?),
-                ("golden" | "rtl", true) => run::Program::Isa(compile_ptx(&program)?),
+                ("golden" | "rtl", true) => run::Program::Isa(compile_ptx(&program, &compile)?.0),
                 ("ptx", false) => return Err("--engine ptx runs .ptx files".into()),
                 (e, _) => return Err(format!("engine `{e}` is not available (golden, ptx, rtl)")),
             };
@@ -337,8 +367,10 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
             }
             Ok(if r.outcome.trap.is_some() { 1 } else { 0 })
         }
-        Cmd::Compile { input, output, emit } => {
-            let obj = compile_ptx(&input)?;
+        Cmd::Compile { input, output, emit, max_regs, config, sets } => {
+            let cfg = sm_config(&config, &sets)?;
+            cfg.validate().map_err(|e| e.to_string())?;
+            let (obj, st) = compile_ptx(&input, &compile_options(&cfg, max_regs)?)?;
             match emit.as_str() {
                 "obj" => write_out(Some(&output.unwrap_or_else(|| input.with_extension("hbin"))), &obj.to_bytes())?,
                 "asm" => {
@@ -346,20 +378,27 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                     write_out(output.as_deref(), annotated(&obj, &text).as_bytes())?
                 }
                 "stats" => {
-                    let text = std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
-                    let src = heddle_compiler::ptx::SourceFile::new(&input.display().to_string(), &text);
-                    let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-                    let (_, st) =
-                        heddle_compiler::lower::compile_with_stats(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-                    outln!("{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}", "function", "ptx", "isa", "regs", "spills", "frame");
+                    outln!(
+                        "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7}",
+                        "function",
+                        "ptx",
+                        "isa",
+                        "regs",
+                        "spills",
+                        "st-bytes",
+                        "ld-bytes",
+                        "frame"
+                    );
                     for f in st {
                         outln!(
-                            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}",
+                            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7}",
                             f.name,
                             f.ptx_instructions,
                             f.isa_instructions,
                             f.registers,
                             f.spilled,
+                            f.spill_store_bytes,
+                            f.spill_load_bytes,
                             f.frame_bytes
                         );
                     }

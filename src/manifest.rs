@@ -21,6 +21,9 @@ pub struct Options {
     pub dump: Option<PathBuf>,
     pub json: bool,
     pub config: SmConfig,
+    /// What the compiler may use (registers, predicates): built from `config`
+    /// and `--max-regs` by `cli::compile_options`.
+    pub compile: heddle_compiler::lower::Options,
     /// RTL options (engine `rtl`).
     pub rtl: RtlOptions,
     /// Print every retire record before the report.
@@ -226,7 +229,7 @@ fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
             Device::from_ptx(opt.config.clone(), prog).map_err(|e| e.to_string())
         }
         "golden" | "rtl" => {
-            let obj = heddle_compiler::lower::compile(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+            let obj = heddle_compiler::lower::compile_with(&src, &m, &opt.compile).map(|(o, _)| o).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
             Device::new(opt.config.clone(), obj).map_err(|e| e.to_string())
         }
         "verilator" => Err("engine `verilator` is not built yet (golden, ptx, rtl)".to_string()),
