@@ -149,3 +149,52 @@ fn compiled_code_matches_the_ptx_interpreter() {
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Issue 18: every corpus and differential kernel, compiled with `--max-regs 32`
+/// and `--max-regs 24` (spilling where it must), gives on the golden model
+/// exactly what it gives with the whole register file: the same exit status,
+/// stdout, trap and output buffers, byte for byte.
+#[test]
+fn register_budgets_give_identical_results() {
+    let tmp = std::env::temp_dir().join(format!("heddle-budget-{}", std::process::id()));
+    let mut failures = vec![];
+    for c in cases().into_iter().chain(differential_only()) {
+        let name = c.file_name().unwrap().to_string_lossy().to_string();
+        let go = |regs: Option<&str>| {
+            let dump = tmp.join(format!("{name}-{}", regs.unwrap_or("all")));
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_heddle"));
+            cmd.args(["run", "--engine", "golden", "--json", "--manifest"]).arg(c.join("case.json")).arg("--dump").arg(&dump);
+            if let Some(n) = regs {
+                cmd.args(["--max-regs", n]);
+            }
+            let o = cmd.output().unwrap();
+            let mut bufs: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dump)
+                .into_iter()
+                .flatten()
+                .map(|e| e.unwrap().path())
+                .map(|p| (p.file_name().unwrap().to_string_lossy().to_string(), std::fs::read(&p).unwrap()))
+                .collect();
+            bufs.sort();
+            let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null);
+            let unordered = std::fs::read_to_string(c.join("case.json")).is_ok_and(|t| t.contains("\"expect_stdout_unordered_lines\": true"));
+            let mut lines: Vec<String> = j["stdout"].as_str().unwrap_or("").lines().map(String::from).collect();
+            if unordered {
+                lines.sort();
+            }
+            (o.status.code(), lines, j["trap"].clone(), bufs, String::from_utf8_lossy(&o.stderr).to_string())
+        };
+        let all = go(None);
+        if all.0.is_none() || !all.4.is_empty() && all.0 == Some(2) {
+            failures.push(format!("{name}: the full-budget run failed: {}", all.4));
+            continue;
+        }
+        for n in ["32", "24"] {
+            let got = go(Some(n));
+            if (&got.0, &got.1, &got.2, &got.3) != (&all.0, &all.1, &all.2, &all.3) {
+                failures.push(format!("{name} --max-regs {n}: differs from the full budget (exit {:?} vs {:?}) {}", got.0, all.0, got.4));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
