@@ -133,7 +133,9 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// What to write: obj (the object), asm (the ISA with PTX source lines), or
-        /// stats (per function: PTX and ISA instructions, registers, spills, frame bytes).
+        /// stats (per function: PTX and ISA instructions, registers needed,
+        /// spilled values, spill store/load bytes, frame bytes, PTX predicates
+        /// in predicate registers).
         #[arg(long, default_value = "obj")]
         emit: String,
         /// At most N registers per thread (ptxas's -maxrregcount; default and
@@ -379,7 +381,7 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                 }
                 "stats" => {
                     outln!(
-                        "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7}",
+                        "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6}",
                         "function",
                         "ptx",
                         "isa",
@@ -387,11 +389,12 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                         "spills",
                         "st-bytes",
                         "ld-bytes",
-                        "frame"
+                        "frame",
+                        "preds"
                     );
                     for f in st {
                         outln!(
-                            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7}",
+                            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6}",
                             f.name,
                             f.ptx_instructions,
                             f.isa_instructions,
@@ -399,7 +402,8 @@ fn exec(cmd: Cmd) -> Result<i32, String> {
                             f.spilled,
                             f.spill_store_bytes,
                             f.spill_load_bytes,
-                            f.frame_bytes
+                            f.frame_bytes,
+                            f.preds_allocated
                         );
                     }
                 }

@@ -54,6 +54,8 @@ fn every_corpus_ptx_checks_clean_and_round_trips() {
 
 fn run(case: &Path, engine: &str, variant: &str, dump: Option<&Path>) -> std::process::Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_heddle"));
+    // The register allocation checker runs on every compile.
+    c.env("HEDDLE_CHECK_ALLOC", "1");
     c.args(["run", "--engine", engine, "--ptx-variant", variant, "--json", "--manifest"]).arg(case.join("case.json"));
     if let Some(d) = dump {
         c.arg("--dump").arg(d);
@@ -163,6 +165,7 @@ fn register_budgets_give_identical_results() {
         let go = |regs: Option<&str>| {
             let dump = tmp.join(format!("{name}-{}", regs.unwrap_or("all")));
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_heddle"));
+            cmd.env("HEDDLE_CHECK_ALLOC", "1");
             cmd.args(["run", "--engine", "golden", "--json", "--manifest"]).arg(c.join("case.json")).arg("--dump").arg(&dump);
             if let Some(n) = regs {
                 cmd.args(["--max-regs", n]);

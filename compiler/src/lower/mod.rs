@@ -7,11 +7,38 @@
 //!   all functions: --emit--> reconvergence points, resolved targets, code
 //! ```
 //! Each pass is one file; `regalloc::check` verifies allocations in debug builds.
+//!
+//! # Register layout
+//!
+//! The compiler works within a register budget, [`Options::max_regs`]
+//! (`heddle compile --max-regs N`, ptxas's `-maxrregcount`; the CLI takes
+//! it from the `SmConfig` the kernel runs on, `regs_per_thread`, or lower).
+//! Each function's registers are packed from `r0` up:
+//!
+//! ```text
+//! r0 ..                 values (linear scan; pairs and groups at even registers)
+//!    .. r{n}            spill scratch: only as many as one instruction's spilled
+//!                       operands need, right above the values (none without spills)
+//! r{sp}                 the stack pointer: one register for the whole module,
+//!                       above every function's registers, only when some
+//!                       function has a frame (locals, calls, spills)
+//! ```
+//!
+//! System-call arguments and results are register groups (up to 9 words
+//! for `__assertfail`) allocated like any value but never spilled. A
+//! kernel's `Kernel::regs` is what it and its callees use, stack pointer
+//! included, so it launches on any SM with that many registers per thread.
+//!
+//! The documented minimum budget is [`MIN_REGS`] (16, `tiny`'s): every
+//! corpus kernel compiles and gives identical results under it. Smaller
+//! budgets are attempted; a function that does not fit fails with an error
+//! naming it and the registers it needs at least.
 
 pub mod emit;
 pub mod isel;
 pub mod layout;
 pub mod mir;
+pub mod preds;
 pub mod regalloc;
 
 use crate::ptx::ast::*;
@@ -44,6 +71,13 @@ pub struct FuncStats {
     pub spill_store_bytes: u32,
     pub spill_load_bytes: u32,
     pub frame_bytes: u32,
+    /// PTX predicates allocated to predicate registers, and how many of
+    /// those registers (p0..) the function uses for them.
+    pub preds_allocated: u32,
+    pub preds_used: u32,
+    /// PTX predicates that could live in predicate registers but found none
+    /// free: they stay in general registers as 0/1.
+    pub preds_in_regs: u32,
 }
 
 fn count_insts(b: &Block) -> usize {
@@ -95,6 +129,7 @@ pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<F
 struct Selected {
     out: isel::FuncOut,
     ptx_instructions: usize,
+    preds: preds::Promoted,
 }
 
 fn uses_sp(m: &MI) -> bool {
@@ -110,6 +145,10 @@ pub fn compile_with(src: &SourceFile, m: &Module, opts: &Options) -> Result<(Obj
     let mut stats = vec![];
     let err = |span: crate::ptx::Span, msg: String| vec![src.diagnostic(span, msg)];
     let budget = opts.max_regs.min(heddle_isa::fields::NUM_REGS as u32);
+    let npreds = opts.preds.min(7) as u8;
+    if npreds < 2 {
+        return Err(err(Default::default(), format!("the compiler needs at least 2 predicate registers; the SM has {npreds}")));
+    }
     let layout = layout::Layout::new(m).map_err(|e| err(Default::default(), e))?;
     let funcs: Vec<&Function> = {
         let mut by_index: Vec<Option<&Function>> = vec![];
@@ -166,10 +205,14 @@ pub fn compile_with(src: &SourceFile, m: &Module, opts: &Options) -> Result<(Obj
         let mut out = sel.finish();
         // A function must not fall off its end: finish with exit/ret (never reached when it ends properly).
         out.mis.push(MI::new(if f.entry { Opcode::Exit } else { Opcode::Ret }));
+        // PTX predicates into predicate registers, the scratch ones at the top.
+        let (mut mis, promoted) = preds::promote(std::mem::take(&mut out.mis), &out.vreg_words, npreds - 2);
+        preds::place_scratch(&mut mis, npreds);
+        out.mis = mis;
         if f.entry {
             kernels.push((f.name.name.clone(), fi, kparams));
         }
-        selected.push(Some(Selected { out, ptx_instructions: count_insts(body) }));
+        selected.push(Some(Selected { out, ptx_instructions: count_insts(body), preds: promoted }));
     }
     // The stack pointer is one register for the whole module (callers and
     // callees agree on it), above every function's registers; the budget
@@ -200,8 +243,9 @@ pub fn compile_with(src: &SourceFile, m: &Module, opts: &Options) -> Result<(Obj
                     ),
                 )
             })?;
-            if cfg!(debug_assertions) {
-                // The allocation checker runs on every compile in debug builds (and so in tests).
+            if cfg!(debug_assertions) || std::env::var_os("HEDDLE_CHECK_ALLOC").is_some() {
+                // The allocation checker runs on every compile in debug builds, and in
+                // release builds with HEDDLE_CHECK_ALLOC set (the corpus tests set it).
                 let iv = regalloc::intervals(&mis, s.out.vreg_words.len());
                 regalloc::check(&s.out.vreg_words, &iv, &r.homes)
                     .and_then(|_| regalloc::check_budget(&r.mis, r.regs))
@@ -279,6 +323,9 @@ pub fn compile_with(src: &SourceFile, m: &Module, opts: &Options) -> Result<(Obj
             spill_store_bytes: 4 * r.spill_stores,
             spill_load_bytes: 4 * r.spill_loads,
             frame_bytes: r.frame,
+            preds_allocated: s.preds.in_preds,
+            preds_used: s.preds.preds_used,
+            preds_in_regs: s.preds.left_in_regs,
         });
         placed.push(emit::Placed { mis: r.mis, frame: r.frame });
     }
