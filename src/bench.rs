@@ -42,7 +42,8 @@ pub fn run(seconds: f64) -> Result<String, String> {
     let (mut all_instr, mut all_time) = (0u64, 0f64);
     let mut log_sum = 0f64;
     for case in CASES {
-        let (mut dev, launch) = bench_launch(&SmConfig::default_config(), &obj, case.kernel, [case.grid, case.block], case.buffers, case.iters)?;
+        let (mut dev, launch) =
+            bench_launch(&SmConfig::default_config(), &obj, case.kernel, [case.grid, case.block], case.buffers, case.iters)?;
         let (mut instr, start) = (0u64, Instant::now());
         loop {
             let o = dev.launch(&launch).map_err(|e| e.to_string())?;
@@ -69,7 +70,14 @@ pub fn run(seconds: f64) -> Result<String, String> {
 /// A fresh device and a benchmark kernel's launch on it: `buffers` global
 /// buffers of one u32 per thread, each holding a hash of the thread index,
 /// then the scalar `iters`.
-fn bench_launch(cfg: &SmConfig, obj: &Object, kernel: &str, [grid, block]: [u32; 2], buffers: usize, iters: u32) -> Result<(Device, Launch), String> {
+fn bench_launch(
+    cfg: &SmConfig,
+    obj: &Object,
+    kernel: &str,
+    [grid, block]: [u32; 2],
+    buffers: usize,
+    iters: u32,
+) -> Result<(Device, Launch), String> {
     let mut dev = Device::new(cfg.clone(), obj.clone()).map_err(|e| e.to_string())?;
     let threads = grid * block;
     let mut params = vec![];
@@ -201,13 +209,17 @@ pub fn run_rtl(seconds: f64) -> Result<String, String> {
             let block = block.min(cfg.max_cta_threads());
             let (mut first, mut launches, mut secs) = (None::<RtlRun>, 0u32, 0f64);
             while secs < seconds || launches == 0 {
-                let run = rtl_launch(&cfg, &obj, kernel, [grid, block], iters).map_err(|e| format!("RTL benchmark {kernel} on {name}: {e}"))?;
+                let run =
+                    rtl_launch(&cfg, &obj, kernel, [grid, block], iters).map_err(|e| format!("RTL benchmark {kernel} on {name}: {e}"))?;
                 secs += run.secs;
                 launches += 1;
                 match &first {
                     None => first = Some(run),
                     Some(f) if f.cycles != run.cycles => {
-                        return Err(format!("RTL benchmark {kernel} on {name}: launch {launches} took {} cycles, the first {}", run.cycles, f.cycles))
+                        return Err(format!(
+                            "RTL benchmark {kernel} on {name}: launch {launches} took {} cycles, the first {}",
+                            run.cycles, f.cycles
+                        ))
                     }
                     Some(_) => {}
                 }

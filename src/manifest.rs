@@ -229,7 +229,9 @@ fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
             Device::from_ptx(opt.config.clone(), prog).map_err(|e| e.to_string())
         }
         "golden" | "rtl" => {
-            let obj = heddle_compiler::lower::compile_with(&src, &m, &opt.compile).map(|(o, _)| o).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+            let obj = heddle_compiler::lower::compile_with(&src, &m, &opt.compile)
+                .map(|(o, _)| o)
+                .map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
             Device::new(opt.config.clone(), obj).map_err(|e| e.to_string())
         }
         "verilator" => Err("engine `verilator` is not built yet (golden, ptx, rtl)".to_string()),

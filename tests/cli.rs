@@ -202,7 +202,8 @@ fn long_kernel(adds: usize) -> String {
 fn programs_past_the_instruction_limit_are_refused() {
     let max = heddle_isa::fields::MAX_CODE as usize;
     let over = temp("over.ptx", long_kernel(max + 1).as_bytes());
-    for args in [vec!["run", &over, "--arg", "buf:x:u32:1"], vec!["run", &over, "--engine", "ptx", "--arg", "buf:x:u32:1"], vec!["compile", &over]]
+    for args in
+        [vec!["run", &over, "--arg", "buf:x:u32:1"], vec!["run", &over, "--engine", "ptx", "--arg", "buf:x:u32:1"], vec!["compile", &over]]
     {
         let (code, out, err) = heddle(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
@@ -233,7 +234,18 @@ fn compiled_ptx_runs_on_tiny() {
     let (code, out, err) = heddle(&["run", "--manifest", "tests/manifests/ok.json", "--config", "tiny", "--engine", "rtl", "--lockstep"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("identical to the golden model"), "{out}");
-    let (code, out, err) = heddle(&["run", "tests/manifests/add_one.ptx", "--config", "tiny", "--arg", "buf:in:u32:4=1,2,3,4", "--arg", "buf:out:u32:4", "--arg", "u32:4"]);
+    let (code, out, err) = heddle(&[
+        "run",
+        "tests/manifests/add_one.ptx",
+        "--config",
+        "tiny",
+        "--arg",
+        "buf:in:u32:4=1,2,3,4",
+        "--arg",
+        "buf:out:u32:4",
+        "--arg",
+        "u32:4",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("out = [2, 3, 4, 5]"), "{out}");
     // The kernel needs what it uses, not the whole register file.

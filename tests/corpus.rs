@@ -179,7 +179,8 @@ fn register_budgets_give_identical_results() {
                 .collect();
             bufs.sort();
             let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null);
-            let unordered = std::fs::read_to_string(c.join("case.json")).is_ok_and(|t| t.contains("\"expect_stdout_unordered_lines\": true"));
+            let unordered =
+                std::fs::read_to_string(c.join("case.json")).is_ok_and(|t| t.contains("\"expect_stdout_unordered_lines\": true"));
             let mut lines: Vec<String> = j["stdout"].as_str().unwrap_or("").lines().map(String::from).collect();
             if unordered {
                 lines.sort();

@@ -441,7 +441,10 @@ fn rtl_statistics_equal_the_golden_models() {
         assert!(rtl["branches"].as_u64().unwrap() > 0, "{case}: {rtl}");
     }
     let scan = stats("scan_blelloch", "rtl");
-    assert_eq!((scan["branches"].as_u64(), scan["divergent_branches"].as_u64(), scan["barriers"].as_u64()), (Some(444), Some(37), Some(204)));
+    assert_eq!(
+        (scan["branches"].as_u64(), scan["divergent_branches"].as_u64(), scan["barriers"].as_u64()),
+        (Some(444), Some(37), Some(204))
+    );
 }
 
 /// Issue 18: compiled code fits `tiny` (16 registers: the compiler packs

@@ -147,6 +147,16 @@ fn vregs_of(m: &MI) -> Vec<VReg> {
     v
 }
 
+/// A PTX predicate that may live in a predicate register.
+struct Cand {
+    /// Its live range: from its first compare to the last read of a test.
+    start: usize,
+    end: usize,
+    v: usize,
+    /// Its tests: (position, scratch predicate, positions that read it).
+    tests: Vec<(usize, u8, Vec<usize>)>,
+}
+
 /// What the pass did to one function.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Promoted {
@@ -197,8 +207,7 @@ pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
     };
     let calls: Vec<usize> = (0..n).filter(|&p| matches!(mis[p].inst.op, Opcode::Call | Opcode::Calli) && !mis[p].is_pseudo()).collect();
     let iv = intervals(&mis, nv);
-    // Candidates: (start, end, vreg, readers per test).
-    let mut cands: Vec<(usize, usize, usize, Vec<(usize, u8, Vec<usize>)>)> = vec![];
+    let mut cands: Vec<Cand> = vec![];
     for v in 0..nv {
         if bad[v] || words[v] != 1 || defs[v].is_empty() || uses[v].is_empty() {
             continue;
@@ -225,23 +234,23 @@ pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
         if !ok || calls.iter().any(|&c| c > start && c < end) {
             continue;
         }
-        cands.push((start, end, v, tests));
+        cands.push(Cand { start, end, v, tests });
     }
-    cands.sort_by_key(|c| (c.0, c.2));
+    cands.sort_by_key(|c| (c.start, c.v));
     // Linear scan over the predicate pool.
     let mut owner_end: Vec<Option<usize>> = vec![None; pool as usize];
     let mut home: Vec<Option<u8>> = vec![None; nv];
     let mut stats = Promoted::default();
-    for (start, end, v, _) in &cands {
+    for c in &cands {
         for o in owner_end.iter_mut() {
-            if o.is_some_and(|e| e < *start) {
+            if o.is_some_and(|e| e < c.start) {
                 *o = None;
             }
         }
         match owner_end.iter().position(Option::is_none) {
             Some(k) => {
-                owner_end[k] = Some(*end);
-                home[*v] = Some(k as u8);
+                owner_end[k] = Some(c.end);
+                home[c.v] = Some(k as u8);
                 stats.in_preds += 1;
                 stats.preds_used = stats.preds_used.max(k as u32 + 1);
             }
@@ -250,13 +259,13 @@ pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
     }
     let mut mis = mis;
     let mut dead = vec![false; n];
-    for (_, _, v, tests) in &cands {
-        let Some(pk) = home[*v] else { continue };
-        for &(p, _) in &defs[*v] {
+    for c in &cands {
+        let Some(pk) = home[c.v] else { continue };
+        for &(p, _) in &defs[c.v] {
             set_write(&mut mis[p - 1], pk);
             dead[p] = true;
         }
-        for (p, q, r) in tests {
+        for (p, q, r) in &c.tests {
             dead[*p] = true;
             for &k in r {
                 rename_reads(&mut mis[k], *q, pk);

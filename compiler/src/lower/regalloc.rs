@@ -356,7 +356,12 @@ pub fn allocate(mis: Vec<MI>, words: &[u8], frame: u32, avail: u32) -> std::resu
             })
             .max()
             .unwrap_or(0);
-        let need = mis.iter().filter(|m| m.defines.is_none()).map(|m| scratch_layout(&spilled_operands(m, words, &homes)).1 as usize).max().unwrap_or(0);
+        let need = mis
+            .iter()
+            .filter(|m| m.defines.is_none())
+            .map(|m| scratch_layout(&spilled_operands(m, words, &homes)).1 as usize)
+            .max()
+            .unwrap_or(0);
         let base = if need > 0 { used.div_ceil(2) * 2 } else { used };
         if base + need <= avail {
             let (mis, fr, stores, loads) = rewrite(mis, words, &homes, &iv, fr, base as u8);
