@@ -237,11 +237,9 @@ fn scan(words: &[u8], iv: &[Option<(usize, usize)>], area: usize, frame: &mut u3
     // Which vreg holds each register.
     let mut owner: Vec<Option<usize>> = vec![None; area];
     let spillable = |v: usize| words[v] <= 2;
-    let slot = |w: u8, frame: &mut u32| {
-        let o = *frame;
-        *frame += 4 * w as u32;
-        Home::Slot(o)
-    };
+    // Spilled values get their slots after the scan (shared where their
+    // intervals do not overlap); a placeholder until then.
+    let slot = |_: u8, _: &mut u32| Home::Slot(u32::MAX);
     for v in order {
         let (start, end) = iv[v].expect("interval");
         // Expire intervals that ended.
@@ -290,6 +288,28 @@ fn scan(words: &[u8], iv: &[Option<(usize, usize)>], area: usize, frame: &mut u3
             _ if spillable(v) => homes[v] = Some(slot(words[v], frame)),
             _ => return Err(TooFew { need: area as u32 + 1 }),
         }
+    }
+    // Slots: by interval start, each reusing a slot of its size whose
+    // occupants have all ended.
+    let mut spilled: Vec<usize> = (0..nv).filter(|&v| homes[v] == Some(Home::Slot(u32::MAX))).collect();
+    spilled.sort_by_key(|&v| iv[v].map(|x| x.0));
+    let mut slots: Vec<(u32, u8, usize)> = vec![]; // (offset, words, last end)
+    for v in spilled {
+        let (start, end) = iv[v].expect("interval");
+        let w = words[v];
+        let off = match slots.iter_mut().find(|s| s.1 == w && s.2 < start) {
+            Some(s) => {
+                s.2 = end;
+                s.0
+            }
+            None => {
+                let o = *frame;
+                *frame += 4 * w as u32;
+                slots.push((o, w, end));
+                o
+            }
+        };
+        homes[v] = Some(Home::Slot(off));
     }
     Ok(homes)
 }
@@ -362,7 +382,9 @@ pub fn allocate(mis: Vec<MI>, words: &[u8], frame: u32, avail: u32) -> std::resu
             .map(|m| scratch_layout(&spilled_operands(m, words, &homes)).1 as usize)
             .max()
             .unwrap_or(0);
-        let base = if need > 0 { used.div_ceil(2) * 2 } else { used };
+        // Pairs in scratch need an even base; single words take any.
+        let pairs = mis.iter().filter(|m| m.defines.is_none()).any(|m| spilled_operands(m, words, &homes).iter().any(|&(_, w)| w >= 2));
+        let base = if pairs { used.div_ceil(2) * 2 } else { used };
         if base + need <= avail {
             let (mis, fr, stores, loads) = rewrite(mis, words, &homes, &iv, fr, base as u8);
             return Ok(Result {
@@ -374,7 +396,8 @@ pub fn allocate(mis: Vec<MI>, words: &[u8], frame: u32, avail: u32) -> std::resu
                 spill_loads: loads,
             });
         }
-        reserve = (reserve + 1).max(need + (base - used));
+        // One register more for scratch each time: the first that fits leaves the most for values.
+        reserve += 1;
     }
 }
 
