@@ -152,10 +152,11 @@ fn compiled_code_matches_the_ptx_interpreter() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Issue 18: every corpus and differential kernel, compiled with `--max-regs 32`
-/// and `--max-regs 24` (spilling where it must), gives on the golden model
-/// exactly what it gives with the whole register file: the same exit status,
-/// stdout, trap and output buffers, byte for byte.
+/// Issue 18: every corpus and differential kernel, compiled with `--max-regs`
+/// 32, 24 and 16 (spilling where it must), gives on the golden model exactly
+/// what it gives with the whole register file: the same exit status, stdout,
+/// trap and output buffers, byte for byte. Under the documented minimum (12,
+/// 8) a kernel either does the same or is refused with a clear error.
 #[test]
 fn register_budgets_give_identical_results() {
     let tmp = std::env::temp_dir().join(format!("heddle-budget-{}", std::process::id()));
@@ -185,15 +186,25 @@ fn register_budgets_give_identical_results() {
             if unordered {
                 lines.sort();
             }
-            (o.status.code(), lines, j["trap"].clone(), bufs, String::from_utf8_lossy(&o.stderr).to_string())
+            // The trap without its pc (code layout differs between budgets).
+            let trap = j["trap"].as_str().map(|t| t.split(", pc ").next().unwrap_or(t).to_string());
+            (o.status.code(), lines, trap, bufs, String::from_utf8_lossy(&o.stderr).to_string())
         };
         let all = go(None);
         if all.0.is_none() || !all.4.is_empty() && all.0 == Some(2) {
             failures.push(format!("{name}: the full-budget run failed: {}", all.4));
             continue;
         }
-        for n in ["32", "24"] {
+        // Under the minimum, corpus cases only: some differential kernels race
+        // (ldg writes o[32..63] from two warps) and their results follow the
+        // instruction counts.
+        let low: &[&str] = if c.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")) { &["12", "8"] } else { &[] };
+        for n in ["32", "24", "16"].iter().chain(low).copied() {
             let got = go(Some(n));
+            // Under the minimum budget (16) a kernel may not fit: a clean refusal.
+            if n.parse::<u32>().unwrap() < 16 && got.0 == Some(2) && got.4.contains("does not fit a budget of") {
+                continue;
+            }
             if (&got.0, &got.1, &got.2, &got.3) != (&all.0, &all.1, &all.2, &all.3) {
                 failures.push(format!("{name} --max-regs {n}: differs from the full budget (exit {:?} vs {:?}) {}", got.0, all.0, got.4));
             }

@@ -494,6 +494,9 @@ fn rewrite(
                     }
                 }
             }
+            // A spilled call target reloads from the caller's frame, before the
+            // stack pointer moves to the callee's.
+            out.append(&mut pre);
             out.extend(adj);
         }
         let sp_adjust = m.d == Loc::Phys(SP) && m.inst.op == Opcode::Sub;
