@@ -53,6 +53,26 @@ for c in $cases; do
     echo
 done
 echo
+echo "## Predicates"
+echo
+echo "Guards in the code of every case above (\`--emit asm\`, whole ISA): on the"
+echo "scratch predicate, on allocated ones, negated; and PTX predicates that live in"
+echo "predicate registers (\`--emit stats\`, column \`preds\`)."
+echo
+g_all=0; g_scratch=0; g_neg=0; n_preds=0; n_inst=0
+for c in $cases; do
+    p="$c/$(ptx_of "$c")"
+    a=$("$H" compile "$p" --emit asm 2>/dev/null | grep -v '^\s*//' | grep -v '^\s*\.' | grep -v ':$')
+    n_inst=$((n_inst + $(echo "$a" | grep -c .)))
+    g_all=$((g_all + $(echo "$a" | grep -o '@!\?p[0-9]' | wc -l)))
+    g_scratch=$((g_scratch + $(echo "$a" | grep -o '@!\?p6' | wc -l)))
+    g_neg=$((g_neg + $(echo "$a" | grep -o '@!p[0-9]' | wc -l)))
+    n_preds=$((n_preds + $("$H" compile "$p" --emit stats | awk 'NR > 1 { s += $9 } END { print s + 0 }')))
+done
+echo "| ISA instructions | guards | on p6 (scratch) | on p0..p4 | negated | PTX predicates in predicate registers |"
+echo "|---:|---:|---:|---:|---:|---:|"
+echo "| $n_inst | $g_all | $g_scratch | $((g_all - g_scratch)) | $g_neg | $n_preds |"
+echo
 echo "## On \`tiny\` (16 registers, warps of 8, 4 warps, 1 CTA, 2 KiB shared, 256 B local, no FP, no divider)"
 echo
 echo "\`heddle run --manifest CASE --config tiny\` on golden, then \`--engine rtl --lockstep\`"
