@@ -463,7 +463,18 @@ fn corpus_kernels_run_on_tiny_in_lockstep() {
         assert!(t.contains(&format!("{case}@tiny: ok")) && t.contains("identical to the golden model"), "{case}: {t}");
     }
     // Spill code on the RTL: 8 registers, below the documented minimum.
-    let o = heddle(&["run", "--manifest", "tests/tiny/int64_math/case.json", "--config", "tiny", "--engine", "rtl", "--lockstep", "--max-regs", "8"]);
+    let o = heddle(&[
+        "run",
+        "--manifest",
+        "tests/tiny/int64_math/case.json",
+        "--config",
+        "tiny",
+        "--engine",
+        "rtl",
+        "--lockstep",
+        "--max-regs",
+        "8",
+    ]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(0), "int64_math at 8 registers on tiny:\n{t}");
     assert!(t.contains("identical to the golden model"), "{t}");

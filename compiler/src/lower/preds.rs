@@ -19,7 +19,9 @@
 //! The compare writes the allocated predicate, the `sel` and the test go,
 //! and what read the scratch predicate after the test reads the allocated
 //! one (guards, `sel`, compare inputs, vote/ballot/barrier operands, with
-//! their negation). Predicates are allocated by linear scan over
+//! their negation). `and/or/xor/not/mov` of such 0/1 values become `plop`;
+//! the values they join are placed together or not at all (a `plop` needs
+//! every operand in a predicate register). Predicates are allocated by linear scan over
 //! p0..p{preds-3}; when they run out, a PTX predicate stays in its general
 //! register (the code instruction selection made). The two highest
 //! predicates are the scratch ones ([`PRED`], [`PRED2`] as instruction
@@ -147,9 +149,38 @@ fn vregs_of(m: &MI) -> Vec<VReg> {
     v
 }
 
-/// A PTX predicate that may live in a predicate register.
+/// `and/or/xor v, x, y`, `xor v, x, 1` (not) or `mov v, x` on 0/1 values:
+/// (v, BoolOp code, (x, negated), y and whether negated; `None`: `pt`).
+type Logic = (VReg, u32, (VReg, bool), Option<(VReg, bool)>);
+
+fn logic(m: &MI) -> Option<Logic> {
+    let Loc::R(v) = m.d else { return None };
+    if m.inst.guard != Guard::ALWAYS || m.inst.mods != 0 || m.inst.ext != 0 || m.c != Loc::None {
+        return None;
+    }
+    let code = match m.inst.op {
+        Opcode::And => 0,
+        Opcode::Or => 1,
+        Opcode::Xor => 2,
+        Opcode::Mov => {
+            return match (m.a, m.b) {
+                (Loc::None, Src::Loc(Loc::R(x))) => Some((v, 0, (x, false), None)),
+                _ => None,
+            }
+        }
+        _ => return None,
+    };
+    let Loc::R(x) = m.a else { return None };
+    match m.b {
+        Src::Loc(Loc::R(y)) => Some((v, code, (x, false), Some((y, false)))),
+        Src::Imm(1) if code == 2 => Some((v, 0, (x, true), None)),
+        _ => None,
+    }
+}
+
+/// A PTX predicate (or another 0/1 value) that may live in a predicate register.
 struct Cand {
-    /// Its live range: from its first compare to the last read of a test.
+    /// Its live range: from its first definition to the last read of a test.
     start: usize,
     end: usize,
     v: usize,
@@ -168,14 +199,32 @@ pub struct Promoted {
     pub left_in_regs: u32,
 }
 
+fn find(parent: &mut [usize], x: usize) -> usize {
+    let mut r = x;
+    while parent[r] != r {
+        r = parent[r];
+    }
+    let mut y = x;
+    while parent[y] != r {
+        let next = parent[y];
+        parent[y] = r;
+        y = next;
+    }
+    r
+}
+
 /// Allocates PTX predicates to p0..p{pool-1} (see the module docs).
 pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
     let nv = words.len();
     let n = mis.len();
-    // For each vreg: its defining sels (position, scratch P), its tests (position, Q).
+    // For each vreg: its defining sels (position, scratch P), its logic
+    // definitions (position), its tests (position, Q), the logic
+    // instructions that read it (position).
     let mut defs: Vec<Vec<(usize, u8)>> = vec![vec![]; nv];
+    let mut ldefs: Vec<Vec<usize>> = vec![vec![]; nv];
     let mut uses: Vec<Vec<(usize, u8)>> = vec![vec![]; nv];
     let mut bad = vec![false; nv];
+    let mut parent: Vec<usize> = (0..nv).collect();
     for (p, m) in mis.iter().enumerate() {
         if let Some((v, pr)) = sel01(m) {
             // Its producer: the instruction right before, unguarded, writing P.
@@ -186,6 +235,15 @@ pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
             }
         } else if let Some((v, q)) = test(m) {
             uses[v as usize].push((p, q));
+            continue;
+        } else if let Some((v, _, (x, _), y)) = logic(m) {
+            // A logic instruction joins its operands and result: all of them
+            // get predicate registers or none does.
+            ldefs[v as usize].push(p);
+            for o in std::iter::once(x).chain(y.map(|y| y.0)) {
+                let (a, b) = (find(&mut parent, v as usize), find(&mut parent, o as usize));
+                parent[a] = b;
+            }
             continue;
         }
         for v in vregs_of(m) {
@@ -207,9 +265,9 @@ pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
     };
     let calls: Vec<usize> = (0..n).filter(|&p| matches!(mis[p].inst.op, Opcode::Call | Opcode::Calli) && !mis[p].is_pseudo()).collect();
     let iv = intervals(&mis, nv);
-    let mut cands: Vec<Cand> = vec![];
+    let mut cand: Vec<Option<Cand>> = (0..nv).map(|_| None).collect();
     for v in 0..nv {
-        if bad[v] || words[v] != 1 || defs[v].is_empty() || uses[v].is_empty() {
+        if bad[v] || words[v] != 1 || (defs[v].is_empty() && ldefs[v].is_empty()) {
             continue;
         }
         let Some((mut start, mut end)) = iv[v] else { continue };
@@ -217,7 +275,7 @@ pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
         if defs[v].iter().any(|&(p, pr)| !readers(p, pr).is_empty()) {
             continue;
         }
-        let def_pos: Vec<usize> = defs[v].iter().flat_map(|&(p, _)| [p - 1, p]).collect();
+        let def_pos: Vec<usize> = defs[v].iter().flat_map(|&(p, _)| [p - 1, p]).chain(ldefs[v].iter().copied()).collect();
         let mut tests = vec![];
         let mut ok = true;
         for &(p, q) in &uses[v] {
@@ -234,36 +292,86 @@ pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
         if !ok || calls.iter().any(|&c| c > start && c < end) {
             continue;
         }
-        cands.push(Cand { start, end, v, tests });
+        cand[v] = Some(Cand { start, end, v, tests });
     }
-    cands.sort_by_key(|c| (c.start, c.v));
-    // Linear scan over the predicate pool.
-    let mut owner_end: Vec<Option<usize>> = vec![None; pool as usize];
+    // Groups joined by logic instructions, all members candidates.
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for v in 0..nv {
+        // Every vreg, bad ones included: a group with one that cannot be a
+        // candidate stays in general registers whole.
+        let r = find(&mut parent, v);
+        groups.entry(r).or_default().push(v);
+    }
+    let mut order: Vec<Vec<usize>> = vec![];
+    for (_, g) in groups {
+        // A member that cannot be a candidate (or an operand that is not a
+        // 0/1 value) sinks its group.
+        if g.iter().all(|&v| cand[v].is_some()) && g.iter().all(|&v| ldefs[v].iter().all(|&p| logic(&mis[p]).is_some())) {
+            order.push(g);
+        }
+    }
+    // Operands of logic instructions must be members too (a vreg with no
+    // definition the pass knows is not in any group as a candidate).
+    order.retain(|g| {
+        g.iter().all(|&v| {
+            ldefs[v].iter().all(|&p| {
+                let (_, _, (x, _), y) = logic(&mis[p]).expect("logic");
+                cand[x as usize].is_some() && y.is_none_or(|(y, _)| cand[y as usize].is_some())
+            })
+        })
+    });
+    order.sort_by_key(|g| g.iter().map(|&v| cand[v].as_ref().map_or(usize::MAX, |c| c.start)).min());
+    // Each predicate register's intervals; a group is placed whole or not at all.
+    let mut taken: Vec<Vec<(usize, usize)>> = vec![vec![]; pool as usize];
     let mut home: Vec<Option<u8>> = vec![None; nv];
     let mut stats = Promoted::default();
-    for c in &cands {
-        for o in owner_end.iter_mut() {
-            if o.is_some_and(|e| e < c.start) {
-                *o = None;
+    for g in &order {
+        let mut members: Vec<&Cand> = g.iter().filter_map(|&v| cand[v].as_ref()).collect();
+        members.sort_by_key(|c| (c.start, c.v));
+        let mut placed: Vec<(usize, usize)> = vec![];
+        for c in &members {
+            let free = (0..pool as usize).find(|&k| taken[k].iter().all(|&(s, e)| e < c.start || c.end < s));
+            match free {
+                Some(k) => {
+                    taken[k].push((c.start, c.end));
+                    placed.push((c.v, k));
+                }
+                None => break,
             }
         }
-        match owner_end.iter().position(Option::is_none) {
-            Some(k) => {
-                owner_end[k] = Some(c.end);
-                home[c.v] = Some(k as u8);
+        if placed.len() == members.len() {
+            for &(v, k) in &placed {
+                home[v] = Some(k as u8);
                 stats.in_preds += 1;
                 stats.preds_used = stats.preds_used.max(k as u32 + 1);
             }
-            None => stats.left_in_regs += 1,
+        } else {
+            for &(v, k) in &placed {
+                let c = cand[v].as_ref().expect("candidate");
+                taken[k].retain(|&x| x != (c.start, c.end));
+            }
+            stats.left_in_regs += members.len() as u32;
         }
     }
     let mut mis = mis;
     let mut dead = vec![false; n];
-    for c in &cands {
+    for c in cand.iter().flatten() {
         let Some(pk) = home[c.v] else { continue };
         for &(p, _) in &defs[c.v] {
             set_write(&mut mis[p - 1], pk);
             dead[p] = true;
+        }
+        for &p in &ldefs[c.v] {
+            let (_, code, (x, xn), y) = logic(&mis[p]).expect("logic");
+            let px = home[x as usize].expect("operand promoted with its group");
+            let pb = y.map_or(PT, |(y, yn)| home[y as usize].expect("operand promoted with its group") | (yn as u8) << 3);
+            let mut pl = MI::new(Opcode::Plop);
+            pl.inst.set_modifier(ModKind::BoolOp, code);
+            pl.inst.d = pk;
+            pl.inst.a = px | (xn as u8) << 3;
+            pl.inst.b = Operand::Reg(pb);
+            pl.line = mis[p].line;
+            mis[p] = pl;
         }
         for (p, q, r) in &c.tests {
             dead[*p] = true;
