@@ -238,7 +238,7 @@ pub fn compile_with(src: &SourceFile, m: &Module, opts: &Options) -> Result<(Obj
                 err(
                     funcs[fi].name.span,
                     format!(
-                        "`{}` does not fit a budget of {budget} registers per thread: it needs at least {need} (every kernel compiles under {MIN_REGS} or more)",
+                        "`{}` does not fit a budget of {budget} registers per thread: it needs at least {need} (the documented minimum budget is {MIN_REGS})",
                         funcs[fi].name.name
                     ),
                 )
