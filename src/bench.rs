@@ -8,7 +8,8 @@ use crate::progress::Status;
 use heddle_hw::SmConfig;
 use heddle_isa::asm::assemble;
 use heddle_isa::Object;
-use heddle_sim::device::{Device, Launch};
+use heddle_sim::device::Device;
+use heddle_sim::launch::Launch;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -44,7 +45,8 @@ pub fn run(seconds: f64, status: &Status) -> Result<String, String> {
     let mut log_sum = 0f64;
     for (i, case) in CASES.iter().enumerate() {
         status.say(format!("golden benchmark: {} ({} of {})", case.kernel, i + 1, CASES.len()));
-        let (mut dev, launch) = bench_launch(&SmConfig::default_config(), &obj, case.kernel, [case.grid, case.block], case.buffers, case.iters)?;
+        let (mut dev, launch) =
+            bench_launch(&SmConfig::default_config(), &obj, case.kernel, [case.grid, case.block], case.buffers, case.iters)?;
         let (mut instr, start) = (0u64, Instant::now());
         loop {
             let o = dev.launch(&launch).map_err(|e| e.to_string())?;
@@ -71,7 +73,14 @@ pub fn run(seconds: f64, status: &Status) -> Result<String, String> {
 /// A fresh device and a benchmark kernel's launch on it: `buffers` global
 /// buffers of one u32 per thread, each holding a hash of the thread index,
 /// then the scalar `iters`.
-fn bench_launch(cfg: &SmConfig, obj: &Object, kernel: &str, [grid, block]: [u32; 2], buffers: usize, iters: u32) -> Result<(Device, Launch), String> {
+fn bench_launch(
+    cfg: &SmConfig,
+    obj: &Object,
+    kernel: &str,
+    [grid, block]: [u32; 2],
+    buffers: usize,
+    iters: u32,
+) -> Result<(Device, Launch), String> {
     let mut dev = Device::new(cfg.clone(), obj.clone()).map_err(|e| e.to_string())?;
     let threads = grid * block;
     let mut params = vec![];
@@ -142,11 +151,12 @@ pub fn run_rtl_corpus(path: &Path, status: &Status) -> Result<String, String> {
             let kernel = case.parent().and_then(|d| d.file_name()).map_or("?".into(), |n| n.to_string_lossy().to_string());
             status.say(format!("RTL benchmark on {name}: {kernel} ({} of {})", i + 1, cases.len()));
             let opt = manifest::Options {
-                engine: "rtl".into(),
+                engine: heddle_sim::Engine::Rtl,
                 ptx_variant: None,
                 dump: None,
                 json: false,
                 config: cfg.clone(),
+                compile: crate::cli::compile_options(&cfg, None)?,
                 rtl: Default::default(),
                 trace: false,
                 limits: Default::default(),
@@ -207,13 +217,17 @@ pub fn run_rtl(seconds: f64, status: &Status) -> Result<String, String> {
             status.say(format!("RTL benchmark on {name}: {kernel}"));
             let (mut first, mut launches, mut secs) = (None::<RtlRun>, 0u32, 0f64);
             while secs < seconds || launches == 0 {
-                let run = rtl_launch(&cfg, &obj, kernel, [grid, block], iters).map_err(|e| format!("RTL benchmark {kernel} on {name}: {e}"))?;
+                let run =
+                    rtl_launch(&cfg, &obj, kernel, [grid, block], iters).map_err(|e| format!("RTL benchmark {kernel} on {name}: {e}"))?;
                 secs += run.secs;
                 launches += 1;
                 match &first {
                     None => first = Some(run),
                     Some(f) if f.cycles != run.cycles => {
-                        return Err(format!("RTL benchmark {kernel} on {name}: launch {launches} took {} cycles, the first {}", run.cycles, f.cycles))
+                        return Err(format!(
+                            "RTL benchmark {kernel} on {name}: launch {launches} took {} cycles, the first {}",
+                            run.cycles, f.cycles
+                        ))
                     }
                     Some(_) => {}
                 }
@@ -231,7 +245,7 @@ fn rtl_launch(cfg: &SmConfig, obj: &Object, kernel: &str, [grid, block]: [u32; 2
     let buffers = obj.kernel(kernel).ok_or(format!("no kernel {kernel}"))?.params.len().saturating_sub(1).max(1);
     let (mut dev, launch) = bench_launch(cfg, obj, kernel, [grid, block], buffers, iters)?;
     let start = Instant::now();
-    let r = dev.launch_rtl(&launch, &Default::default(), &mut heddle_sim::device::NoTrace).map_err(|e| e.to_string())?;
+    let r = dev.launch_rtl(&launch, &Default::default(), &mut heddle_sim::launch::NoTrace).map_err(|e| e.to_string())?;
     let secs = start.elapsed().as_secs_f64();
     if let Some(trap) = r.outcome.trap {
         return Err(format!("trapped: {trap}"));

@@ -3,9 +3,11 @@
 
 use crate::run::{self, Arg, RunSpec};
 use clap::{Parser, Subcommand};
+use heddle_compiler::lower::{FuncStats, Options as CompileOptions};
 use heddle_hw::SmConfig;
 use heddle_isa::asm;
 use heddle_isa::Object;
+use heddle_sim::Engine;
 use std::path::{Path, PathBuf};
 
 /// Writes to stdout. A closed pipe (`heddle run ... | head`) ends the output
@@ -88,6 +90,11 @@ enum Cmd {
         /// Override one field of the configuration: KEY=VALUE (lanes=4, fp64=false, ...); repeatable.
         #[arg(long = "set", value_name = "KEY=VALUE")]
         sets: Vec<String>,
+        /// Compile PTX for at most N registers per thread (ptxas's
+        /// -maxrregcount; default and upper bound: the configuration's
+        /// regs_per_thread).
+        #[arg(long, value_name = "N")]
+        max_regs: Option<u32>,
         /// Override the configuration's warp-instruction budget (runaway detection;
         /// default: 1e9 warp instructions, 1e8 on tiny).
         #[arg(long)]
@@ -104,8 +111,8 @@ enum Cmd {
         stack_depth: Option<u32>,
         /// Engine: golden (assembled or compiled programs), ptx (the PTX reference
         /// interpreter) or rtl (the rust-hdl SM, cycle by cycle).
-        #[arg(long, default_value = "golden")]
-        engine: String,
+        #[arg(long, value_enum, default_value_t = Engine::Golden)]
+        engine: Engine,
         /// RTL: write a VCD trace here.
         #[arg(long)]
         vcd: Option<PathBuf>,
@@ -151,9 +158,21 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// What to write: obj (the object), asm (the ISA with PTX source lines), or
-        /// stats (per function: PTX and ISA instructions, registers, spills, frame bytes).
+        /// stats (per function: PTX and ISA instructions, registers needed,
+        /// spilled values, spill store/load bytes, frame bytes, PTX predicates
+        /// in predicate registers).
         #[arg(long, default_value = "obj")]
         emit: String,
+        /// At most N registers per thread (ptxas's -maxrregcount; default and
+        /// upper bound: the configuration's regs_per_thread).
+        #[arg(long, value_name = "N")]
+        max_regs: Option<u32>,
+        /// SM configuration the code is for: tiny, default, wide.
+        #[arg(long, default_value = "default")]
+        config: String,
+        /// Override one field of the configuration: KEY=VALUE; repeatable.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
     },
     /// Check a PTX file: parse and check it, reporting every error with its position.
     Check { input: PathBuf },
@@ -218,11 +237,23 @@ pub fn load_ptx(path: &Path) -> Result<heddle_compiler::ptx::ast::Module, String
 }
 
 /// Compiles a PTX file; Err carries every diagnostic.
-pub fn compile_ptx(path: &Path) -> Result<Object, String> {
+pub fn compile_ptx(path: &Path, opts: &CompileOptions) -> Result<(Object, Vec<FuncStats>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
     let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-    heddle_compiler::lower::compile(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+    heddle_compiler::lower::compile_with(&src, &m, opts).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+}
+
+/// What the compiler may use on an SM: its registers and predicates, the
+/// registers at most `max_regs` (`--max-regs`).
+pub fn compile_options(cfg: &SmConfig, max_regs: Option<u32>) -> Result<CompileOptions, String> {
+    let limit = heddle_isa::fields::NUM_REGS as u32;
+    if let Some(n) = max_regs {
+        if n == 0 || n > limit {
+            return Err(format!("--max-regs {n}: must be 1..={limit}"));
+        }
+    }
+    Ok(CompileOptions { max_regs: max_regs.unwrap_or(u32::MAX).min(cfg.regs_per_thread).min(limit), preds: cfg.preds })
 }
 
 /// The disassembly with each PTX source line shown before the code it became.
@@ -305,6 +336,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             shared,
             config,
             sets,
+            max_regs,
             budget,
             stack_depth,
             engine,
@@ -348,13 +380,15 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                     }
                 }
             }
-            if engine != "rtl" && (rtl.vcd.is_some() || lockstep || bus_waits.is_some()) {
+            let engine = engine.available()?;
+            if engine != Engine::Rtl && (rtl.vcd.is_some() || lockstep || bus_waits.is_some()) {
                 return Err("--vcd, --lockstep and --bus-waits need --engine rtl".into());
             }
             let mut config = sm_config(&config, &sets)?;
             config.instruction_budget = budget.unwrap_or(config.instruction_budget);
             config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
             config.validate().map_err(|e| e.to_string())?;
+            let compile = compile_options(&config, max_regs)?;
             if let Some(m) = manifest {
                 let opt = crate::manifest::Options {
                     engine,
@@ -362,6 +396,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                     dump,
                     json,
                     config,
+                    compile,
                     rtl,
                     trace,
                     limits,
@@ -375,17 +410,16 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             let program = program.ok_or("a program or --manifest is required")?;
             let is_ptx = program.extension().is_some_and(|e| e == "ptx");
-            let prog = match (engine.as_str(), is_ptx) {
-                ("ptx", true) => {
+            let prog = match (engine, is_ptx) {
+                (Engine::Ptx, true) => {
                     let text = std::fs::read_to_string(&program).map_err(|e| format!("{}: {e}", program.display()))?;
                     let src = heddle_compiler::ptx::SourceFile::new(&program.display().to_string(), &text);
                     let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
                     run::Program::Ptx(heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", program.display()))?)
                 }
-                ("golden" | "rtl", false) => run::Program::Isa(load_program(&program)?),
-                ("golden" | "rtl", true) => run::Program::Isa(compile_ptx(&program)?),
-                ("ptx", false) => return Err("--engine ptx runs .ptx files".into()),
-                (e, _) => return Err(format!("engine `{e}` is not available (golden, ptx, rtl)")),
+                (Engine::Ptx, false) => return Err("--engine ptx runs .ptx files".into()),
+                (_, false) => run::Program::Isa(load_program(&program)?),
+                (_, true) => run::Program::Isa(compile_ptx(&program, &compile)?.0),
             };
             let args = args.iter().map(|a| Arg::parse(a)).collect::<Result<Vec<_>, _>>()?;
             let spec = RunSpec {
@@ -399,7 +433,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 full,
                 limits,
                 progress: status.reporter(),
-                rtl: (engine == "rtl").then_some(rtl),
+                rtl: (engine == Engine::Rtl).then_some(rtl),
                 pictures,
             };
             let r = run::run(prog, &spec)?;
@@ -411,8 +445,10 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             Ok(if r.outcome.trap.is_some() { 1 } else { 0 })
         }
-        Cmd::Compile { input, output, emit } => {
-            let obj = compile_ptx(&input)?;
+        Cmd::Compile { input, output, emit, max_regs, config, sets } => {
+            let cfg = sm_config(&config, &sets)?;
+            cfg.validate().map_err(|e| e.to_string())?;
+            let (obj, st) = compile_ptx(&input, &compile_options(&cfg, max_regs)?)?;
             match emit.as_str() {
                 "obj" => write_out(Some(&output.unwrap_or_else(|| input.with_extension("hbin"))), &obj.to_bytes())?,
                 "asm" => {
@@ -420,21 +456,30 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                     write_out(output.as_deref(), annotated(&obj, &text).as_bytes())?
                 }
                 "stats" => {
-                    let text = std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
-                    let src = heddle_compiler::ptx::SourceFile::new(&input.display().to_string(), &text);
-                    let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-                    let (_, st) =
-                        heddle_compiler::lower::compile_with_stats(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-                    outln!("{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}", "function", "ptx", "isa", "regs", "spills", "frame");
+                    outln!(
+                        "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6}",
+                        "function",
+                        "ptx",
+                        "isa",
+                        "regs",
+                        "spills",
+                        "st-bytes",
+                        "ld-bytes",
+                        "frame",
+                        "preds"
+                    );
                     for f in st {
                         outln!(
-                            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>7}",
+                            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6}",
                             f.name,
                             f.ptx_instructions,
                             f.isa_instructions,
                             f.registers,
                             f.spilled,
-                            f.frame_bytes
+                            f.spill_store_bytes,
+                            f.spill_load_bytes,
+                            f.frame_bytes,
+                            f.preds_allocated
                         );
                     }
                 }

@@ -8,20 +8,25 @@
 
 use crate::run::Dtype;
 use heddle_hw::SmConfig;
-use heddle_sim::device::{Device, Launch, Outcome};
+use heddle_sim::device::Device;
+use heddle_sim::launch::{Launch, Outcome};
 use heddle_sim::rtl::RtlOptions;
 use serde_json::Value;
 use std::fmt::Write;
 use heddle_sim::limits::{Limits, Reporter};
+use heddle_sim::Engine;
 use std::path::{Path, PathBuf};
 
 /// Options of one manifest run.
 pub struct Options {
-    pub engine: String,
+    pub engine: Engine,
     pub ptx_variant: Option<String>,
     pub dump: Option<PathBuf>,
     pub json: bool,
     pub config: SmConfig,
+    /// What the compiler may use (registers, predicates): built from `config`
+    /// and `--max-regs` by `cli::compile_options`.
+    pub compile: heddle_compiler::lower::Options,
     /// RTL options (engine `rtl`).
     pub rtl: RtlOptions,
     /// Print every retire record before the report.
@@ -204,7 +209,7 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
         params[slot.offset as usize..(slot.offset + slot.size) as usize].copy_from_slice(&bytes);
     }
     let launch = Launch { kernel: kernel.clone(), grid, block, params, dynamic_shared };
-    let rtl = (opt.engine == "rtl").then_some(&opt.rtl);
+    let rtl = (opt.engine == Engine::Rtl).then_some(&opt.rtl);
     let crate::run::Observed { outcome, rtl: rtl_stats, trace } =
         crate::run::launch_observed(&mut dev, &launch, rtl, opt.trace, &opt.pictures)?;
     let mut report = check(&m, dir, &name, &dev, &buffers, &outcome, opt)?;
@@ -225,17 +230,17 @@ fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
     let text = std::fs::read_to_string(ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
     let src = heddle_compiler::ptx::SourceFile::new(&ptx.display().to_string(), &text);
     let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-    let mut dev = match opt.engine.as_str() {
-        "ptx" => {
+    let mut dev = match opt.engine.available()? {
+        Engine::Ptx => {
             let prog = heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", ptx.display()))?;
             Device::from_ptx(opt.config.clone(), prog).map_err(|e| e.to_string())
         }
-        "golden" | "rtl" => {
-            let obj = heddle_compiler::lower::compile(&src, &m).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+        _ => {
+            let obj = heddle_compiler::lower::compile_with(&src, &m, &opt.compile)
+                .map(|(o, _)| o)
+                .map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
             Device::new(opt.config.clone(), obj).map_err(|e| e.to_string())
         }
-        "verilator" => Err("engine `verilator` is not built yet (golden, ptx, rtl)".to_string()),
-        e => Err(format!("unknown engine `{e}` (golden, ptx, rtl)")),
     }?;
     dev.limits = opt.limits;
     dev.progress = opt.progress.clone();

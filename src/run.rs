@@ -5,7 +5,8 @@
 use crate::timeline::{stats_svg, Axis, KernelTicks, Labels, Recorder, Timeline};
 use heddle_hw::SmConfig;
 use heddle_isa::object::{Kernel, Object};
-use heddle_sim::device::{Device, Launch, NoTrace, Outcome, Tracer};
+use heddle_sim::device::Device;
+use heddle_sim::launch::{Launch, NoTrace, Outcome, Tracer};
 use heddle_sim::limits::{Limits, Reporter};
 use heddle_sim::rtl::{RtlOptions, RtlStats};
 use std::fmt::Write;
@@ -222,11 +223,12 @@ pub fn launch_observed(
         Some(p) => Labels::ptx(p, &l.kernel),
         None => Labels::isa(&dev.module),
     };
-    let (engine, axis) = match (rtl, &dev.ptx) {
-        (Some(_), _) => ("rtl", Axis::Cycles),
-        (None, Some(_)) => ("ptx", Axis::IssueSlots),
-        (None, None) => ("golden", Axis::IssueSlots),
+    let engine = match (rtl, &dev.ptx) {
+        (Some(_), _) => heddle_sim::Engine::Rtl,
+        (None, Some(_)) => heddle_sim::Engine::Ptx,
+        (None, None) => heddle_sim::Engine::Golden,
     };
+    let axis = if engine.has_cycles() { Axis::Cycles } else { Axis::IssueSlots };
     let title = format!("{} on {engine}", l.kernel);
     let mut rec = Recorder {
         keep: trace,

@@ -30,7 +30,7 @@
 
 use heddle_isa::object::Object;
 use heddle_isa::{Inst, Opcode, Unit};
-use heddle_sim::device::Tracer;
+use heddle_sim::launch::Tracer;
 use heddle_sim::retire::Retire;
 use heddle_sim::rtl::{Cause, Cycle};
 use std::collections::{BTreeMap, HashMap};

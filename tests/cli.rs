@@ -118,8 +118,8 @@ fn trace_works_with_a_manifest() {
     let (code, out, err) = heddle(&["run", "--manifest", "tests/corpus/vec_add_f32/case.json", "--trace"]);
     assert_eq!(code, 0, "{err}");
     let records = out.lines().filter(|l| l.split_whitespace().nth(1) == Some("cta")).count();
-    assert!(out.contains("vec_add_f32: ok (1248 warp instructions"), "{out}");
-    assert_eq!(records, 1248, "one record per warp instruction");
+    assert!(out.contains("vec_add_f32: ok (1152 warp instructions"), "{out}");
+    assert_eq!(records, 1152, "one record per warp instruction");
 }
 
 /// A reader that stops early (`heddle run ... --trace | head`) ends the
@@ -202,7 +202,8 @@ fn long_kernel(adds: usize) -> String {
 fn programs_past_the_instruction_limit_are_refused() {
     let max = heddle_isa::fields::MAX_CODE as usize;
     let over = temp("over.ptx", long_kernel(max + 1).as_bytes());
-    for args in [vec!["run", &over, "--arg", "buf:x:u32:1"], vec!["run", &over, "--engine", "ptx", "--arg", "buf:x:u32:1"], vec!["compile", &over]]
+    for args in
+        [vec!["run", &over, "--arg", "buf:x:u32:1"], vec!["run", &over, "--engine", "ptx", "--arg", "buf:x:u32:1"], vec!["compile", &over]]
     {
         let (code, out, err) = heddle(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
@@ -221,4 +222,54 @@ fn programs_past_the_instruction_limit_are_refused() {
     assert_eq!(code, 2);
     assert!(err.contains(&format!("over.hasm:{}:5", max + 2)), "{err}");
     assert_eq!(err.matches("a Heddle program holds at most 1048573").count(), 1, "{err}");
+}
+
+/// Issue 18: compiled PTX runs on `tiny` (16 registers): `run K.ptx --config
+/// tiny` and `run --manifest --config tiny` compile for the SM's
+/// `regs_per_thread`, on golden and on the RTL in lockstep.
+#[test]
+fn compiled_ptx_runs_on_tiny() {
+    let (code, out, err) = heddle(&["run", "--manifest", "tests/manifests/ok.json", "--config", "tiny"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = heddle(&["run", "--manifest", "tests/manifests/ok.json", "--config", "tiny", "--engine", "rtl", "--lockstep"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("identical to the golden model"), "{out}");
+    let (code, out, err) = heddle(&[
+        "run",
+        "tests/manifests/add_one.ptx",
+        "--config",
+        "tiny",
+        "--arg",
+        "buf:in:u32:4=1,2,3,4",
+        "--arg",
+        "buf:out:u32:4",
+        "--arg",
+        "u32:4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("out = [2, 3, 4, 5]"), "{out}");
+    // The kernel needs what it uses, not the whole register file.
+    let (code, out, _) = heddle(&["compile", "tests/manifests/add_one.ptx", "--emit", "stats", "--config", "tiny"]);
+    assert_eq!(code, 0);
+    let regs: u32 = out.lines().find(|l| l.starts_with("add_one")).and_then(|l| l.split_whitespace().nth(3)?.parse().ok()).unwrap();
+    assert!(regs <= 16, "{out}");
+}
+
+/// `--max-regs`: 1..=127, at most the configuration's registers; a budget a
+/// function cannot fit is an error naming it and what it needs at least.
+#[test]
+fn max_regs_is_checked() {
+    for bad in ["0", "128"] {
+        let (code, _, err) = heddle(&["compile", "tests/manifests/add_one.ptx", "--max-regs", bad]);
+        assert_eq!(code, 2);
+        assert!(err.contains("--max-regs") && err.contains("1..=127"), "{err}");
+    }
+    let (code, _, err) = heddle(&["compile", "tests/corpus/libm_f64/kernel.ptx", "--max-regs", "6", "--emit", "stats"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("does not fit a budget of 6 registers per thread: it needs at least"), "{err}");
+    assert!(err.contains("kernel.ptx:"), "positioned at the function: {err}");
+    // Under the minimum, small kernels still compile when they fit.
+    let (code, out, err) = heddle(&["compile", "tests/manifests/add_one.ptx", "--max-regs", "10", "--emit", "stats"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("add_one"), "{out}");
 }

@@ -284,7 +284,8 @@ fn main_command_writes_a_vcd_that_parses() {
 /// around it, written by a deterministic replay.
 #[test]
 fn a_lockstep_difference_is_reported_with_a_vcd_window() {
-    use heddle_sim::device::{Device, Launch, LaunchError, NoTrace};
+    use heddle_sim::device::Device;
+    use heddle_sim::launch::{Launch, LaunchError, NoTrace};
     use heddle_sim::rtl::RtlOptions;
     let src = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/nested_divergence.hasm")).unwrap();
     let obj = heddle_isa::asm::assemble("nested_divergence.hasm", &src).unwrap();
@@ -442,5 +443,70 @@ fn rtl_statistics_equal_the_golden_models() {
         assert!(rtl["branches"].as_u64().unwrap() > 0, "{case}: {rtl}");
     }
     let scan = stats("scan_blelloch", "rtl");
-    assert_eq!((scan["branches"].as_u64(), scan["divergent_branches"].as_u64(), scan["barriers"].as_u64()), (Some(444), Some(37), Some(204)));
+    assert_eq!(
+        (scan["branches"].as_u64(), scan["divergent_branches"].as_u64(), scan["barriers"].as_u64()),
+        (Some(444), Some(37), Some(204))
+    );
+}
+
+/// Issue 18: compiled code fits `tiny` (16 registers: the compiler packs
+/// registers and spills within the SM's `regs_per_thread`, the stack pointer
+/// included). Corpus kernels relaunched with 32-thread CTAs
+/// (`tests/tiny/`, integer only: tiny has no FP units or dividers) run on
+/// tiny's RTL in lockstep with the golden model and meet the corpus
+/// expectations; a few seconds in all.
+#[test]
+fn corpus_kernels_run_on_tiny_in_lockstep() {
+    for case in ["templated_kernels", "assert_fires", "int_intrinsics", "switch_statements", "bit_manipulation", "atomics_64bit"] {
+        let manifest = format!("tests/tiny/{case}/case.json");
+        let o = heddle(&["run", "--manifest", &manifest, "--config", "tiny", "--engine", "rtl", "--lockstep"]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{case} on tiny:\n{t}");
+        assert!(t.contains(&format!("{case}@tiny: ok")) && t.contains("identical to the golden model"), "{case}: {t}");
+    }
+    // Spill code on the RTL: 8 registers, below the documented minimum.
+    let o = heddle(&[
+        "run",
+        "--manifest",
+        "tests/tiny/int64_math/case.json",
+        "--config",
+        "tiny",
+        "--engine",
+        "rtl",
+        "--lockstep",
+        "--max-regs",
+        "8",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "int64_math at 8 registers on tiny:\n{t}");
+    assert!(t.contains("identical to the golden model"), "{t}");
+}
+
+/// Every `tests/tiny/` case on tiny's RTL in lockstep, with the FP units and
+/// dividers added (the integer-only ones need none: `scripts/registers.sh`
+/// tells them apart); about a minute.
+#[test]
+#[ignore]
+fn every_tiny_case_on_the_rtl() {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tiny"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let mut failed = vec![];
+    for d in dirs {
+        let case = d.file_name().unwrap().to_str().unwrap().to_string();
+        let manifest = format!("tests/tiny/{case}/case.json");
+        let units = ["--set", "fp32=true", "--set", "fp64=true", "--set", "int_div=true"];
+        let mut args = vec!["run", "--manifest", &manifest, "--config", "tiny", "--engine", "rtl", "--lockstep"];
+        args.extend(units);
+        let o = heddle(&args);
+        let ok = o.status.code() == Some(0);
+        println!("{case:<28} {}", if ok { "pass" } else { "FAIL" });
+        if !ok {
+            failed.push(format!("{case}: {}", text(&o)));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

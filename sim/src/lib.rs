@@ -1,7 +1,9 @@
 //! Heddle's launch and memory model and its engines.
 //!
 //! - [`device`]: the host API (a device with one module; allocate, copy,
-//!   launch, read back) and the [`device::Tracer`] that receives retire records;
+//!   launch, read back);
+//! - [`launch`]: a launch, its outcome and errors, and the [`launch::Tracer`] that receives retire records;
+//! - [`engine`]: the engines' names, one type for the CLI, manifests and benchmarks;
 //! - [`golden`]: the golden-model interpreter, the reference for every engine;
 //! - [`ptx`]: the PTX reference interpreter, the oracle for the compiler;
 //! - [`rtl`]: the RTL engine: the rust-hdl SM simulated cycle by cycle, VCD, lockstep;
@@ -14,7 +16,9 @@
 //! - [`syscall`]: the host side of system calls, one copy for every engine.
 
 pub mod device;
+pub mod engine;
 pub mod golden;
+pub mod launch;
 pub mod limits;
 pub mod memory;
 pub mod printf;
@@ -26,6 +30,8 @@ pub mod syscall;
 pub mod stats;
 pub mod trap;
 
-pub use device::{Device, Launch, Outcome};
+pub use device::Device;
+pub use launch::{Launch, Outcome};
+pub use engine::Engine;
 pub use retire::Retire;
 pub use trap::{Trap, TrapKind};

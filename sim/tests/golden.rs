@@ -3,7 +3,8 @@
 
 use heddle_hw::SmConfig;
 use heddle_isa::asm::assemble;
-use heddle_sim::device::{Collect, Device, Launch, LaunchError};
+use heddle_sim::device::Device;
+use heddle_sim::launch::{Collect, Launch, LaunchError};
 use heddle_sim::trap::{Space, TrapKind};
 
 const SAXPY: &str = "

@@ -20,7 +20,8 @@ use heddle_hw::verilog::verilog_of;
 use heddle_hw::SmConfig;
 use heddle_isa::asm::assemble;
 use heddle_isa::mem::{CONST_WINDOW, PARAM_WINDOW};
-use heddle_sim::device::{Device, Launch};
+use heddle_sim::device::Device;
+use heddle_sim::launch::Launch;
 use heddle_sim::rtl::{host_script, HostWrite};
 use rust_hdl::prelude::*;
 use std::fmt::Write as _;
@@ -216,7 +217,7 @@ fn run_both(cfg: &SmConfig, dir: &std::path::Path, launch: &Launch, buffers: &[(
     };
     let mut dev = setup(&mut l);
     // The rust-hdl simulation of the same SM, for its cycle count.
-    let rtl = setup(&mut l).launch_rtl(&l, &Default::default(), &mut heddle_sim::device::NoTrace).unwrap();
+    let rtl = setup(&mut l).launch_rtl(&l, &Default::default(), &mut heddle_sim::launch::NoTrace).unwrap();
     assert!(l.params.len() <= PARAM_BYTES);
     // The test bench's global array: the device's first GLOBAL_BYTES (zeros past its end).
     let image = |dev: &Device| {

@@ -61,7 +61,7 @@ pub struct Placed {
 
 /// Encodes functions laid out one after another. `entries[i]` is the pc of function `i`.
 /// Returns the code and, per instruction, its source span start.
-pub fn encode(funcs: &[Placed], entries: &[u32]) -> Result<(Vec<u64>, Vec<Option<u32>>), String> {
+pub fn encode(funcs: &[Placed], entries: &[u32], sp: u8) -> Result<(Vec<u64>, Vec<Option<u32>>), String> {
     let mut code = vec![];
     let mut lines = vec![];
     for f in funcs {
@@ -88,6 +88,7 @@ pub fn encode(funcs: &[Placed], entries: &[u32]) -> Result<(Vec<u64>, Vec<Option
             let mut i: Inst = m.inst;
             let reg = |l: Loc| -> Result<u8, String> {
                 match l {
+                    Loc::Phys(SP) => Ok(sp),
                     Loc::Phys(r) => Ok(r),
                     Loc::None => Ok(RZ),
                     other => Err(format!("unallocated operand {other:?}")),

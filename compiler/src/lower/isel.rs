@@ -7,7 +7,8 @@
 //! their inputs first. PTX predicates are 32-bit registers holding 0 or 1;
 //! a guard or select tests them into the scratch predicate `p6`.
 //! Calls pass parameters and return values through the callee's frame in
-//! local memory; `r126` is the stack pointer (the frame's local address).
+//! local memory addressed from the stack pointer (`Loc::Phys(SP)`, a
+//! placeholder the emitter maps to the register the budget gives it).
 
 use super::layout::{Layout, Sym};
 use super::mir::*;
@@ -2608,13 +2609,18 @@ impl<'a> Sel<'a> {
 
     /// vprintf, malloc, free, __assertfail through the ISA's syscall.
     fn syscall(&mut self, sys: u32, args: &[Operand], rets: &[Operand]) -> R<()> {
-        // Argument words go to r112.. (scratch), in the layout the syscall table gives.
+        // Argument words go to one group of consecutive registers (a virtual
+        // register as wide as the call's arguments), in the layout the
+        // syscall table gives; results come back in another group.
         let layout: &[u32] = match sys {
             0 => &[8, 8],
             1 | 2 => &[8],
             _ => &[8, 8, 4, 8, 8],
         };
-        let mut reg = FIRST_SCRATCH;
+        let nargs = layout.iter().map(|s| s / 4).sum::<u32>() as u8;
+        let group = self.vreg(nargs);
+        self.define(group);
+        let mut reg = 0u8;
         for (k, &size) in layout.iter().enumerate() {
             let arg = args.get(k).ok_or("missing system-call argument")?;
             let slot = match arg {
@@ -2627,7 +2633,7 @@ impl<'a> Sel<'a> {
             for w in 0..size / 4 {
                 match slot {
                     Some(o) => {
-                        self.stack_access(Opcode::Ld, 4, Loc::Phys(reg), o + 4 * w);
+                        self.stack_access(Opcode::Ld, 4, Loc::Half(group, reg), o + 4 * w);
                     }
                     None => {
                         let v = if size == 8 {
@@ -2637,33 +2643,41 @@ impl<'a> Sel<'a> {
                         } else {
                             self.src32(arg, Type::B32)?
                         };
-                        self.mov(Loc::Phys(reg), v);
+                        self.mov(Loc::Half(group, reg), v);
                     }
                 }
                 reg += 1;
             }
         }
+        // vprintf writes one result word, malloc two; free and assertfail none.
+        let nres = match sys {
+            0 => 1,
+            1 => 2,
+            _ => 0,
+        };
+        let res = if nres > 0 { Some(self.vreg(nres)) } else { None };
         let mut m = MI::new(Opcode::Syscall);
         m.inst.set_modifier(ModKind::SysNo, sys);
-        m.a = Loc::Phys(FIRST_SCRATCH);
-        m.d = Loc::Phys(FIRST_SCRATCH + 10);
+        m.a = Loc::R(group);
+        m.d = res.map_or(Loc::Phys(RZ), Loc::R);
         self.push(m);
-        if let Some(r) = rets.first() {
+        if let (Some(r), Some(res)) = (rets.first(), res) {
             let size = if sys == 1 { 8 } else { 4 };
+            let word = |w: u8| if nres == 1 { Loc::R(res) } else { Loc::Half(res, w) };
             match r {
                 Operand::Name(n) => match self.lookup(&n.name) {
                     Some(Name::Frame(o)) => {
                         for w in 0..size / 4 {
-                            self.stack_access(Opcode::St, 4, Loc::Phys(FIRST_SCRATCH + 10 + w as u8), o + 4 * w);
+                            self.stack_access(Opcode::St, 4, word(w as u8), o + 4 * w);
                         }
                     }
                     Some(Name::Reg(v, t)) => {
                         if is64(t) {
                             self.define(v);
-                            self.mov(Loc::Half(v, 0), Src::Loc(Loc::Phys(FIRST_SCRATCH + 10)));
-                            self.mov(Loc::Half(v, 1), Src::Loc(Loc::Phys(FIRST_SCRATCH + 11)));
+                            self.mov(Loc::Half(v, 0), Src::Loc(word(0)));
+                            self.mov(Loc::Half(v, 1), Src::Loc(word(1)));
                         } else {
-                            self.mov(Loc::R(v), Src::Loc(Loc::Phys(FIRST_SCRATCH + 10)));
+                            self.mov(Loc::R(v), Src::Loc(word(0)));
                         }
                     }
                     _ => {}

@@ -1,21 +1,21 @@
 //! Machine IR: Heddle ISA instructions whose registers are still virtual.
 //!
 //! A virtual register (`VReg`) is one 32-bit register or an aligned pair;
-//! `Loc::Half` names one word of a pair. Physical registers from [`SPILL`]
-//! up are reserved: scratch for spill code and system calls, and the stack
-//! pointer.
+//! `Loc::Half` names one word of a pair (or of a wider group: system-call
+//! arguments). `Loc::Phys(SP)` is the stack pointer, wherever it ends up.
 
 use heddle_isa::{Inst, Opcode};
 
 pub type VReg = u32;
 pub type Label = u32;
 
-/// Registers r0..r103 are allocated; r104..r111 hold spilled operands
-/// (a, b, c, d: a pair each); r112..r123 carry system-call arguments and
-/// results; r126 is the stack pointer.
-pub const SPILL: u8 = 104;
-pub const FIRST_SCRATCH: u8 = 112;
+/// The stack pointer as the machine IR names it: a placeholder that the
+/// emitter maps to the register above every function's registers (see the
+/// register layout in [`super`]). No allocated register is ever 126 when a
+/// function uses the stack pointer, because the budget then leaves it out.
 pub const SP: u8 = 126;
+/// The most registers an allocation may use (r0..r126; `rz` is 127).
+pub const SPILL_LIMIT: u8 = heddle_isa::fields::NUM_REGS;
 /// Predicate registers used by the compiler (PTX predicates live in 32-bit registers).
 pub const PRED: u8 = 6;
 pub const PRED2: u8 = 5;

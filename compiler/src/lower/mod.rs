@@ -7,11 +7,38 @@
 //!   all functions: --emit--> reconvergence points, resolved targets, code
 //! ```
 //! Each pass is one file; `regalloc::check` verifies allocations in debug builds.
+//!
+//! # Register layout
+//!
+//! The compiler works within a register budget, [`Options::max_regs`]
+//! (`heddle compile --max-regs N`, ptxas's `-maxrregcount`; the CLI takes
+//! it from the `SmConfig` the kernel runs on, `regs_per_thread`, or lower).
+//! Each function's registers are packed from `r0` up:
+//!
+//! ```text
+//! r0 ..                 values (linear scan; pairs and groups at even registers)
+//!    .. r{n}            spill scratch: only as many as one instruction's spilled
+//!                       operands need, right above the values (none without spills)
+//! r{sp}                 the stack pointer: one register for the whole module,
+//!                       above every function's registers, only when some
+//!                       function has a frame (locals, calls, spills)
+//! ```
+//!
+//! System-call arguments and results are register groups (up to 9 words
+//! for `__assertfail`) allocated like any value but never spilled. A
+//! kernel's `Kernel::regs` is what it and its callees use, stack pointer
+//! included, so it launches on any SM with that many registers per thread.
+//!
+//! The documented minimum budget is [`MIN_REGS`] (16, `tiny`'s): every
+//! corpus kernel compiles and gives identical results under it. Smaller
+//! budgets are attempted; a function that does not fit fails with an error
+//! naming it and the registers it needs at least.
 
 pub mod emit;
 pub mod isel;
 pub mod layout;
 pub mod mir;
+pub mod preds;
 pub mod regalloc;
 
 use crate::ptx::ast::*;
@@ -34,11 +61,23 @@ pub struct FuncStats {
     pub name: String,
     pub ptx_instructions: usize,
     pub isa_instructions: usize,
-    /// Allocated registers (highest used + 1, not counting scratch and SP).
+    /// Registers the function needs with everything it calls (r0..r{n-1}:
+    /// allocated values, spill scratch and the stack pointer); for a kernel,
+    /// what a launch needs (`Kernel::regs`), as ptxas's "Used N registers".
     pub registers: u32,
     /// Virtual registers that live in the frame.
     pub spilled: usize,
+    /// Bytes of spill stores and spill loads in the code (static, as ptxas counts them).
+    pub spill_store_bytes: u32,
+    pub spill_load_bytes: u32,
     pub frame_bytes: u32,
+    /// PTX predicates allocated to predicate registers, and how many of
+    /// those registers (p0..) the function uses for them.
+    pub preds_allocated: u32,
+    pub preds_used: u32,
+    /// PTX predicates that could live in predicate registers but found none
+    /// free: they stay in general registers as 0/1.
+    pub preds_in_regs: u32,
 }
 
 fn count_insts(b: &Block) -> usize {
@@ -52,15 +91,64 @@ fn count_insts(b: &Block) -> usize {
         .sum()
 }
 
-/// Compiles a checked module. Errors name the PTX instruction that could not be compiled.
-pub fn compile(src: &SourceFile, m: &Module) -> Result<Object, Vec<Diagnostic>> {
-    compile_with_stats(src, m).map(|(o, _)| o)
+/// What the compiler may assume about the SM it compiles for (a subset of
+/// the hardware's `SmConfig`, which the compiler does not depend on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// General registers per thread the code may use: r0..r{max_regs-1}
+    /// (ptxas's `-maxrregcount`; the SM's `regs_per_thread`). At most 127.
+    pub max_regs: u32,
+    /// Predicate registers besides `pt` (the SM's `preds`; the ISA has 7).
+    pub preds: u32,
 }
 
-/// Compiles a checked module and reports per-function figures.
+impl Default for Options {
+    /// The whole ISA: 127 registers, 7 predicates.
+    fn default() -> Options {
+        Options { max_regs: heddle_isa::fields::NUM_REGS as u32, preds: 7 }
+    }
+}
+
+/// The smallest register budget every kernel the compiler accepts is meant
+/// to compile under (the largest system-call argument group, 9 words, plus
+/// scratch for spill code and the stack pointer). Smaller budgets are tried
+/// and fail with an error when a function does not fit.
+pub const MIN_REGS: u32 = 16;
+
+/// Compiles a checked module for the whole ISA. Errors name the PTX instruction that could not be compiled.
+pub fn compile(src: &SourceFile, m: &Module) -> Result<Object, Vec<Diagnostic>> {
+    compile_with(src, m, &Options::default()).map(|(o, _)| o)
+}
+
+/// Compiles a checked module for the whole ISA and reports per-function figures.
 pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<FuncStats>), Vec<Diagnostic>> {
+    compile_with(src, m, &Options::default())
+}
+
+/// One function after instruction selection.
+struct Selected {
+    out: isel::FuncOut,
+    ptx_instructions: usize,
+    preds: preds::Promoted,
+}
+
+fn uses_sp(m: &MI) -> bool {
+    let b = match m.b {
+        Src::Loc(l) => l,
+        Src::Imm(_) => Loc::None,
+    };
+    [m.d, m.a, b, m.c].contains(&Loc::Phys(SP))
+}
+
+/// Compiles a checked module for an SM described by `opts` and reports per-function figures.
+pub fn compile_with(src: &SourceFile, m: &Module, opts: &Options) -> Result<(Object, Vec<FuncStats>), Vec<Diagnostic>> {
     let mut stats = vec![];
     let err = |span: crate::ptx::Span, msg: String| vec![src.diagnostic(span, msg)];
+    let budget = opts.max_regs.min(heddle_isa::fields::NUM_REGS as u32);
+    let npreds = opts.preds.min(7) as u8;
+    if npreds < 2 {
+        return Err(err(Default::default(), format!("the compiler needs at least 2 predicate registers; the SM has {npreds}")));
+    }
     let layout = layout::Layout::new(m).map_err(|e| err(Default::default(), e))?;
     let funcs: Vec<&Function> = {
         let mut by_index: Vec<Option<&Function>> = vec![];
@@ -77,13 +165,11 @@ pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<F
         }
         by_index.into_iter().map(|f| f.expect("every index has a declaration")).collect()
     };
-    let mut placed = vec![];
+    let mut selected: Vec<Option<Selected>> = vec![];
     let mut kernels = vec![];
-    let mut callees: Vec<Vec<usize>> = vec![];
-    for f in &funcs {
+    for (fi, f) in funcs.iter().enumerate() {
         let Some(body) = &f.body else {
-            placed.push(emit::Placed { mis: vec![], frame: 0 });
-            callees.push(vec![]);
+            selected.push(None);
             continue;
         };
         let info = layout.func_info(&f.name.name).cloned().unwrap_or_default();
@@ -116,22 +202,72 @@ pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<F
             };
             err(crate::ptx::Span::new(pos, pos + 1), msg)
         })?;
-        let out = sel.finish();
-        let mut mis = out.mis;
-        if f.entry {
-            let mut mi = MI::new(Opcode::Mov);
-            mi.d = Loc::Phys(SP);
-            mi.b = Src::Imm(0);
-            mis.insert(0, mi);
-        }
+        let mut out = sel.finish();
         // A function must not fall off its end: finish with exit/ret (never reached when it ends properly).
-        mis.push(MI::new(if f.entry { Opcode::Exit } else { Opcode::Ret }));
-        let r = regalloc::allocate(mis.clone(), &out.vreg_words, out.frame);
-        if cfg!(debug_assertions) {
-            // The allocation checker runs on every compile in debug builds (and so in tests).
-            let iv = regalloc::intervals(&mis, out.vreg_words.len());
-            regalloc::check(&out.vreg_words, &iv, &r.homes).map_err(|e| err(f.name.span, format!("internal compiler error: {e}")))?;
+        out.mis.push(MI::new(if f.entry { Opcode::Exit } else { Opcode::Ret }));
+        // PTX predicates into predicate registers, the scratch ones at the top.
+        let (mut mis, promoted) = preds::promote(std::mem::take(&mut out.mis), &out.vreg_words, npreds - 2);
+        preds::place_scratch(&mut mis, npreds);
+        out.mis = mis;
+        if f.entry {
+            kernels.push((f.name.name.clone(), fi, kparams));
         }
+        selected.push(Some(Selected { out, ptx_instructions: count_insts(body), preds: promoted }));
+    }
+    // The stack pointer is one register for the whole module (callers and
+    // callees agree on it), above every function's registers; the budget
+    // leaves room for it when some function uses a frame, calls or spills.
+    let mut module_sp = selected.iter().flatten().any(|s| s.out.frame > 0 || s.out.mis.iter().any(uses_sp));
+    let allocated = loop {
+        let avail = budget.saturating_sub(module_sp as u32);
+        let mut results = vec![];
+        for (fi, s) in selected.iter().enumerate() {
+            let Some(s) = s else {
+                results.push(None);
+                continue;
+            };
+            let mut mis = s.out.mis.clone();
+            if funcs[fi].entry && module_sp {
+                let mut mi = MI::new(Opcode::Mov);
+                mi.d = Loc::Phys(SP);
+                mi.b = Src::Imm(0);
+                mis.insert(0, mi);
+            }
+            let r = regalloc::allocate(mis.clone(), &s.out.vreg_words, s.out.frame, avail).map_err(|e| {
+                let need = e.need + module_sp as u32;
+                err(
+                    funcs[fi].name.span,
+                    format!(
+                        "`{}` does not fit a budget of {budget} registers per thread: it needs at least {need} (the documented minimum budget is {MIN_REGS})",
+                        funcs[fi].name.name
+                    ),
+                )
+            })?;
+            if cfg!(debug_assertions) || std::env::var_os("HEDDLE_CHECK_ALLOC").is_some() {
+                // The allocation checker runs on every compile in debug builds, and in
+                // release builds with HEDDLE_CHECK_ALLOC set (the corpus tests set it).
+                let iv = regalloc::intervals(&mis, s.out.vreg_words.len());
+                regalloc::check(&s.out.vreg_words, &iv, &r.homes)
+                    .and_then(|_| regalloc::check_budget(&r.mis, r.regs))
+                    .map_err(|e| err(funcs[fi].name.span, format!("internal compiler error: {e}")))?;
+            }
+            results.push(Some(r));
+        }
+        if !module_sp && results.iter().flatten().any(|r| r.frame > 0 || r.mis.iter().any(uses_sp)) {
+            // Spills need a frame: start again with the stack pointer inside the budget.
+            module_sp = true;
+            continue;
+        }
+        break results;
+    };
+    let sp_reg = allocated.iter().flatten().map(|r| r.regs).max().unwrap_or(0);
+    debug_assert!(!module_sp || sp_reg < budget);
+    let mut callees: Vec<Vec<usize>> = vec![];
+    for r in &allocated {
+        let Some(r) = r else {
+            callees.push(vec![]);
+            continue;
+        };
         let mut called: Vec<usize> =
             r.mis.iter().filter(|x| x.inst.op == Opcode::Call).filter_map(|x| x.target).map(|t| (u32::MAX - t) as usize).collect();
         if r.mis.iter().any(|x| x.inst.op == Opcode::Calli) {
@@ -139,29 +275,61 @@ pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<F
             called.extend(0..funcs.len());
         }
         callees.push(called);
-        if f.entry {
-            kernels.push((f.name.name.clone(), placed.len(), kparams));
+    }
+    fn reach(f: usize, callees: &[Vec<usize>], seen: &mut Vec<bool>) {
+        if !seen[f] {
+            seen[f] = true;
+            for &c in &callees[f] {
+                reach(c, callees, seen);
+            }
         }
-        let regs = r
-            .homes
-            .iter()
-            .zip(&out.vreg_words)
-            .filter_map(|(h, w)| match h {
-                Some(regalloc::Home::Reg(x)) => Some(*x as u32 + *w as u32),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
+    }
+    let reachable = |f: usize| {
+        let mut seen = vec![false; funcs.len()];
+        reach(f, &callees, &mut seen);
+        (0..funcs.len()).filter(move |&g| seen[g])
+    };
+    // Registers a function needs with what it calls: its own, and the stack
+    // pointer when it or a callee uses it (a kernel's `mov sp, 0` aside).
+    let own_sp: Vec<bool> = allocated
+        .iter()
+        .enumerate()
+        .map(|(fi, r)| r.as_ref().is_some_and(|r| r.mis.iter().skip(funcs[fi].entry as usize).any(uses_sp)))
+        .collect();
+    let own_regs: Vec<u32> = allocated.iter().map(|r| r.as_ref().map_or(0, |r| r.regs)).collect();
+    let needs = |f: usize| -> (u32, bool) {
+        let regs = reachable(f).map(|g| own_regs[g]).max().unwrap_or(0);
+        let sp = module_sp && reachable(f).any(|g| own_sp[g]);
+        (if sp { regs.max(sp_reg + 1) } else { regs }, sp)
+    };
+    let mut placed = vec![];
+    for (fi, r) in allocated.into_iter().enumerate() {
+        let Some(mut r) = r else {
+            placed.push(emit::Placed { mis: vec![], frame: 0 });
+            continue;
+        };
+        let (regs, sp) = needs(fi);
+        if funcs[fi].entry && module_sp && !sp {
+            // Nothing this kernel runs uses the stack pointer: no need to set it.
+            r.mis.remove(0);
+        }
+        let s = selected[fi].as_ref().expect("selected");
         stats.push(FuncStats {
-            name: f.name.name.clone(),
-            ptx_instructions: count_insts(body),
+            name: funcs[fi].name.name.clone(),
+            ptx_instructions: s.ptx_instructions,
             isa_instructions: r.mis.iter().filter(|x| !x.is_pseudo()).count(),
-            registers: regs,
+            registers: regs.max(1),
             spilled: r.homes.iter().filter(|h| matches!(h, Some(regalloc::Home::Slot(_)))).count(),
+            spill_store_bytes: 4 * r.spill_stores,
+            spill_load_bytes: 4 * r.spill_loads,
             frame_bytes: r.frame,
+            preds_allocated: s.preds.in_preds,
+            preds_used: s.preds.preds_used,
+            preds_in_regs: s.preds.left_in_regs,
         });
         placed.push(emit::Placed { mis: r.mis, frame: r.frame });
     }
+    let kernel_regs: Vec<u32> = kernels.iter().map(|(_, f, _)| needs(*f).0.max(1)).collect();
     // Entry pcs: functions placed in index order.
     let mut entries = vec![];
     let mut pc = 0u32;
@@ -174,7 +342,7 @@ pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<F
         let at = (0..funcs.len()).rfind(|&i| entries[i] <= heddle_isa::fields::MAX_CODE).unwrap_or(0);
         return Err(err(funcs[at].name.span, heddle_isa::fields::too_long(pc as usize)));
     }
-    let (code, spans) = emit::encode(&placed, &entries).map_err(|e| err(Default::default(), e))?;
+    let (code, spans) = emit::encode(&placed, &entries, sp_reg as u8).map_err(|e| err(Default::default(), e))?;
     // Stack depth: the deepest chain of frames from each kernel.
     fn depth(f: usize, placed: &[emit::Placed], callees: &[Vec<usize>], seen: &mut Vec<bool>) -> Option<u32> {
         if seen[f] {
@@ -189,13 +357,13 @@ pub fn compile_with_stats(src: &SourceFile, m: &Module) -> Result<(Object, Vec<F
         Some(placed[f].frame + best)
     }
     let mut obj = Object::default();
-    for (name, f, params) in kernels {
+    for ((name, f, params), regs) in kernels.into_iter().zip(kernel_regs) {
         let local = depth(f, &placed, &callees, &mut vec![false; placed.len()]).unwrap_or(RECURSIVE_STACK);
         let param_bytes = params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
         obj.kernels.push(Kernel {
             name,
             entry: entries[f],
-            regs: heddle_isa::fields::NUM_REGS,
+            regs: regs as u8,
             params,
             param_bytes,
             shared_bytes: layout.static_shared,

@@ -1,7 +1,9 @@
 //! Register allocation: liveness on the machine IR's basic blocks, one live
-//! interval per virtual register, linear scan over r0..r103 (pairs aligned),
-//! spilling to the frame in local memory, and caller-saved registers stored
-//! around calls. A checker ([`check`]) verifies the result in debug builds
+//! interval per virtual register, linear scan over the registers the budget
+//! leaves (pairs and groups aligned, packed from r0 up), spilling the
+//! interval that ends last to the frame in local memory, scratch registers
+//! for spill code placed right above the allocated ones (only as many as
+//! the spill code needs), and caller-saved registers stored around calls. A checker ([`check`]) verifies the result in debug builds
 //! and tests: no two simultaneously live virtual registers share a register.
 
 use super::mir::*;
@@ -199,53 +201,204 @@ pub struct Result {
     /// Frame bytes including spill and save slots.
     pub frame: u32,
     pub homes: Vec<Option<Home>>,
+    /// Registers the function needs: r0..r{regs-1}, its spill scratch included
+    /// (not the stack pointer, which sits above every function's registers).
+    pub regs: u32,
+    /// Spill code: words stored to and loaded from spill slots (static counts).
+    pub spill_stores: u32,
+    pub spill_loads: u32,
 }
 
-/// Allocates registers; `frame` is the frame size before spill slots.
-pub fn allocate(mis: Vec<MI>, words: &[u8], frame: u32) -> Result {
+/// Why a function does not fit its register budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooFew {
+    /// Registers the allocation needed at least.
+    pub need: u32,
+}
+
+/// Alignment of a register group of `w` words: pairs and wider groups start
+/// at an even register.
+fn align_of(w: usize) -> usize {
+    if w >= 2 {
+        2
+    } else {
+        1
+    }
+}
+
+/// Linear scan over r0..r{area-1}: returns the homes. Intervals that do not
+/// fit spill (the one that ends last goes to the frame); groups wider than a
+/// pair (system-call arguments) never spill. Err: a group does not fit at all.
+fn scan(words: &[u8], iv: &[Option<(usize, usize)>], area: usize, frame: &mut u32) -> std::result::Result<Vec<Option<Home>>, TooFew> {
     let nv = words.len();
-    let iv = intervals(&mis, nv);
     let mut order: Vec<usize> = (0..nv).filter(|&v| iv[v].is_some()).collect();
     order.sort_by_key(|&v| iv[v].map(|x| x.0));
     let mut homes: Vec<Option<Home>> = vec![None; nv];
-    let mut free = [true; SPILL as usize];
-    let mut active: Vec<usize> = vec![];
-    let mut frame = frame.div_ceil(8) * 8;
+    // Which vreg holds each register.
+    let mut owner: Vec<Option<usize>> = vec![None; area];
+    let spillable = |v: usize| words[v] <= 2;
+    // Spilled values get their slots after the scan (shared where their
+    // intervals do not overlap); a placeholder until then.
+    let slot = |_: u8, _: &mut u32| Home::Slot(u32::MAX);
     for v in order {
         let (start, end) = iv[v].expect("interval");
         // Expire intervals that ended.
-        active.retain(|&a| {
-            let (_, e) = iv[a].expect("interval");
-            if e < start {
-                if let Some(Home::Reg(r)) = homes[a] {
-                    for k in 0..words[a] {
-                        free[(r + k) as usize] = true;
-                    }
+        for o in owner.iter_mut() {
+            if let Some(a) = *o {
+                if iv[a].expect("interval").1 < start {
+                    *o = None;
                 }
-                false
-            } else {
-                true
-            }
-        });
-        let w = words[v] as usize;
-        let reg = (0..SPILL as usize).step_by(w).find(|&r| (0..w).all(|k| free[r + k]));
-        match reg {
-            Some(r) => {
-                for k in 0..w {
-                    free[r + k] = false;
-                }
-                homes[v] = Some(Home::Reg(r as u8));
-                active.push(v);
-            }
-            None => {
-                homes[v] = Some(Home::Slot(frame));
-                frame += 4 * w as u32;
             }
         }
-        let _ = end;
+        let w = words[v] as usize;
+        if w > area {
+            return Err(TooFew { need: w as u32 });
+        }
+        let positions = || (0..=area - w).step_by(align_of(w));
+        if let Some(r) = positions().find(|&r| owner[r..r + w].iter().all(Option::is_none)) {
+            owner[r..r + w].fill(Some(v));
+            homes[v] = Some(Home::Reg(r as u8));
+            continue;
+        }
+        // No room: the position whose occupants end last (all spillable) is
+        // freed if they end after this interval, or if this one cannot spill.
+        let best = positions()
+            .filter_map(|r| {
+                let occ: Vec<usize> = owner[r..r + w].iter().flatten().copied().collect();
+                if occ.iter().all(|&a| spillable(a)) {
+                    let min_end = occ.iter().map(|&a| iv[a].expect("interval").1).min().unwrap_or(usize::MAX);
+                    Some((min_end, r))
+                } else {
+                    None
+                }
+            })
+            .max();
+        match best {
+            Some((min_end, r)) if min_end > end || !spillable(v) => {
+                let occ: Vec<usize> = owner[r..r + w].iter().flatten().copied().collect();
+                for a in occ {
+                    for o in owner.iter_mut().filter(|o| **o == Some(a)) {
+                        *o = None;
+                    }
+                    homes[a] = Some(slot(words[a], frame));
+                }
+                owner[r..r + w].fill(Some(v));
+                homes[v] = Some(Home::Reg(r as u8));
+            }
+            _ if spillable(v) => homes[v] = Some(slot(words[v], frame)),
+            _ => return Err(TooFew { need: area as u32 + 1 }),
+        }
     }
-    let (mis, frame) = rewrite(mis, words, &homes, &iv, frame);
-    Result { mis, frame: frame.div_ceil(16) * 16, homes }
+    // Slots: by interval start, each reusing a slot of its size whose
+    // occupants have all ended.
+    let mut spilled: Vec<usize> = (0..nv).filter(|&v| homes[v] == Some(Home::Slot(u32::MAX))).collect();
+    spilled.sort_by_key(|&v| iv[v].map(|x| x.0));
+    let mut slots: Vec<(u32, u8, usize)> = vec![]; // (offset, words, last end)
+    for v in spilled {
+        let (start, end) = iv[v].expect("interval");
+        let w = words[v];
+        let off = match slots.iter_mut().find(|s| s.1 == w && s.2 < start) {
+            Some(s) => {
+                s.2 = end;
+                s.0
+            }
+            None => {
+                let o = *frame;
+                *frame += 4 * w as u32;
+                slots.push((o, w, end));
+                o
+            }
+        };
+        homes[v] = Some(Home::Slot(off));
+    }
+    Ok(homes)
+}
+
+/// The spilled operands of one instruction: (operand index: d a b c, words).
+fn spilled_operands(m: &MI, words: &[u8], homes: &[Option<Home>]) -> Vec<(usize, u8)> {
+    let b = match m.b {
+        Src::Loc(l) => l,
+        Src::Imm(_) => Loc::None,
+    };
+    let mut out = vec![];
+    for (k, l) in [m.d, m.a, b, m.c].into_iter().enumerate() {
+        let w = match l {
+            Loc::R(v) => words[v as usize],
+            Loc::Half(..) => 1,
+            _ => continue,
+        };
+        if let Some(v) = vreg_of(l) {
+            if matches!(homes[v as usize], Some(Home::Slot(_))) {
+                out.push((k, w));
+            }
+        }
+    }
+    out
+}
+
+/// Scratch offsets (from an even base) for the spilled operands of one
+/// instruction: pairs first at even offsets, then single words; each operand
+/// gets its own registers. Returns (offset per operand index, words needed).
+fn scratch_layout(ops: &[(usize, u8)]) -> ([u8; 4], u8) {
+    let mut off = [0u8; 4];
+    let mut next = 0u8;
+    let mut sorted = ops.to_vec();
+    sorted.sort_by_key(|&(k, w)| (std::cmp::Reverse(w), k));
+    for (k, w) in sorted {
+        if w >= 2 {
+            next = next.div_ceil(2) * 2;
+        }
+        off[k] = next;
+        next += w;
+    }
+    (off, next)
+}
+
+/// Allocates registers within r0..r{avail-1}; `frame` is the frame size
+/// before spill slots. Spill scratch is reserved above the allocated
+/// registers only as far as the spill code needs it: the scan is repeated
+/// with a smaller area until the scratch fits.
+pub fn allocate(mis: Vec<MI>, words: &[u8], frame: u32, avail: u32) -> std::result::Result<Result, TooFew> {
+    let nv = words.len();
+    let iv = intervals(&mis, nv);
+    let avail = avail.min(SPILL_LIMIT as u32) as usize;
+    let mut reserve = 0usize;
+    loop {
+        if reserve >= avail {
+            return Err(TooFew { need: avail as u32 + 1 });
+        }
+        let mut fr = frame.div_ceil(8) * 8;
+        let homes = scan(words, &iv, avail - reserve, &mut fr).map_err(|e| TooFew { need: e.need + reserve as u32 })?;
+        let used = (0..nv)
+            .filter_map(|v| match homes[v] {
+                Some(Home::Reg(r)) => Some(r as usize + words[v] as usize),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let need = mis
+            .iter()
+            .filter(|m| m.defines.is_none())
+            .map(|m| scratch_layout(&spilled_operands(m, words, &homes)).1 as usize)
+            .max()
+            .unwrap_or(0);
+        // Pairs in scratch need an even base; single words take any.
+        let pairs = mis.iter().filter(|m| m.defines.is_none()).any(|m| spilled_operands(m, words, &homes).iter().any(|&(_, w)| w >= 2));
+        let base = if pairs { used.div_ceil(2) * 2 } else { used };
+        if base + need <= avail {
+            let (mis, fr, stores, loads) = rewrite(mis, words, &homes, &iv, fr, base as u8);
+            return Ok(Result {
+                mis,
+                frame: fr.div_ceil(16) * 16,
+                homes,
+                regs: (base + need) as u32,
+                spill_stores: stores,
+                spill_loads: loads,
+            });
+        }
+        // One register more for scratch each time: the first that fits leaves the most for values.
+        reserve += 1;
+    }
 }
 
 fn local(op: Opcode, reg: u8, off: u32) -> MI {
@@ -259,10 +412,19 @@ fn local(op: Opcode, reg: u8, off: u32) -> MI {
 }
 
 /// Physical operands, reloads and spill stores, and caller saves around calls.
-fn rewrite(mis: Vec<MI>, words: &[u8], homes: &[Option<Home>], iv: &[Option<(usize, usize)>], mut frame: u32) -> (Vec<MI>, u32) {
+/// Spilled operands go through scratch registers from `scratch` up.
+fn rewrite(
+    mis: Vec<MI>,
+    words: &[u8],
+    homes: &[Option<Home>],
+    iv: &[Option<(usize, usize)>],
+    mut frame: u32,
+    scratch: u8,
+) -> (Vec<MI>, u32, u32, u32) {
     let mut out = Vec::with_capacity(mis.len());
     let mut save_slot: Vec<Option<u32>> = vec![None; homes.len()];
     let mut restores: Vec<MI> = vec![];
+    let (mut stores, mut loads) = (0u32, 0u32);
     // Maps an operand; spilled registers go through `scratch` with loads before (uses)
     // or stores after (definitions).
     let place = |l: Loc, scratch: u8, def: bool, pre: &mut Vec<MI>, post: &mut Vec<MI>| -> Loc {
@@ -300,12 +462,15 @@ fn rewrite(mis: Vec<MI>, words: &[u8], homes: &[Option<Home>], iv: &[Option<(usi
         let mut pre = vec![];
         let mut post = vec![];
         let def = writes_d(m.inst.op);
-        m.a = place(m.a, SPILL, false, &mut pre, &mut post);
+        let (off, _) = scratch_layout(&spilled_operands(&m, words, homes));
+        m.a = place(m.a, scratch + off[1], false, &mut pre, &mut post);
         if let Src::Loc(l) = m.b {
-            m.b = Src::Loc(place(l, SPILL + 2, false, &mut pre, &mut post));
+            m.b = Src::Loc(place(l, scratch + off[2], false, &mut pre, &mut post));
         }
-        m.c = place(m.c, SPILL + 4, false, &mut pre, &mut post);
-        m.d = place(m.d, SPILL + 6, def, &mut pre, &mut post);
+        m.c = place(m.c, scratch + off[3], false, &mut pre, &mut post);
+        m.d = place(m.d, scratch + off[0], def, &mut pre, &mut post);
+        loads += pre.len() as u32;
+        stores += post.len() as u32;
         // A guarded definition stores its spill only where it executed.
         for s in post.iter_mut() {
             s.inst.guard = m.inst.guard;
@@ -329,6 +494,9 @@ fn rewrite(mis: Vec<MI>, words: &[u8], homes: &[Option<Home>], iv: &[Option<(usi
                     }
                 }
             }
+            // A spilled call target reloads from the caller's frame, before the
+            // stack pointer moves to the callee's.
+            out.append(&mut pre);
             out.extend(adj);
         }
         let sp_adjust = m.d == Loc::Phys(SP) && m.inst.op == Opcode::Sub;
@@ -339,7 +507,7 @@ fn rewrite(mis: Vec<MI>, words: &[u8], homes: &[Option<Home>], iv: &[Option<(usi
             out.append(&mut restores);
         }
     }
-    (out, frame)
+    (out, frame, stores, loads)
 }
 
 /// Checks an allocation: simultaneously live virtual registers never share a register.
@@ -351,14 +519,34 @@ pub fn check(words: &[u8], iv: &[Option<(usize, usize)>], homes: &[Option<Home>]
         })
         .collect();
     for (i, a) in regs.iter().enumerate() {
-        if a.2 == 2 && a.1 % 2 != 0 {
-            return Err(format!("v{} is a pair at odd register r{}", a.0, a.1));
+        if a.2 >= 2 && a.1 % 2 != 0 {
+            return Err(format!("v{} is a group of {} at odd register r{}", a.0, a.2, a.1));
         }
         for b in &regs[i + 1..] {
             let overlap_regs = a.1 < b.1 + b.2 && b.1 < a.1 + a.2;
             let overlap_time = a.3 .0 <= b.3 .1 && b.3 .0 <= a.3 .1;
             if overlap_regs && overlap_time {
                 return Err(format!("v{} and v{} share r{} while both are live", a.0, b.0, a.1.max(b.1)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks rewritten code against the function's register count: every
+/// register operand is below `regs`, the stack pointer or `rz`.
+pub fn check_budget(mis: &[MI], regs: u32) -> std::result::Result<(), String> {
+    for m in mis.iter().filter(|m| !m.is_pseudo()) {
+        let b = match m.b {
+            Src::Loc(l) => l,
+            Src::Imm(_) => Loc::None,
+        };
+        for l in [m.d, m.a, b, m.c] {
+            match l {
+                Loc::Phys(r) if r == SP || r == RZ || (r as u32) < regs => {}
+                Loc::None => {}
+                Loc::Phys(r) => return Err(format!("{:?} uses r{r}, beyond the function's {regs} registers", m.inst.op)),
+                other => return Err(format!("{:?} has an unallocated operand {other:?}", m.inst.op)),
             }
         }
     }

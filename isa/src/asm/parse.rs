@@ -141,7 +141,11 @@ impl<'a> Asm<'a> {
                 return Ok(());
             }
             let max = crate::fields::MAX_CODE;
-            return Err((first.col, first.text.len(), format!("instruction {} of the program: a Heddle program holds at most {max} (pcs are 20 bits)", max + 1)));
+            return Err((
+                first.col,
+                first.text.len(),
+                format!("instruction {} of the program: a Heddle program holds at most {max} (pcs are 20 bits)", max + 1),
+            ));
         }
         let inst = self.instruction(n, rest)?;
         if self.explicit_loc {

@@ -4,7 +4,7 @@
 #![allow(clippy::too_many_arguments)]
 
 use super::{Cta, Dec, Machine, Step, BARRIERS};
-use crate::device::Tracer;
+use crate::launch::Tracer;
 use crate::limits::progress;
 use crate::retire::{MemAccess, MemKind, PredWrite, RegWrite, Retire};
 use crate::stats::MemCounts;

@@ -20,7 +20,8 @@ pub(crate) mod exec;
 pub(crate) mod syscall;
 pub mod warp;
 
-use crate::device::{Device, Launch, Outcome, Tracer};
+use crate::device::Device;
+use crate::launch::{Launch, Outcome, Tracer};
 use crate::limits::Watch;
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, Retire};

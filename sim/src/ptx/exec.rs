@@ -5,7 +5,7 @@
 use super::cfg::EXIT_JOIN;
 use super::ops::{self, Cvt};
 use super::prep::{Base, Func, Opd, PInst, Prog, FUNC_ADDR};
-use crate::device::{Launch, Outcome, Tracer};
+use crate::launch::{Launch, Outcome, Tracer};
 use crate::golden::warp::Warp;
 use crate::limits::{progress, Watch};
 use crate::memory::GlobalMemory;

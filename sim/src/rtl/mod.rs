@@ -14,7 +14,8 @@ pub mod bus;
 pub mod vcd;
 pub mod wishbone;
 
-use crate::device::{Device, Launch, LaunchError, Outcome, Tracer};
+use crate::device::Device;
+use crate::launch::{Launch, LaunchError, Outcome, Tracer};
 use crate::golden::{bad_register, Stepper, BARRIERS};
 use crate::retire::{MemAccess, PredWrite, RegWrite, Retire};
 use crate::stats::Stats;
@@ -330,7 +331,7 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
                     bus_waits: opts.bus_waits,
                     corrupt_retire: None,
                 };
-                let written = match simulate_launch(dev, k, l, &cfg, &replay, &mut crate::device::NoTrace, None) {
+                let written = match simulate_launch(dev, k, l, &cfg, &replay, &mut crate::launch::NoTrace, None) {
                     Ok(_) => format!("; the VCD {} covers cycles {from}..{to}", path.display()),
                     Err(e) => format!("; replaying it for a VCD failed: {}", e.text()),
                 };
