@@ -11,7 +11,7 @@
 //!                                           └─> totals() ─> stats_svg()
 //! ```
 //!
-//! Time is the engine's: cycles on the RTL (from [`heddle_sim::rtl::Cycle`],
+//! Time is the engine's: cycles on the RTL (from [`heddle_sim::launch::Cycle`],
 //! the SM's own per-cycle classification), issue slots on the golden model
 //! and the PTX interpreter (one per retired warp instruction, in the
 //! engine's order). A row is a warp slot: on the RTL `slot << shift | warp`
@@ -32,7 +32,7 @@ use heddle_isa::object::Object;
 use heddle_isa::{Inst, Opcode, Unit};
 use heddle_sim::launch::Tracer;
 use heddle_sim::retire::Retire;
-use heddle_sim::rtl::{Cause, Cycle};
+use heddle_sim::launch::{Cause, Cycle};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 

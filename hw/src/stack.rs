@@ -1,5 +1,5 @@
 //! The reconvergence stack unit: every warp's stack of (pc, rpc, mask, call)
-//! entries, with the semantics of the golden model (`heddle_sim::golden::warp`)
+//! entries, with the semantics of the golden model (`heddle_sim::warp`)
 //! and `docs/isa.md` ("Divergence and reconvergence").
 //!
 //! Entries live in RAM (`warps` x `depth` rounded up to a power of two);

@@ -1,7 +1,8 @@
-//! The host API: a device with one loaded module, its global memory, and
-//! kernel launches on an engine.
+//! The host API: a device with one loaded module and its global memory
+//! (allocate, copy, check a launch). The engines take a `Device`;
+//! `dispatch` runs a launch on one of them.
 
-use crate::launch::{Launch, LaunchError, NoTrace, Outcome, Tracer};
+use crate::launch::{Launch, LaunchError};
 use crate::memory::GlobalMemory;
 use heddle_hw::SmConfig;
 use heddle_isa::object::Kernel;
@@ -97,37 +98,5 @@ impl Device {
             return Err(LaunchError::Params { kernel: k.name.clone(), want: k.param_bytes, got: l.params.len() as u32 });
         }
         Ok(k)
-    }
-
-    /// Runs a launch on the RTL streaming multiprocessor.
-    pub fn launch_rtl<T: Tracer>(
-        &mut self,
-        l: &Launch,
-        opts: &crate::rtl::RtlOptions,
-        tracer: &mut T,
-    ) -> Result<crate::rtl::RtlOutcome, LaunchError> {
-        if self.ptx.is_some() {
-            return Err(LaunchError::Rtl("the RTL runs compiled programs, not PTX".into()));
-        }
-        let k = self.check_launch(l)?;
-        self.launches += 1;
-        crate::rtl::run(self, &k, l, opts, tracer)
-    }
-
-    /// Runs a launch on the golden model.
-    pub fn launch(&mut self, l: &Launch) -> Result<Outcome, LaunchError> {
-        self.launch_traced(l, &mut NoTrace)
-    }
-
-    /// Runs a launch on the golden model, handing each retire record to `tracer`.
-    pub fn launch_traced<T: Tracer>(&mut self, l: &Launch, tracer: &mut T) -> Result<Outcome, LaunchError> {
-        let k = self.check_launch(l)?;
-        self.launches += 1;
-        if let Some(p) = self.ptx.clone() {
-            let idx = p.func_index[&k.name];
-            let watch = crate::limits::Watch::new(&self.limits, self.progress.clone());
-            return Ok(crate::ptx::run(&p, idx, &mut self.global, &self.config, l, self.launches, watch, tracer));
-        }
-        Ok(crate::golden::run(self, &k, l, tracer))
     }
 }

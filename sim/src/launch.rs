@@ -60,8 +60,8 @@ pub trait Tracer {
     /// false: it does not even sample the SM for them).
     const CYCLES: bool = false;
     /// One cycle of the RTL: what the SM did in it, as its own counters
-    /// classify it (see [`crate::rtl::Cycle`]).
-    fn cycle(&mut self, _c: &crate::rtl::Cycle) {}
+    /// classify it (see [`Cycle`]).
+    fn cycle(&mut self, _c: &Cycle) {}
 }
 
 /// Builds no records.
@@ -88,4 +88,50 @@ impl<F: FnMut(Retire)> Tracer for F {
     fn retire(&mut self, r: Retire) {
         self(r)
     }
+}
+
+/// What the SM did in one cycle: the performance counter that counted the
+/// cycle, or for the cycles no counter counts, the state machine's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Cause {
+    /// An execute beat of the lanes (`exec_cycles`; which unit: the instruction's).
+    Exec,
+    /// A load, store, atomic or system call holds the SM: address and data
+    /// beats, bus transfers and their waits (`mem_cycles` less bank conflicts).
+    Memory,
+    /// A shared-memory pass waits on a bank another lane holds (`bank_conflicts`).
+    BankConflict,
+    /// Reconvergence-stack commands: branch, call, return, exit
+    /// (`ctl_cycles` less the barriers').
+    Control,
+    /// Picking a warp, popping its stack, fetch, predicate reads, not hidden
+    /// behind another instruction's beats (`front_cycles`).
+    FrontEnd,
+    /// A barrier instruction's arrive, check, release and write-back (which
+    /// the SM counts in `ctl_cycles`), or the scheduler finding every warp
+    /// waiting (deadlock).
+    Barrier,
+    /// Starting a CTA: clearing its warps, writing its threads' ids.
+    CtaSetup,
+    /// Dispatch, commit and the rest no counter counts.
+    Other,
+}
+
+/// One cycle of an RTL launch, for [`Tracer::cycle`]: what the SM did and
+/// which warps it did it for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cycle {
+    /// Cycles since the launch started (the clock of retire records' `seq`).
+    pub cycle: u64,
+    pub cause: Cause,
+    /// The warp slot (`slot << slot_shift | warp in CTA`) whose instruction
+    /// is in flight, and its pc.
+    pub warp: u32,
+    pub pc: u32,
+    /// Warp slots waiting at a barrier (a bit each).
+    pub waiting: u64,
+    /// A CTA started in this cycle: its CTA slot and linear CTA index.
+    pub cta_start: Option<(u32, u32)>,
+    /// log2 of the warp slots per CTA slot (`rtl::Residency::shift`).
+    pub slot_shift: u32,
 }

@@ -3,7 +3,7 @@
 //! interleaved, overflow included.
 
 use heddle_hw::stack::*;
-use heddle_sim::golden::warp::{Entry, Warp};
+use heddle_sim::warp::{Entry, Warp};
 use rust_hdl::prelude::*;
 
 struct Bench {

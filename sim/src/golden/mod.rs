@@ -18,7 +18,6 @@
 
 pub(crate) mod exec;
 pub(crate) mod syscall;
-pub mod warp;
 
 use crate::device::Device;
 use crate::launch::{Launch, Outcome, Tracer};
@@ -30,8 +29,8 @@ use crate::trap::{Trap, TrapKind};
 use heddle_isa::fields::RZ;
 use heddle_isa::object::Kernel;
 use heddle_isa::{Inst, Operand};
-pub use warp::Entry;
-use warp::Warp;
+pub use crate::warp::Entry;
+use crate::warp::Warp;
 
 /// Warp instructions a warp runs before the next warp gets its turn.
 pub const QUANTUM: u32 = 64;

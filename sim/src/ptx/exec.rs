@@ -6,7 +6,7 @@ use super::cfg::EXIT_JOIN;
 use super::ops::{self, Cvt};
 use super::prep::{Base, Func, Opd, PInst, Prog, FUNC_ADDR};
 use crate::launch::{Launch, Outcome, Tracer};
-use crate::golden::warp::Warp;
+use crate::warp::Warp;
 use crate::limits::{progress, Watch};
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind, Retire};

@@ -1,5 +1,6 @@
 //! A warp and its reconvergence stack, exactly as `docs/isa.md`
-//! ("Divergence and reconvergence") defines them.
+//! ("Divergence and reconvergence") defines them: the golden model's warps,
+//! and the PTX interpreter's (over PTX instruction indices).
 
 use heddle_isa::fields::RPC_NONE;
 
