@@ -338,26 +338,40 @@ fn the_vcd_is_deterministic() {
     assert!(runs[0] == runs[1], "two runs differ");
 }
 
-/// Runs assembly source `src` on the RTL with `args` (from a temporary file).
+/// Runs assembly source `src` on the RTL (unless `args` name an engine) with `args` (from a temporary file).
 fn run_source(name: &str, src: &str, args: &[&str]) -> std::process::Output {
     let dir = std::env::temp_dir().join(format!("heddle-rtl-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("k.hasm");
     std::fs::write(&file, src).unwrap();
-    let mut all = vec!["run", file.to_str().unwrap(), "--engine", "rtl"];
+    let mut all = vec!["run", file.to_str().unwrap()];
+    if !args.contains(&"--engine") {
+        all.extend(["--engine", "rtl"]);
+    }
     all.extend(args);
     let o = heddle(&all);
     let _ = std::fs::remove_dir_all(&dir);
     o
 }
 
-/// `tiny` has no FP32 unit: a float kernel traps naming the instruction.
+/// The trap line of `src` run with `args` on the golden model: the same as the RTL's.
+fn golden_trap(name: &str, src: &str, args: &[&str]) -> String {
+    let o = run_source(name, src, &[args, &["--engine", "golden"]].concat());
+    text(&o).lines().find(|l| l.starts_with("trap:")).unwrap_or("no trap").to_string()
+}
+
+/// `tiny` has no FP32 unit: a float kernel traps naming the instruction and
+/// the unit, on the RTL and on the golden model alike.
 #[test]
 fn a_kernel_needing_a_missing_unit_traps_with_its_name() {
-    let o = run_source("unit", ".kernel k\n    s2r r0, tid.x\n    fadd r1, r0, r0\n    exit\n", &["--config", "tiny"]);
+    let src = ".kernel k\n    s2r r0, tid.x\n    fadd r1, r0, r0\n    exit\n";
+    // One warp: which warp traps first is the engine's schedule.
+    let o = run_source("unit", src, &["--config", "tiny", "--block", "8"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("not implemented by this engine: `fadd` in the RTL SM"), "{t}");
+    let line = "trap: not implemented: `fadd` (the SM is built without fp32) (CTA (0,0,0), warp 0, pc 1)";
+    assert!(t.contains(line), "{t}");
+    assert_eq!(golden_trap("unit", src, &["--config", "tiny", "--block", "8"]), line);
 }
 
 /// `tiny` has no integer dividers (`SmConfig::int_div`): `div` and `rem`
@@ -369,7 +383,8 @@ fn a_division_without_dividers_traps_with_its_name() {
     let o = run_source("div", src, &["--config", "tiny", "--block", "8"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("not implemented by this engine: `rem.s` in the RTL SM"), "{t}");
+    assert!(t.contains("not implemented: `rem.s` (the SM is built without int_div)"), "{t}");
+    assert!(golden_trap("div", src, &["--config", "tiny", "--block", "8"]).contains("`rem.s` (the SM is built without int_div)"));
     let o = run_source("div", src, &["--config", "tiny", "--block", "8", "--set", "int_div=true", "--lockstep"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
@@ -382,7 +397,8 @@ fn an_fp_atomic_without_fp_units_traps_with_its_name() {
     let o = run_source("fatom", src, &["--config", "tiny"]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("not implemented by this engine: `atom.shared.fadd"), "{t}");
+    assert!(t.contains("not implemented: `atom.shared.fadd` (the SM is built without fp32 or fp64)"), "{t}");
+    assert!(golden_trap("fatom", src, &["--config", "tiny"]).contains("`atom.shared.fadd` (the SM is built without fp32 or fp64)"));
     // With FP units (`default`) the same kernel runs.
     let o = run_source("fatom", src, &["--lockstep"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));

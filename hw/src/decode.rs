@@ -115,6 +115,26 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
         | (sfu as u64) << 16
 }
 
+/// The optional unit (the `SmConfig` field) an instruction needs and
+/// `units` lacks, if any: its opcode decodes as not implemented, or for an
+/// FP atomic add (`atom.fadd`, `fadd_atom`) the atomic unit has no adder.
+/// The golden model traps on it as the SM does.
+pub fn missing_unit(op: Opcode, fadd_atom: bool, units: Units) -> Option<&'static str> {
+    if fadd_atom {
+        return (!units.fp32 && !units.fp64).then_some("fp32 or fp64");
+    }
+    if rom_word(op, units) & 0x1f != class::UNIMPL {
+        return None;
+    }
+    Some(if alu::DIV_OPS.contains(&op) {
+        "int_div"
+    } else if fpu::OPS64.contains(&op) {
+        "fp64"
+    } else {
+        "fp32"
+    })
+}
+
 #[derive(LogicBlock, Default)]
 pub struct DecodeRom {
     pub op: Signal<In, Bits<7>>,

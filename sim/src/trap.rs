@@ -62,7 +62,8 @@ pub enum TrapKind {
         seconds: u64,
     },
     DivergentUniformBranch,
-    /// The engine does not implement this yet (the RTL SM's unimplemented classes).
+    /// Not implemented: an instruction of a unit the SM is built without
+    /// ([`TrapKind::not_built`], every engine), or what an engine cannot do yet.
     Unimplemented {
         what: String,
     },
@@ -95,6 +96,15 @@ pub struct Trap {
     pub addr: Option<u64>,
 }
 
+impl TrapKind {
+    /// An instruction that needs `unit` (an optional unit of `SmConfig`:
+    /// fp32, fp64, int_div), which the SM is built without: the golden model
+    /// and the RTL trap with this.
+    pub fn not_built(i: &heddle_isa::Inst, unit: &str) -> TrapKind {
+        TrapKind::Unimplemented { what: format!("`{}` (the SM is built without {unit})", heddle_isa::asm::print::opname(i)) }
+    }
+}
+
 impl fmt::Display for TrapKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -117,7 +127,7 @@ impl fmt::Display for TrapKind {
             TrapKind::CycleLimit { cycles } => write!(f, "runaway kernel: more than {cycles} cycles, the --max-cycles limit"),
             TrapKind::TimeLimit { seconds } => write!(f, "runaway kernel: ran longer than {seconds} s, the --timeout limit"),
             TrapKind::DivergentUniformBranch => write!(f, "divergent bra.uni"),
-            TrapKind::Unimplemented { what } => write!(f, "not implemented by this engine: {what}"),
+            TrapKind::Unimplemented { what } => write!(f, "not implemented: {what}"),
             TrapKind::UserTrap => write!(f, "trap instruction"),
             TrapKind::Breakpoint => write!(f, "breakpoint"),
             TrapKind::AssertFail { message, file, line, function } => {

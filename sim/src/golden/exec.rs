@@ -346,6 +346,10 @@ impl Machine<'_> {
         let exec = top.mask & if i.guard.neg { !guard } else { guard };
         self.stats.thread_instructions += exec.count_ones() as u64;
         self.stats.count_control(i.op, top.mask, exec);
+        // As the SM decodes it: not implemented; an FP atomic add only where a lane executes it.
+        if let Some(unit) = dec.missing.filter(|_| i.op != Opcode::Atom || exec != 0) {
+            return Err(self.trap(cta, w, None, pc, TrapKind::not_built(&i, unit), None));
+        }
         warp.stack.last_mut().expect("top exists").pc = pc + 1;
         if T::ON {
             self.mem_log.clear();

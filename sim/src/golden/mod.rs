@@ -49,6 +49,9 @@ pub(crate) struct Dec {
     pub imm: Option<u32>,
     /// A register field names a register beyond the kernel's `.regs`.
     pub bad_reg: Option<u8>,
+    /// The optional unit the instruction needs and the SM is built without
+    /// (`heddle_hw::decode::missing_unit`): executing it traps as on the RTL.
+    pub missing: Option<&'static str>,
     /// Every modifier's value, indexed by `ModKind`.
     pub m: [u8; heddle_isa::ModKind::COUNT],
 }
@@ -127,7 +130,7 @@ pub fn bad_register(inst: &Inst, nregs: u32) -> Option<u8> {
 }
 
 /// Predecodes the program for a kernel with `nregs` registers.
-fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
+fn predecode(code: &[u64], nregs: u32, units: heddle_hw::config::Units) -> Vec<Dec> {
     let zero = nregs;
     let sink = nregs + 4;
     code.iter()
@@ -157,7 +160,9 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
             for &k in inst.op.info().mods {
                 m[k as usize] = inst.modifier(k) as u8;
             }
-            Dec { inst, dw, dr, a, b, c, imm, bad_reg: bad, m }
+            let fadd_atom = inst.op == heddle_isa::Opcode::Atom && inst.modifier(heddle_isa::ModKind::AtomOp) == 1;
+            let missing = heddle_hw::decode::missing_unit(inst.op, fadd_atom, units);
+            Dec { inst, dw, dr, a, b, c, imm, bad_reg: bad, missing, m }
         })
         .collect()
 }
@@ -166,7 +171,7 @@ fn predecode(code: &[u64], nregs: u32) -> Vec<Dec> {
 fn machine<'a>(dev: &'a mut Device, k: &Kernel, l: &'a Launch) -> Machine<'a> {
     let nregs = k.regs as u32;
     Machine {
-        prog: predecode(&dev.module.code, nregs).into(),
+        prog: predecode(&dev.module.code, nregs, dev.config.units()).into(),
         ws: dev.config.warp_size as usize,
         rows: nregs as usize + 8,
         nregs,

@@ -589,8 +589,16 @@ fn simulate_launch<T: Tracer>(
                 TrapKind::InvalidInstruction { reason: format!("pc {pc} is outside the program ({} instructions)", dev.module.code.len()) }
             }
             trap::UNIMPLEMENTED => {
-                let what = dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()).map_or("?".to_string(), |i| describe(&i));
-                TrapKind::Unimplemented { what: format!("`{what}` in the RTL SM") }
+                match dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()) {
+                    Some(i) => {
+                        let fadd_atom = i.op == heddle_isa::Opcode::Atom && i.modifier(heddle_isa::ModKind::AtomOp) == 1;
+                        match heddle_hw::decode::missing_unit(i.op, fadd_atom, cfg.units()) {
+                            Some(unit) => TrapKind::not_built(&i, unit),
+                            None => TrapKind::Unimplemented { what: format!("`{}` in the RTL SM", heddle_isa::asm::print::opname(&i)) },
+                        }
+                    }
+                    None => TrapKind::Unimplemented { what: format!("the instruction at pc {pc} in the RTL SM") },
+                }
             }
             trap::STACK_OVERFLOW => TrapKind::ReconvergenceStackOverflow { depth: cfg.stack_depth },
             trap::DEADLOCK => {
@@ -642,12 +650,6 @@ fn simulate_launch<T: Tracer>(
         Some(t)
     };
     Ok(RtlOutcome { outcome: Outcome { trap, stats, stdout }, rtl, compared })
-}
-
-/// An instruction's mnemonic with its modifiers (`shfl.idx`, `i2f.s64`).
-fn describe(i: &Inst) -> String {
-    let text = i.to_string();
-    text.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("?").to_string()
 }
 
 /// Reads the cycle counter: its value is the engine's own (the golden
