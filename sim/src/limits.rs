@@ -52,7 +52,7 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// Polls between two readings of the clock.
+    /// Polls between two readings of the clock (a power of two).
     pub const EVERY: u32 = 4096;
     /// No report before this, so short launches draw nothing.
     const FIRST_REPORT: Duration = Duration::from_secs(1);
@@ -68,7 +68,7 @@ impl Watch {
     #[inline]
     pub fn poll(&mut self, progress: impl FnOnce() -> Progress) -> Result<(), TrapKind> {
         self.polls = self.polls.wrapping_add(1);
-        if self.polls % Self::EVERY != 0 {
+        if self.polls & (Self::EVERY - 1) != 0 {
             return Ok(());
         }
         self.check(progress)

@@ -105,6 +105,7 @@ fn lanes(mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run<T: Tracer>(
     prog: &Prog,
     kernel: usize,
