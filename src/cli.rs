@@ -110,7 +110,8 @@ enum Cmd {
         #[arg(long)]
         stack_depth: Option<u32>,
         /// Engine: golden (assembled or compiled programs), ptx (the PTX reference
-        /// interpreter) or rtl (the rust-hdl SM, cycle by cycle).
+        /// interpreter), rtl (the rust-hdl SM, cycle by cycle) or verilator (the
+        /// SM's Verilog under Verilator: built once per configuration, cached).
         #[arg(long, value_enum, default_value_t = Engine::Golden)]
         engine: Engine,
         /// RTL: write a VCD trace here.

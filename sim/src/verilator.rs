@@ -352,7 +352,7 @@ fn load(path: &Path, shape: Shape, smem_words: usize) -> Result<Library, String>
     }
 }
 
-/// Built and loaded models, by cache folder.
+/// Built and loaded models, by cache folder and by configuration.
 fn libraries() -> &'static Mutex<HashMap<PathBuf, Arc<Library>>> {
     static L: OnceLock<Mutex<HashMap<PathBuf, Arc<Library>>>> = OnceLock::new();
     L.get_or_init(Default::default)
@@ -361,6 +361,11 @@ fn libraries() -> &'static Mutex<HashMap<PathBuf, Arc<Library>>> {
 /// The Verilator model of `cfg`'s SM: built (minutes, once per
 /// configuration, said on stderr) or taken from the cache, and loaded.
 fn library(cfg: &SmConfig) -> Result<Arc<Library>, String> {
+    // Loaded already for this configuration and Verilator: no Verilog to generate or hash.
+    let key = PathBuf::from(format!("{cfg:?} {}", verilator_bin()));
+    if let Some(l) = libraries().lock().map_err(|_| "the Verilator model cache is poisoned".to_string())?.get(&key) {
+        return Ok(l.clone());
+    }
     let mut sm = Sm::new(cfg).map_err(|e| e.to_string())?;
     sm.connect_all();
     let verilog = heddle_hw::verilog::verilog_of(&sm);
@@ -411,6 +416,7 @@ fn library(cfg: &SmConfig) -> Result<Arc<Library>, String> {
     }
     let lib = Arc::new(load(&so, shape, smem_words)?);
     libs.insert(dir, lib.clone());
+    libs.insert(key, lib.clone());
     Ok(lib)
 }
 
