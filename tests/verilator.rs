@@ -130,3 +130,34 @@ fn every_case_on_verilator_equals_the_rtl() {
     }
     println!("{n} cases identical on verilator and rtl");
 }
+
+/// A memory with wait states (`--bus-waits`): the same cycles on both.
+#[test]
+fn bus_wait_states_take_the_same_cycles_on_both() {
+    let out = same_on_both(Path::new("tests/tiny/atomics_64bit/case.json"), &["--config", "tiny", "--lockstep", "--bus-waits", "7"]);
+    assert!(out.contains("identical to the golden model"), "{out}");
+}
+
+/// A lockstep difference found on the Verilator model is reported, with a
+/// VCD window written by replaying the launch on the rust-hdl SM (the two
+/// take the same cycles).
+#[test]
+fn a_lockstep_difference_on_verilator_is_reported_with_a_vcd_window() {
+    use heddle_sim::device::Device;
+    use heddle_sim::launch::{Launch, LaunchError, NoTrace};
+    use heddle_sim::rtl::RtlOptions;
+    let src = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/nested_divergence.hasm")).unwrap();
+    let obj = heddle_isa::asm::assemble("nested_divergence.hasm", &src).unwrap();
+    let mut dev = Device::new(heddle_hw::SmConfig::default_config(), obj.clone()).unwrap();
+    let k = &obj.kernels[0];
+    let out = dev.alloc(64 * 4).unwrap();
+    let mut params = out.to_le_bytes().to_vec();
+    params.resize(k.param_bytes as usize, 0);
+    let launch = Launch { kernel: k.name.clone(), grid: [1, 1, 1], block: [64, 1, 1], params, dynamic_shared: 0 };
+    let opts = RtlOptions { lockstep: true, verilator: true, corrupt_retire: Some(20), ..Default::default() };
+    let Err(LaunchError::Rtl(msg)) = dev.launch_rtl(&launch, &opts, &mut NoTrace) else { panic!("the injected difference went unnoticed") };
+    assert!(msg.starts_with("lockstep: cycle ") && msg.contains(", golden lane "), "{msg}");
+    let path = msg.split("the VCD ").nth(1).and_then(|t| t.split(" covers").next()).unwrap_or_else(|| panic!("no VCD in: {msg}"));
+    assert!(std::fs::metadata(path).unwrap().len() > 0);
+    let _ = std::fs::remove_file(path);
+}
