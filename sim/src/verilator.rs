@@ -366,6 +366,13 @@ fn library(cfg: &SmConfig) -> Result<Arc<Library>, String> {
     if let Some(l) = libraries().lock().map_err(|_| "the Verilator model cache is poisoned".to_string())?.get(&key) {
         return Ok(l.clone());
     }
+    // Built before by this executable for this configuration and Verilator: no Verilog to generate.
+    let index = index_file(cfg);
+    if let Some(lib) = index.as_deref().and_then(from_index) {
+        let lib = Arc::new(lib);
+        libraries().lock().map_err(|_| "the Verilator model cache is poisoned".to_string())?.insert(key, lib.clone());
+        return Ok(lib);
+    }
     let mut sm = Sm::new(cfg).map_err(|e| e.to_string())?;
     sm.connect_all();
     let verilog = heddle_hw::verilog::verilog_of(&sm);
@@ -414,10 +421,47 @@ fn library(cfg: &SmConfig) -> Result<Arc<Library>, String> {
         }
         eprintln!("built in {:.0} s", started.elapsed().as_secs_f64());
     }
+    if let Some(i) = &index {
+        let line = format!("{} {} {} {smem_words} {}", shape.lanes, shape.words, shape.banks, dir.display());
+        let _ = std::fs::create_dir_all(cache_root().join("index")).and_then(|_| std::fs::write(i, line));
+    }
     let lib = Arc::new(load(&so, shape, smem_words)?);
     libs.insert(dir, lib.clone());
     libs.insert(key, lib.clone());
     Ok(lib)
+}
+
+/// The modification time and length of a file, as text.
+fn stamp(p: &Path) -> Option<String> {
+    let m = std::fs::metadata(p).ok()?;
+    Some(format!("{:?} {}", m.modified().ok()?, m.len()))
+}
+
+/// The index entry naming the model this executable built for `cfg` with
+/// this Verilator (`index/<hash>` in the cache: the model's folder and
+/// shape), keyed by the configuration and the executable's and
+/// Verilator's paths, times and lengths: a rebuilt heddle or another
+/// Verilator generates the Verilog again and finds its model by its hash.
+fn index_file(cfg: &SmConfig) -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let bin = verilator_bin();
+    let resolved = if bin.contains('/') {
+        PathBuf::from(&bin)
+    } else {
+        std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(&bin)).find(|p| p.is_file())?
+    };
+    let h = fnv(&[&format!("{cfg:?}"), &exe.display().to_string(), &stamp(&exe)?, &resolved.display().to_string(), &stamp(&resolved)?]);
+    Some(cache_root().join("index").join(format!("{h:016x}")))
+}
+
+/// The model an index entry names, loaded, if it is there.
+fn from_index(index: &Path) -> Option<Library> {
+    let text = std::fs::read_to_string(index).ok()?;
+    let f: Vec<&str> = text.splitn(5, ' ').collect();
+    let [lanes, words, banks, smem_words, dir] = f[..] else { return None };
+    let n = |s: &str| s.parse::<usize>().ok();
+    let shape = Shape { lanes: n(lanes)?, words: n(words)?, banks: n(banks)? };
+    load(&Path::new(dir).join("libheddle_vl.so"), shape, n(smem_words)?).ok()
 }
 
 /// Builds (or finds in the cache) the model of `cfg` without running it;
