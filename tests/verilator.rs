@@ -161,3 +161,32 @@ fn a_lockstep_difference_on_verilator_is_reported_with_a_vcd_window() {
     assert!(std::fs::metadata(path).unwrap().len() > 0);
     let _ = std::fs::remove_file(path);
 }
+
+/// `--trace` (every retire record) and the cycles-by-cause chart, which
+/// read the SM's state and counters every cycle, are the same on both.
+#[test]
+fn traces_and_cycle_causes_are_the_same_on_both() {
+    let dir = std::env::temp_dir().join(format!("heddle-vl-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chart = |e: &str| dir.join(format!("{e}.svg"));
+    let run = |e: &str| {
+        let svg = chart(e);
+        heddle(&[
+            "run",
+            "--manifest",
+            "tests/tiny/templated_kernels/case.json",
+            "--config",
+            "tiny",
+            "--engine",
+            e,
+            "--trace",
+            "--stats-svg",
+            svg.to_str().unwrap(),
+        ])
+    };
+    let (r, v) = (run("rtl"), run("verilator"));
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r));
+    assert_eq!(String::from_utf8_lossy(&v.stdout), String::from_utf8_lossy(&r.stdout));
+    assert_eq!(std::fs::read(chart("verilator")).unwrap(), std::fs::read(chart("rtl")).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
