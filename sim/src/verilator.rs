@@ -388,6 +388,7 @@ fn library(cfg: &SmConfig) -> Result<Arc<Library>, String> {
         return Ok(l.clone());
     }
     let so = dir.join("libheddle_vl.so");
+    let _lock = if so.exists() { None } else { Some(BuildLock::take(&dir)?) };
     if !so.exists() {
         eprintln!("building the SM's Verilog with Verilator (minutes, once per configuration) in {} ...", dir.display());
         let started = std::time::Instant::now();
@@ -462,6 +463,43 @@ fn from_index(index: &Path) -> Option<Library> {
     let n = |s: &str| s.parse::<usize>().ok();
     let shape = Shape { lanes: n(lanes)?, words: n(words)?, banks: n(banks)? };
     load(&Path::new(dir).join("libheddle_vl.so"), shape, n(smem_words)?).ok()
+}
+
+/// One process builds a model at a time (`<hash>.lock` beside its
+/// folder); the others wait for it, and then find the library built.
+struct BuildLock(PathBuf);
+
+impl BuildLock {
+    fn take(dir: &Path) -> Result<BuildLock, String> {
+        let path = dir.with_extension("lock");
+        std::fs::create_dir_all(cache_root()).map_err(|e| format!("cannot create {}: {e}", cache_root().display()))?;
+        let mut said = false;
+        loop {
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(_) => return Ok(BuildLock(path)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    // A lock left by a build that died: no build takes an hour.
+                    let age = std::fs::metadata(&path).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+                    if age.is_some_and(|a| a.as_secs() > 3600) {
+                        let _ = std::fs::remove_file(&path);
+                        continue;
+                    }
+                    if !said {
+                        eprintln!("waiting for another process building the SM's Verilog with Verilator ({})", path.display());
+                        said = true;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                }
+                Err(e) => return Err(format!("cannot create {}: {e}", path.display())),
+            }
+        }
+    }
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// Builds (or finds in the cache) the model of `cfg` without running it;
