@@ -650,3 +650,30 @@ impl SmPorts for VlSm {
         heddle_hw::sm::lane_writes(cfg, ports)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The monitor reads the state's code: `SM_STATES` must list the
+    /// states in the order the Verilog numbers them.
+    #[test]
+    fn state_codes_match_the_verilog() {
+        let verilog = heddle_hw::verilog::sm_verilog(&SmConfig::tiny()).unwrap();
+        for (i, s) in SM_STATES.iter().enumerate() {
+            let decl = format!("localparam SmState${s:?} = {i};");
+            assert!(verilog.contains(&decl), "no `{decl}` in the Verilog");
+        }
+    }
+
+    /// Every port and monitor the wrapper names exists in the Verilog.
+    #[test]
+    fn the_wrapper_finds_every_signal() {
+        let cfg = SmConfig::tiny();
+        let verilog = heddle_hw::verilog::sm_verilog(&cfg).unwrap();
+        let (banks, words) = smem_banks(&verilog);
+        assert!(banks > 0 && words > 0);
+        let w = wrapper(&verilog, &Shape { lanes: cfg.lanes as usize, words: cfg.bus_bits as usize / 32, banks }).unwrap();
+        assert!(w.contains("assign mon_rf_we_0 = dut.rf$0$we;"), "{w}");
+    }
+}
