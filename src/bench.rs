@@ -239,13 +239,76 @@ pub fn run_rtl(seconds: f64, status: &Status) -> Result<String, String> {
     Ok(out)
 }
 
+/// `heddle bench --verilator`: simulation speed of the SM's Verilog under
+/// Verilator beside the rust-hdl simulation's, on the built-in kernels of
+/// `heddle bench --rtl`, `tiny` and `default`. Each engine repeats each
+/// kernel until its launches have taken `seconds`; both must take the same
+/// cycles. The Verilator models are built (or found in the cache) first.
+pub fn run_verilator(seconds: f64, status: &Status) -> Result<String, String> {
+    let obj = assemble("bench_kernels.hasm", KERNELS).map_err(|d| d.to_string())?;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Verilator ({}) and rust-hdl, one core each; cycles per launch\nconfig   kernel                  block    cycles  rust-hdl cycles/s  verilator cycles/s  speedup",
+        heddle_sim::verilator::verilator_version()?
+    );
+    let vl = heddle_sim::rtl::RtlOptions { verilator: true, ..Default::default() };
+    for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
+        status.say(format!("building the Verilator model of {name}"));
+        heddle_sim::verilator::prepare(&cfg)?;
+        for &(kernel, grid, block, iters) in RTL_CASES {
+            if kernel == "fma" && !cfg.fp32 {
+                continue;
+            }
+            let block = block.min(cfg.max_cta_threads());
+            let mut rates = vec![];
+            let mut cycles = None;
+            for opts in [Default::default(), vl.clone()] {
+                status.say(format!("Verilator benchmark on {name}: {kernel}"));
+                let (mut launches, mut secs) = (0u32, 0f64);
+                while secs < seconds || launches == 0 {
+                    let run = engine_launch(&cfg, &obj, kernel, [grid, block], iters, &opts)
+                        .map_err(|e| format!("Verilator benchmark {kernel} on {name}: {e}"))?;
+                    secs += run.secs;
+                    launches += 1;
+                    if *cycles.get_or_insert(run.cycles) != run.cycles {
+                        return Err(format!("Verilator benchmark {kernel} on {name}: {} cycles, not {cycles:?}", run.cycles));
+                    }
+                }
+                rates.push(cycles.unwrap_or(0) as f64 * launches as f64 / secs.max(1e-9));
+            }
+            let _ = writeln!(
+                out,
+                "{name:<8} {kernel:<22} {block:>6} {:>9} {:>18.0} {:>19.0} {:>7.1}x",
+                cycles.unwrap_or(0),
+                rates[0],
+                rates[1],
+                rates[1] / rates[0]
+            );
+        }
+    }
+    Ok(out)
+}
+
 /// One launch of a benchmark kernel on a fresh device (`bench_launch`);
 /// only the RTL launch itself is timed.
 fn rtl_launch(cfg: &SmConfig, obj: &Object, kernel: &str, [grid, block]: [u32; 2], iters: u32) -> Result<RtlRun, String> {
+    engine_launch(cfg, obj, kernel, [grid, block], iters, &Default::default())
+}
+
+/// [`rtl_launch`] with RTL options (the Verilator engine with `opts.verilator`).
+fn engine_launch(
+    cfg: &SmConfig,
+    obj: &Object,
+    kernel: &str,
+    [grid, block]: [u32; 2],
+    iters: u32,
+    opts: &heddle_sim::rtl::RtlOptions,
+) -> Result<RtlRun, String> {
     let buffers = obj.kernel(kernel).ok_or(format!("no kernel {kernel}"))?.params.len().saturating_sub(1).max(1);
     let (mut dev, launch) = bench_launch(cfg, obj, kernel, [grid, block], buffers, iters)?;
     let start = Instant::now();
-    let r = dev.launch_rtl(&launch, &Default::default(), &mut heddle_sim::launch::NoTrace).map_err(|e| e.to_string())?;
+    let r = dev.launch_rtl(&launch, opts, &mut heddle_sim::launch::NoTrace).map_err(|e| e.to_string())?;
     let secs = start.elapsed().as_secs_f64();
     if let Some(trap) = r.outcome.trap {
         return Err(format!("trapped: {trap}"));

@@ -110,7 +110,8 @@ enum Cmd {
         #[arg(long)]
         stack_depth: Option<u32>,
         /// Engine: golden (assembled or compiled programs), ptx (the PTX reference
-        /// interpreter) or rtl (the rust-hdl SM, cycle by cycle).
+        /// interpreter), rtl (the rust-hdl SM, cycle by cycle) or verilator (the
+        /// SM's Verilog under Verilator: built once per configuration, cached).
         #[arg(long, value_enum, default_value_t = Engine::Golden)]
         engine: Engine,
         /// RTL: write a VCD trace here.
@@ -210,6 +211,10 @@ enum Cmd {
         /// built-in kernels.
         #[arg(long, requires = "rtl")]
         corpus: Option<PathBuf>,
+        /// Benchmark the Verilator engine beside rust-hdl: cycles per second
+        /// of both on the built-in kernels (builds the models first).
+        #[arg(long, conflicts_with = "rtl")]
+        verilator: bool,
     },
 }
 
@@ -369,6 +374,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                     scopes: vcd_scopes,
                 }),
                 lockstep,
+                verilator: engine == Engine::Verilator,
                 bus_waits,
                 corrupt_retire: None,
             };
@@ -381,8 +387,11 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 }
             }
             let engine = engine.available()?;
-            if engine != Engine::Rtl && (rtl.vcd.is_some() || lockstep || bus_waits.is_some()) {
-                return Err("--vcd, --lockstep and --bus-waits need --engine rtl".into());
+            if engine != Engine::Rtl && rtl.vcd.is_some() {
+                return Err("--vcd: VCD traces need --engine rtl".into());
+            }
+            if !engine.has_cycles() && (lockstep || bus_waits.is_some()) {
+                return Err("--lockstep and --bus-waits need --engine rtl or verilator".into());
             }
             let mut config = sm_config(&config, &sets)?;
             config.instruction_budget = budget.unwrap_or(config.instruction_budget);
@@ -433,7 +442,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 full,
                 limits,
                 progress: status.reporter(),
-                rtl: (engine == Engine::Rtl).then_some(rtl),
+                rtl: engine.has_cycles().then_some(rtl),
                 pictures,
             };
             let r = run::run(prog, &spec)?;
@@ -517,9 +526,10 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             Ok(0)
         }
-        Cmd::Bench { seconds, rtl, corpus } => {
+        Cmd::Bench { seconds, rtl, corpus, verilator } => {
             let status = crate::progress::Status::new(quiet);
             let text = match (rtl, corpus) {
+                _ if verilator => crate::bench::run_verilator(seconds, &status)?,
                 (true, Some(c)) => crate::bench::run_rtl_corpus(&c, &status)?,
                 (true, None) => crate::bench::run_rtl(seconds, &status)?,
                 _ => crate::bench::run(seconds, &status)?,

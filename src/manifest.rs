@@ -209,7 +209,7 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
         params[slot.offset as usize..(slot.offset + slot.size) as usize].copy_from_slice(&bytes);
     }
     let launch = Launch { kernel: kernel.clone(), grid, block, params, dynamic_shared };
-    let rtl = (opt.engine == Engine::Rtl).then_some(&opt.rtl);
+    let rtl = opt.engine.has_cycles().then_some(&opt.rtl);
     let crate::run::Observed { outcome, rtl: rtl_stats, trace } =
         crate::run::launch_observed(&mut dev, &launch, rtl, opt.trace, &opt.pictures)?;
     let mut report = check(&m, dir, &name, &dev, &buffers, &outcome, opt)?;

@@ -224,6 +224,7 @@ pub fn launch_observed(
         None => Labels::isa(&dev.module),
     };
     let engine = match (rtl, &dev.ptx) {
+        (Some(o), _) if o.verilator => heddle_sim::Engine::Verilator,
         (Some(_), _) => heddle_sim::Engine::Rtl,
         (None, Some(_)) => heddle_sim::Engine::Ptx,
         (None, None) => heddle_sim::Engine::Golden,

@@ -163,6 +163,47 @@ pub mod mem {
     pub const SYSCALL: u64 = 3;
 }
 
+/// Every [`SmState`], in declaration order: a state's index here is its
+/// code in the exported Verilog (`localparam SmState$Name`).
+pub const SM_STATES: [SmState; 33] = {
+    use SmState::*;
+    [
+        Idle,
+        InitWarp,
+        InitThread,
+        Sched,
+        Top,
+        Aux,
+        Aux2,
+        Dispatch,
+        Exec,
+        MemAddr,
+        MemData,
+        MemReq,
+        MemWb,
+        ShflGather,
+        ShflSelect,
+        CalliGather,
+        CalliLead,
+        CalliPush,
+        CalliWait,
+        BeatAddr,
+        BeatData,
+        BeatReq,
+        BeatWb,
+        SmemAcc,
+        BarArrive,
+        BarCheck,
+        BarRelease,
+        BarWb,
+        Ctl2,
+        CtlWait,
+        Commit,
+        NextCta,
+        Trapped,
+    ]
+};
+
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum SmState {
     Idle,
@@ -3408,21 +3449,25 @@ impl Sm {
     /// registers only: the tid slot is left out), from the write ports'
     /// `next` (`RegFile` never commits its inputs).
     pub fn lane_writes(&self, cfg: &SmConfig) -> Vec<LaneWrite> {
-        let rbits = reg_bits(cfg);
-        let shift = cfg.beats().trailing_zeros() + rbits;
-        let mut out = vec![];
-        for (l, rf) in self.rf.iter().enumerate() {
-            if !rf.we.next {
-                continue;
-            }
-            let addr = rf.waddr.next.index() as u32;
-            let reg = addr & ((1 << rbits) - 1);
-            if reg == (1 << rbits) - 1 {
-                continue;
-            }
-            let beat = (addr >> rbits) & (cfg.beats() - 1);
-            out.push(LaneWrite { thread: beat * cfg.lanes + l as u32, warp: addr >> shift, reg, value: rf.wdata.next.to_u64() as u32 });
-        }
-        out
+        let ports = self.rf.iter().enumerate().filter(|(_, rf)| rf.we.next);
+        lane_writes(cfg, ports.map(|(l, rf)| (l as u32, rf.waddr.next.index() as u32, rf.wdata.next.to_u64() as u32)))
     }
+}
+
+/// The architectural register writes among the register-file write ports
+/// that write (lane, address, data), as [`Sm::lane_writes`] reports them
+/// (the Verilator engine reads the same ports from the Verilog).
+pub fn lane_writes(cfg: &SmConfig, ports: impl Iterator<Item = (u32, u32, u32)>) -> Vec<LaneWrite> {
+    let rbits = reg_bits(cfg);
+    let shift = cfg.beats().trailing_zeros() + rbits;
+    let mut out = vec![];
+    for (l, addr, value) in ports {
+        let reg = addr & ((1 << rbits) - 1);
+        if reg == (1 << rbits) - 1 {
+            continue;
+        }
+        let beat = (addr >> rbits) & (cfg.beats() - 1);
+        out.push(LaneWrite { thread: beat * cfg.lanes + l, warp: addr >> shift, reg, value });
+    }
+    out
 }

@@ -7,7 +7,8 @@ use crate::device::Device;
 use crate::launch::{Launch, LaunchError, NoTrace, Outcome, Tracer};
 
 impl Device {
-    /// Runs a launch on the RTL streaming multiprocessor.
+    /// Runs a launch on the RTL streaming multiprocessor: the rust-hdl SM,
+    /// or with `opts.verilator` its Verilog under Verilator.
     pub fn launch_rtl<T: Tracer>(
         &mut self,
         l: &Launch,
@@ -19,7 +20,11 @@ impl Device {
         }
         let k = self.check_launch(l)?;
         self.launches += 1;
-        crate::rtl::run(self, &k, l, opts, tracer)
+        if opts.verilator {
+            crate::rtl::run_on(&crate::verilator::VlSm::new, self, &k, l, opts, tracer)
+        } else {
+            crate::rtl::run(self, &k, l, opts, tracer)
+        }
     }
 
     /// Runs a launch on the golden model.

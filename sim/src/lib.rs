@@ -31,6 +31,7 @@ pub mod space;
 pub mod syscall;
 pub mod stats;
 pub mod trap;
+pub mod verilator;
 pub mod warp;
 
 pub use device::Device;

@@ -9,14 +9,21 @@
 //! lockstep mode steps the golden model ([`crate::golden::Stepper`]) on
 //! every retired warp instruction, in the RTL's order, and stops at the
 //! first difference.
+//!
+//! The loop is written once over [`ports::SmPorts`]: the rust-hdl [`Sm`]
+//! (`--engine rtl`) and the Verilator model of its exported Verilog
+//! (`--engine verilator`, [`crate::verilator`]) both implement it, so the
+//! two engines share the memory model, the checks, system calls, lockstep
+//! and trap decoding, and must agree cycle for cycle.
 
 pub mod bus;
+pub mod ports;
 pub mod vcd;
 pub mod wishbone;
 
 use crate::device::Device;
-use crate::launch::{Cause, Cycle, Launch, LaunchError, Outcome, Tracer};
 use crate::golden::{bad_register, Stepper, BARRIERS};
+use crate::launch::{Cause, Cycle, Launch, LaunchError, Outcome, Tracer};
 use crate::retire::{MemAccess, PredWrite, RegWrite, Retire};
 use crate::stats::Stats;
 use crate::trap::{Trap, TrapKind};
@@ -26,6 +33,7 @@ use heddle_hw::SmConfig;
 use heddle_isa::object::Kernel;
 use heddle_isa::sreg::SReg;
 use heddle_isa::{Inst, Opcode};
+use ports::{SmPorts, I, L, O};
 use rust_hdl::prelude::*;
 use std::io::BufWriter;
 
@@ -33,6 +41,9 @@ use std::io::BufWriter;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RtlOptions {
     pub vcd: Option<vcd::VcdOptions>,
+    /// Run the SM's exported Verilog under Verilator (`crate::verilator`)
+    /// instead of the rust-hdl SM.
+    pub verilator: bool,
     /// Compare every retired instruction with the golden model.
     pub lockstep: bool,
     /// Wait states: the memory stalls (`STALL`) and delays its answers at
@@ -75,15 +86,8 @@ pub struct RtlStats {
 struct Counters([u64; 6]);
 
 impl Counters {
-    fn read(sm: &Sm) -> Counters {
-        Counters([
-            sm.perf_exec.val().to_u64(),
-            sm.perf_mem.val().to_u64(),
-            sm.perf_conflicts.val().to_u64(),
-            sm.perf_ctl.val().to_u64(),
-            sm.perf_front.val().to_u64(),
-            sm.perf_barrier.val().to_u64(),
-        ])
+    fn read<P: SmPorts>(sm: &P) -> Counters {
+        Counters([sm.o(O::PerfExec), sm.o(O::PerfMem), sm.o(O::PerfConflicts), sm.o(O::PerfCtl), sm.o(O::PerfFront), sm.o(O::PerfBarrier)])
     }
 
     /// The cause of the cycle spent in `state` between two readings. (The
@@ -123,46 +127,14 @@ pub struct RtlOutcome {
     pub compared: u64,
 }
 
-/// Settle passes until nothing inside the SM is left to change (the
-/// vendored `Block::pending`: the SM's own outputs changing needs no
-/// further pass, so the pass that would only find that out is not run).
-fn settle(sm: &mut Sm) -> Result<(), String> {
-    for _ in 0..400 {
-        sm.update_all();
-        if !sm.pending() {
-            return Ok(());
-        }
-    }
-    Err("the RTL did not settle (combinational loop)".into())
-}
-
-/// One clock cycle: `after_edge` drives the inputs that change with the
-/// edge (a registered slave's answer, from what it took before the edge),
-/// then a rising-edge pass (the flip-flops take their inputs first, then
-/// the SM's logic runs on their new values and the new inputs, see the
-/// vendored derive's gated evaluation), then the clock falls and the SM
-/// settles. The falling edge changes nothing but the clocks, so it rides
-/// along with the settle passes instead of costing a pass of its own.
-fn tick_then(sm: &mut Sm, after_edge: impl FnOnce(&mut Sm)) -> Result<(), String> {
-    sm.clock.next = true.into();
-    after_edge(sm);
-    sm.update_all();
-    sm.clock.next = false.into();
-    settle(sm)
-}
-
-fn tick(sm: &mut Sm) -> Result<(), String> {
-    tick_then(sm, |_| ())
-}
-
-fn host_write(sm: &mut Sm, reg: u64, value: u32) -> Result<(), String> {
-    sm.host_we.next = true;
-    sm.host_addr.next = reg.into();
-    sm.host_wdata.next = (value as u64).into();
-    settle(sm)?;
-    tick(sm)?;
-    sm.host_we.next = false;
-    settle(sm)
+fn host_write<P: SmPorts>(sm: &mut P, reg: u64, value: u32) -> Result<(), String> {
+    sm.set(I::HostWe, 1);
+    sm.set(I::HostAddr, reg);
+    sm.set(I::HostWdata, value as u64);
+    sm.settle()?;
+    sm.tick()?;
+    sm.set(I::HostWe, 0);
+    sm.settle()
 }
 
 /// One write through the SM's host interface: an instruction word (and
@@ -243,8 +215,30 @@ pub fn host_script(dev: &Device, k: &Kernel, l: &Launch) -> Vec<HostWrite> {
     code.chain(regs.into_iter().map(|(reg, value)| HostWrite::Reg { reg, value })).collect()
 }
 
-/// Runs a checked launch of `k` on the RTL.
+/// The rust-hdl SM of `cfg`, connected and settled.
+pub fn rust_hdl_sm(cfg: &SmConfig) -> Result<Sm, String> {
+    let mut sm = Sm::new(cfg).map_err(|e| e.to_string())?;
+    sm.connect_all();
+    sm.settle()?;
+    Ok(sm)
+}
+
+/// Runs a checked launch of `k` on the rust-hdl RTL.
 pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOptions, tracer: &mut T) -> Result<RtlOutcome, LaunchError> {
+    run_on(&rust_hdl_sm, dev, k, l, opts, tracer)
+}
+
+/// Runs a checked launch of `k` on an SM that `new_sm` makes (the rust-hdl
+/// one or the Verilator model of its Verilog). A lockstep difference is
+/// replayed on the rust-hdl SM for a VCD around it.
+pub fn run_on<T: Tracer, P: SmPorts>(
+    new_sm: &impl Fn(&SmConfig) -> Result<P, String>,
+    dev: &mut Device,
+    k: &Kernel,
+    l: &Launch,
+    opts: &RtlOptions,
+    tracer: &mut T,
+) -> Result<RtlOutcome, LaunchError> {
     let cfg = dev.config.clone();
     let code = dev.module.code.clone();
     let res = |what: &'static str, need: u64, have: u64| {
@@ -272,7 +266,7 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
                 progress: None,
             };
         let (kk, ll) = (k.clone(), l.clone());
-        let result = Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(dev, k, l, &cfg, opts, tracer, Some(s)));
+        let result = Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(new_sm, dev, k, l, &cfg, opts, tracer, Some(s)));
         return match result {
             // The simulation is deterministic: replay it to write the VCD window around the difference.
             Err(Failure::Mismatch { cycle, report }) if opts.vcd.is_none() => {
@@ -282,10 +276,11 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
                 let replay = RtlOptions {
                     vcd: Some(vcd::VcdOptions { path: path.clone(), from, to, scopes: vec![] }),
                     lockstep: false,
+                    verilator: false,
                     bus_waits: opts.bus_waits,
                     corrupt_retire: None,
                 };
-                let written = match simulate_launch(dev, k, l, &cfg, &replay, &mut crate::launch::NoTrace, None) {
+                let written = match simulate_launch(&rust_hdl_sm, dev, k, l, &cfg, &replay, &mut crate::launch::NoTrace, None) {
                     Ok(_) => format!("; the VCD {} covers cycles {from}..{to}", path.display()),
                     Err(e) => format!("; replaying it for a VCD failed: {}", e.text()),
                 };
@@ -294,7 +289,7 @@ pub fn run<T: Tracer>(dev: &mut Device, k: &Kernel, l: &Launch, opts: &RtlOption
             other => other.map_err(|e| LaunchError::Rtl(e.text())),
         };
     }
-    simulate_launch(dev, k, l, &cfg, opts, tracer, None).map_err(|e| LaunchError::Rtl(e.text()))
+    simulate_launch(new_sm, dev, k, l, &cfg, opts, tracer, None).map_err(|e| LaunchError::Rtl(e.text()))
 }
 
 /// Why a simulation stopped short.
@@ -328,7 +323,8 @@ struct Pending {
     mem: Vec<MemAccess>,
 }
 
-fn simulate_launch<T: Tracer>(
+fn simulate_launch<T: Tracer, P: SmPorts>(
+    new_sm: &impl Fn(&SmConfig) -> Result<P, String>,
     dev: &mut Device,
     k: &Kernel,
     l: &Launch,
@@ -339,33 +335,32 @@ fn simulate_launch<T: Tracer>(
 ) -> Result<RtlOutcome, Failure> {
     let res = Residency::of(cfg, k, l);
     let code = dev.module.code.clone();
-    let mut sm = Sm::new(cfg).map_err(|e| e.to_string())?;
-    sm.connect_all();
-    settle(&mut sm)?;
-    let mut vcd = match &opts.vcd {
-        Some(o) => {
-            vcd::check(&sm, o)?;
+    let mut sm = new_sm(cfg)?;
+    let mut vcd = match (&opts.vcd, sm.rust_hdl()) {
+        (Some(o), Some(hdl)) => {
+            vcd::check(hdl, o)?;
             let f = std::fs::File::create(&o.path).map_err(|e| format!("cannot write {}: {e}", o.path.display()))?;
-            Some(vcd::VcdWriter::new(BufWriter::new(f), &sm, o.clone()).map_err(|e| e.to_string())?)
+            Some(vcd::VcdWriter::new(BufWriter::new(f), hdl, o.clone()).map_err(|e| e.to_string())?)
         }
-        None => None,
+        (Some(_), None) => return Err("VCD traces are written by the rust-hdl engine (--engine rtl)".to_string().into()),
+        (None, _) => None,
     };
     // Code and launch registers through the host interface, one write per cycle.
     for w in host_script(dev, k, l) {
         match w {
             HostWrite::Code { addr, word, bad } => {
-                sm.imem_we.next = true;
-                sm.imem_addr.next = (addr as u64).into();
-                sm.imem_data.next = word.into();
-                sm.imem_bad.next = bad;
-                settle(&mut sm)?;
-                tick(&mut sm)?;
-                sm.imem_we.next = false;
+                sm.set(I::ImemWe, true as u64);
+                sm.set(I::ImemAddr, addr as u64);
+                sm.set(I::ImemData, word);
+                sm.set(I::ImemBad, bad as u64);
+                sm.settle()?;
+                sm.tick()?;
+                sm.set(I::ImemWe, false as u64);
             }
             HostWrite::Reg { reg, value } => host_write(&mut sm, reg, value)?,
         }
     }
-    let start_cycle = sm.perf_cycles.val().to_u64();
+    let start_cycle = sm.o(O::PerfCycles);
     let mut bus = Bus {
         global: &mut dev.global,
         consts: &dev.module.const_data,
@@ -392,17 +387,17 @@ fn simulate_launch<T: Tracer>(
     let mut ctas_started = 0u64;
     let mut slave = wishbone::Slave::new(opts.bus_waits);
     if slave.respond(&mut sm) {
-        settle(&mut sm)?;
+        sm.settle()?;
     }
     // The last cycle's sample, waiting for the counters to say what it was.
     let mut sampled: Option<(Cycle, SmState, Counters)> = None;
     let trap = loop {
-        let cycle = sm.perf_cycles.val().to_u64();
+        let cycle = sm.o(O::PerfCycles);
         if cycle - start_cycle >= max_cycles {
             limit = Some(TrapKind::CycleLimit { cycles: max_cycles });
             break trap::NONE;
         }
-        let progress = || crate::limits::progress(sm.perf_issued.val().to_u64(), Some(cycle - start_cycle), ctas_started, ctas);
+        let progress = || crate::limits::progress(sm.o(O::PerfIssued), Some(cycle - start_cycle), ctas_started, ctas);
         if let Err(kind) = watch.poll(progress) {
             limit = Some(kind);
             break trap::NONE;
@@ -419,14 +414,14 @@ fn simulate_launch<T: Tracer>(
                 cause: Cause::Other,
                 warp,
                 pc,
-                waiting: sm.waiting.val().to_u64(),
-                cta_start: sm.cta_start.val().then(|| (sm.cta_slot.val().to_u32(), sm.cta_linear.val().to_u32())),
+                waiting: sm.o(O::Waiting),
+                cta_start: (sm.o(O::CtaStart) != 0).then(|| (sm.o(O::CtaSlot) as u32, sm.o(O::CtaLinear) as u32)),
                 slot_shift: res.shift,
             };
             sampled = Some((c, sm.state(), now));
         }
-        if sm.cta_start.val() {
-            let (slot, cta) = (sm.cta_slot.val().index(), sm.cta_linear.val().to_u32());
+        if sm.o(O::CtaStart) != 0 {
+            let (slot, cta) = (sm.o(O::CtaSlot) as usize, sm.o(O::CtaLinear) as u32);
             ctas_started += 1;
             *slot_cta.get_mut(slot).ok_or_else(|| format!("the RTL started a CTA in slot {slot} of {}", res.slots))? = cta;
             bus.start_cta(res.threads(slot, cfg.warp_size));
@@ -434,27 +429,27 @@ fn simulate_launch<T: Tracer>(
                 g.start_cta(slot, cta);
             }
         }
-        if sm.mem_req.val() {
+        if sm.o(O::MemReq) != 0 {
             // A system call, the only per-thread request.
-            let (w, h, c) = (sm.mem_wdata.val().to_u64(), sm.mem_wdata_hi.val().to_u64(), sm.mem_cdata.val().to_u64());
-            let args = [w as u32, (w >> 32) as u32, h as u32, (h >> 32) as u32, c as u32, (c >> 32) as u32, sm.mem_xdata.val().to_u32()];
-            let (call, thread) = (sm.mem_atom_op.val().to_u32(), sm.mem_thread.val().to_u32());
+            let (w, h, c) = (sm.o(O::MemWdata), sm.o(O::MemWdataHi), sm.o(O::MemCdata));
+            let args = [w as u32, (w >> 32) as u32, h as u32, (h >> 32) as u32, c as u32, (c >> 32) as u32, sm.o(O::MemXdata) as u32];
+            let (call, thread) = (sm.o(O::MemAtomOp) as u32, sm.o(O::MemThread) as u32);
             let (slot, _) = res.split(thread >> cfg.warp_size.trailing_zeros());
             bus.shared = sm.shared_bytes(slot * res.shared_stride as usize, bus.shared.len());
             match bus.syscall(call, thread, &args, &mut stdout, &mut stats) {
                 Ok(result) => {
-                    sm.mem_rdata.next = result.into();
-                    sm.mem_fault.next = false;
+                    sm.set(I::MemRdata, result);
+                    sm.set(I::MemFault, false as u64);
                 }
                 Err((kind, addr)) => {
-                    sm.mem_fault.next = true;
-                    fault = Some((kind, addr, sm.mem_lane.val().to_u32()));
+                    sm.set(I::MemFault, true as u64);
+                    fault = Some((kind, addr, sm.o(O::MemLane) as u32));
                 }
             }
-            settle(&mut sm)?;
-        } else if sm.mem_fault.val() {
-            sm.mem_fault.next = false;
-            settle(&mut sm)?;
+            sm.settle()?;
+        } else if sm.i(I::MemFault) != 0 {
+            sm.set(I::MemFault, false as u64);
+            sm.settle()?;
         }
         match slave.transfer(&sm, &mut bus, &mut stats) {
             Some(wishbone::Event::Atomic(access)) => pending.mem.push(access),
@@ -462,24 +457,24 @@ fn simulate_launch<T: Tracer>(
             None => {}
         }
         // Loads and stores done over the bus, and accesses done in shared memory: the SM's monitor.
-        for (done, mask) in [(sm.bus_done.val(), sm.bus_mask.val()), (sm.smem_done.val(), sm.smem_mask.val())] {
+        for (done, mask) in [(sm.o(O::BusDone) != 0, sm.o(O::BusMask)), (sm.o(O::SmemDone) != 0, sm.o(O::SmemMask))] {
             if !done {
                 continue;
             }
-            let mask = mask.to_u32();
-            let (thread, lane) = (sm.mem_thread.val().to_u32(), sm.mem_lane.val().to_u32());
-            let kind = sm.mem_kind.val().to_u64();
+            let mask = mask as u32;
+            let (thread, lane) = (sm.o(O::MemThread) as u32, sm.o(O::MemLane) as u32);
+            let kind = sm.o(O::MemKind);
             for l in (0..cfg.lanes as usize).filter(|&l| mask >> l & 1 == 1) {
                 let (lo, hi) = if kind == heddle_hw::sm::mem::LOAD {
-                    (sm.mem_ldata[l].val().to_u64(), sm.mem_ldata_hi[l].val().to_u64())
+                    (sm.lane(L::Ldata, l), sm.lane(L::LdataHi, l))
                 } else {
-                    (sm.mem_lwdata[l].val().to_u64(), sm.mem_lwdata_hi[l].val().to_u64())
+                    (sm.lane(L::Lwdata, l), sm.lane(L::LwdataHi, l))
                 };
                 let req = Request {
                     kind,
-                    space: sm.mem_space.val().to_u32(),
-                    width: sm.mem_width.val().to_u32(),
-                    addr: sm.mem_laddr[l].val().to_u32(),
+                    space: sm.o(O::MemSpace) as u32,
+                    width: sm.o(O::MemWidth) as u32,
+                    addr: (sm.lane(L::Laddr, l) as u32),
                     wdata: lo as u128 | (hi as u128) << 64,
                     cdata: 0,
                     atom_op: 0,
@@ -495,25 +490,25 @@ fn simulate_launch<T: Tracer>(
         for LaneWrite { thread, reg, value, .. } in sm.lane_writes(cfg).into_iter().filter(|_| !silent) {
             pending.regs.push(RegWrite { lane: thread as u8, reg: reg as u8, value });
         }
-        if let Some(v) = vcd.as_mut() {
-            v.sample(&sm, cycle - start_cycle).map_err(|e| e.to_string())?;
+        if let (Some(v), Some(hdl)) = (vcd.as_mut(), sm.rust_hdl()) {
+            v.sample(hdl, cycle - start_cycle).map_err(|e| e.to_string())?;
         }
-        if sm.retire.val() {
+        if sm.o(O::Retire) != 0 {
             let mut regs = std::mem::take(&mut pending.regs);
             regs.sort_by_key(|w| (w.lane, w.reg));
-            let slot_warp = sm.ret_warp.val().to_u32();
+            let slot_warp = sm.o(O::RetWarp) as u32;
             let (slot, warp) = res.split(slot_warp);
             let r = Retire {
                 seq: cycle - start_cycle,
                 sm: 0,
                 cta: slot_cta[slot],
                 warp,
-                pc: sm.ret_pc.val().to_u32(),
-                active: sm.ret_active.val().to_u64(),
-                exec: sm.ret_exec.val().to_u64(),
+                pc: sm.o(O::RetPc) as u32,
+                active: sm.o(O::RetActive),
+                exec: sm.o(O::RetExec),
                 regs,
-                preds: if sm.ret_pred_we.val() {
-                    vec![PredWrite { pred: sm.ret_pred.val().to_u32() as u8, mask: sm.ret_pred_val.val().to_u64() }]
+                preds: if sm.o(O::RetPredWe) != 0 {
+                    vec![PredWrite { pred: sm.o(O::RetPred) as u32 as u8, mask: sm.o(O::RetPredVal) }]
                 } else {
                     vec![]
                 },
@@ -543,26 +538,26 @@ fn simulate_launch<T: Tracer>(
                 tracer.retire(r);
             }
         }
-        if sm.done.val() {
-            break sm.trap_code.val().to_u64();
+        if sm.o(O::Done) != 0 {
+            break sm.o(O::TrapCode);
         }
         // The slave answers with the edge.
-        tick_then(&mut sm, |sm| {
+        sm.tick_then(|sm| {
             slave.respond(sm);
         })?;
     };
-    let cycles = sm.perf_cycles.val().to_u64() - start_cycle;
-    stats.warp_instructions = sm.perf_issued.val().to_u64();
-    stats.thread_instructions = sm.perf_threads.val().to_u64();
+    let cycles = sm.o(O::PerfCycles) - start_cycle;
+    stats.warp_instructions = sm.o(O::PerfIssued);
+    stats.thread_instructions = sm.o(O::PerfThreads);
     stats.cycles = Some(cycles);
     let rtl = RtlStats {
         cycles,
-        exec_cycles: sm.perf_exec.val().to_u64(),
-        mem_cycles: sm.perf_mem.val().to_u64(),
-        ctl_cycles: sm.perf_ctl.val().to_u64(),
-        front_cycles: sm.perf_front.val().to_u64(),
-        bus_transactions: sm.perf_txn.val().to_u64(),
-        bank_conflicts: sm.perf_conflicts.val().to_u64(),
+        exec_cycles: sm.o(O::PerfExec),
+        mem_cycles: sm.o(O::PerfMem),
+        ctl_cycles: sm.o(O::PerfCtl),
+        front_cycles: sm.o(O::PerfFront),
+        bus_transactions: sm.o(O::PerfTxn),
+        bank_conflicts: sm.o(O::PerfConflicts),
         lanes: cfg.lanes,
     };
     let trap = if let Some(kind) = limit {
@@ -574,12 +569,12 @@ fn simulate_launch<T: Tracer>(
     } else if trap == trap::NONE {
         None
     } else {
-        let mut slot_warp = sm.trap_warp.val().to_u32();
+        let mut slot_warp = sm.o(O::TrapWarp) as u32;
         if trap == trap::DEADLOCK {
-            slot_warp = sm.waiting.val().to_u64().trailing_zeros().min(cfg.warps - 1);
+            slot_warp = sm.o(O::Waiting).trailing_zeros().min(cfg.warps - 1);
         }
         let (slot, warp) = res.split(slot_warp);
-        let pc = sm.trap_pc.val().to_u32();
+        let pc = sm.o(O::TrapPc) as u32;
         let exec = sm.exec_mask();
         let (gx, gy) = (l.grid[0], l.grid[1]);
         let cta = slot_cta.get(slot).copied().unwrap_or(0);
@@ -621,10 +616,10 @@ fn simulate_launch<T: Tracer>(
                 kind
             }
             trap::MISALIGNED | trap::SHARED_OUT_OF_BOUNDS => {
-                t.lane = Some(sm.trap_lane.val().to_u32());
-                t.addr = Some(sm.trap_value.val().to_u64());
-                let space = crate::space::resolve(sm.mem_space.val().to_u32(), sm.trap_value.val().to_u32()).0;
-                let size = Request { kind: sm.mem_kind.val().to_u64(), width: sm.mem_width.val().to_u32(), ..Request::default() }.size();
+                t.lane = Some(sm.o(O::TrapLane) as u32);
+                t.addr = Some(sm.o(O::TrapValue));
+                let space = crate::space::resolve(sm.o(O::MemSpace) as u32, sm.o(O::TrapValue) as u32).0;
+                let size = Request { kind: sm.o(O::MemKind), width: sm.o(O::MemWidth) as u32, ..Request::default() }.size();
                 if trap == trap::MISALIGNED {
                     TrapKind::Misaligned { space, size }
                 } else {
@@ -637,8 +632,8 @@ fn simulate_launch<T: Tracer>(
                 TrapKind::InvalidInstruction { reason: format!("r{} is beyond the kernel's {} registers", r.unwrap_or(0), k.regs) }
             }
             trap::BAD_BARRIER => {
-                t.lane = Some(sm.trap_lane.val().to_u32());
-                let id = sm.trap_value.val().to_u32();
+                t.lane = Some(sm.o(O::TrapLane) as u32);
+                let id = sm.o(O::TrapValue) as u32;
                 TrapKind::InvalidInstruction { reason: format!("barrier {id} does not exist (0..={})", BARRIERS - 1) }
             }
             trap::EPOCH => TrapKind::Unimplemented { what: "more than 65534 CTAs in one launch on the RTL SM".into() },

@@ -17,11 +17,12 @@
 //! listed for the retire record by the SM's monitor, atomics by the slave.
 
 use super::bus::{Bus, Fault, Request};
-use crate::space::resolve;
+use super::ports::{SmPorts, I, O};
 use crate::retire::MemAccess;
+use crate::space::resolve;
 use crate::stats::Stats;
 use crate::trap::Space;
-use heddle_hw::sm::{mem, Sm};
+use heddle_hw::sm::mem;
 
 /// The answer to drive in the next cycle.
 enum Response {
@@ -53,10 +54,10 @@ impl Slave {
 
     /// Drives this cycle's response (to an earlier transfer) and `STALL`.
     /// Returns whether a bus input changed (the SM must settle again).
-    pub fn respond(&mut self, sm: &mut Sm) -> bool {
+    pub fn respond<P: SmPorts>(&mut self, sm: &mut P) -> bool {
         self.stalled = self.waits.as_mut().is_some_and(|r| r.u8(..4) == 0);
-        let mut changed = sm.wb_stall.val() != self.stalled;
-        sm.wb_stall.next = self.stalled;
+        let mut changed = (sm.i(I::WbStall) != 0) != self.stalled;
+        sm.set(I::WbStall, self.stalled as u64);
         let now = match self.resp.front_mut() {
             Some((0, _)) => self.resp.pop_front().map(|(_, r)| r),
             Some((n, _)) => {
@@ -70,26 +71,26 @@ impl Slave {
             Some(Response::Err) => (false, true),
             None => (false, false),
         };
-        changed |= sm.wb_ack.val() != ack || sm.wb_err.val() != err;
-        sm.wb_ack.next = ack;
-        sm.wb_err.next = err;
+        changed |= (sm.i(I::WbAck) != 0) != ack || (sm.i(I::WbErr) != 0) != err;
+        sm.set(I::WbAck, ack as u64);
+        sm.set(I::WbErr, err as u64);
         if let Some(Response::Ack { words, tgd }) = now {
-            for (port, w) in sm.wb_dat_r.iter_mut().zip(words) {
-                changed |= port.val().to_u32() != w;
-                port.next = (w as u64).into();
+            for (port, w) in (0..sm.bus_words()).zip(words) {
+                changed |= sm.dat_r(port) != w;
+                sm.set_dat_r(port, w);
             }
-            changed |= sm.wb_tgd_r.val().to_u64() != tgd;
-            sm.wb_tgd_r.next = tgd.into();
+            changed |= sm.i(I::WbTgdR) != tgd;
+            sm.set(I::WbTgdR, tgd);
         }
         changed
     }
 
     /// Takes the transfer the SM presents this cycle, if any.
-    pub fn transfer(&mut self, sm: &Sm, bus: &mut Bus, stats: &mut Stats) -> Option<Event> {
-        if !sm.wb_cyc.val() {
+    pub fn transfer<P: SmPorts>(&mut self, sm: &P, bus: &mut Bus, stats: &mut Stats) -> Option<Event> {
+        if sm.o(O::WbCyc) == 0 {
             self.failed = false;
         }
-        if !(sm.wb_cyc.val() && sm.wb_stb.val()) || self.stalled {
+        if !(sm.o(O::WbCyc) != 0 && sm.o(O::WbStb) != 0) || self.stalled {
             return None;
         }
         let (resp, event) = if self.failed { (Response::Err, None) } else { self.take(sm, bus, stats) };
@@ -99,19 +100,19 @@ impl Slave {
         event
     }
 
-    fn take(&mut self, sm: &Sm, bus: &mut Bus, stats: &mut Stats) -> (Response, Option<Event>) {
-        let adr = sm.wb_adr.val().to_u32();
-        let (thread, lane) = (sm.wb_tga_thread.val().to_u32(), sm.wb_tga_lane.val().to_u32());
-        let size = sm.wb_tga_size.val().to_u32();
-        if sm.wb_tgc_atom.val() {
+    fn take<P: SmPorts>(&mut self, sm: &P, bus: &mut Bus, stats: &mut Stats) -> (Response, Option<Event>) {
+        let adr = sm.o(O::WbAdr) as u32;
+        let (thread, lane) = (sm.o(O::WbTgaThread) as u32, sm.o(O::WbTgaLane) as u32);
+        let size = sm.o(O::WbTgaSize) as u32;
+        if sm.o(O::WbTgcAtom) != 0 {
             let r = Request {
                 kind: mem::ATOMIC,
-                space: sm.wb_tga_space.val().to_u32(),
+                space: sm.o(O::WbTgaSpace) as u32,
                 width: if size == 8 { 5 } else { 4 },
                 addr: adr,
-                wdata: sm.wb_tgd_b.val().to_u64() as u128,
-                cdata: sm.wb_tgd_c.val().to_u64(),
-                atom_op: sm.wb_tgc_op.val().to_u32(),
+                wdata: sm.o(O::WbTgdB) as u128,
+                cdata: sm.o(O::WbTgdC),
+                atom_op: sm.o(O::WbTgcOp) as u32,
                 thread,
                 lane,
             };
@@ -120,17 +121,17 @@ impl Slave {
                 Err(f) => (Response::Err, Some(Event::Fault(f, lane))),
             };
         }
-        let w = 4 * sm.wb_dat_w.len() as u32;
-        let sel = sm.wb_sel.val().to_u32();
-        let write = sm.wb_we.val();
-        let (space, off) = resolve(sm.wb_tga_space.val().to_u32(), adr);
-        match check(bus, space, thread, adr, off, size, w, sel, write, sm.wb_tga_first.val()) {
+        let w = 4 * sm.bus_words() as u32;
+        let sel = sm.o(O::WbSel) as u32;
+        let write = sm.o(O::WbWe) != 0;
+        let (space, off) = resolve(sm.o(O::WbTgaSpace) as u32, adr);
+        match check(bus, space, thread, adr, off, size, w, sel, write, sm.o(O::WbTgaFirst) != 0) {
             Err(f) => (Response::Err, Some(Event::Fault(f, lane))),
             Ok(base) => {
                 let mut read = vec![0u8; w as usize];
                 if write {
                     let store = bus.bytes_mut(space);
-                    for (k, d) in sm.wb_dat_w.iter().flat_map(|d| d.val().to_u32().to_le_bytes()).enumerate() {
+                    for (k, d) in (0..sm.bus_words()).flat_map(|d| sm.dat_w(d).to_le_bytes()).enumerate() {
                         if sel >> k & 1 == 1 {
                             store[base + k] = d;
                         }
