@@ -466,6 +466,7 @@ impl Gen<'_, '_> {
             46..=53 => self.atomic()?,
             54..=61 => self.warp_op()?,
             62..=65 => self.carry()?,
+            66 => Stmt::Code(vec![(*self.u.choose(&["nop", "fence.cta", "fence.gpu", "fence.sys"])?).to_string()]),
             _ => Stmt::Code(vec![self.compute()?]),
         })
     }
@@ -509,7 +510,7 @@ impl Gen<'_, '_> {
             if regs[1].is_some() {
                 i.a = self.val(counts[1])?;
             }
-            if info.format != Format::Plop && matches!(i.b, Operand::Reg(_)) {
+            if matches!(info.format, Format::Rb | Format::Rrb | Format::Rrbc | Format::SetP | Format::Sel) {
                 i.b = if imm { Operand::Imm(self.imm()?) } else { Operand::Reg(self.val(counts[2])?) };
             }
             if i.uses_c() {
