@@ -229,6 +229,9 @@ enum Cmd {
         /// Generate nothing that triggers a known, still open engine bug (docs/fuzzing.md).
         #[arg(long)]
         avoid_known: bool,
+        /// Stop after this many (shrunk) mismatches.
+        #[arg(long, default_value_t = 1)]
+        max_mismatches: usize,
     },
 }
 
@@ -536,9 +539,10 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             Ok(0)
         }
-        Cmd::Fuzz { seconds, seed, out, json, avoid_known } => {
+        Cmd::Fuzz { seconds, seed, out, json, avoid_known, max_mismatches } => {
             let status = crate::progress::Status::new(quiet);
-            let (text, bad) = crate::fuzz::run(seconds, seed, out.as_deref(), json, avoid_known, &status)?;
+            let opts = crate::fuzz::Opts { seconds, seed, out: out.as_deref(), json, avoid_known, max_mismatches };
+            let (text, bad) = crate::fuzz::run(&opts, &status)?;
             drop(status);
             out!("{text}");
             Ok(if bad > 0 { 1 } else { 0 })

@@ -6,9 +6,20 @@ use heddle_fuzz::gen::Options;
 use heddle_fuzz::{campaign, reproducer, Summary};
 use std::path::Path;
 
-/// Runs the campaign and returns (report, mismatches found).
-pub fn run(seconds: f64, seed: u64, out: Option<&Path>, json: bool, avoid_known: bool, status: &crate::progress::Status) -> Result<(String, usize), String> {
-    let s = campaign(seed, seconds, 120.0, 1, Options { avoid_known }, |s: &Summary| {
+/// What `heddle fuzz` was asked.
+pub struct Opts<'a> {
+    pub seconds: f64,
+    pub seed: u64,
+    pub out: Option<&'a Path>,
+    pub json: bool,
+    pub avoid_known: bool,
+    pub max_mismatches: usize,
+}
+
+/// Runs the campaign and returns (report, mismatches and generator bugs found).
+pub fn run(o: &Opts, status: &crate::progress::Status) -> Result<(String, usize), String> {
+    let (seed, out, json) = (o.seed, o.out, o.json);
+    let s = campaign(seed, o.seconds, 120.0, o.max_mismatches.max(1), Options { avoid_known: o.avoid_known }, |s: &Summary| {
         status.say(format!(
             "{} programs, {:.0}/s, {} mismatches, {} opcodes",
             s.programs,

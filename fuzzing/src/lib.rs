@@ -285,7 +285,12 @@ fn smaller_cases(c: &Case) -> Vec<Case> {
 /// Reduces a failing case while the same kind of difference persists
 /// (greedy: the first smaller candidate that still fails is taken, until
 /// none does or `budget` runs out).
-pub fn shrink(case: &Case, kind: Kind, budget: Duration, mut tick: impl FnMut(&Case)) -> Case {
+pub fn shrink(case: &Case, kind: Kind, budget: Duration, tick: impl FnMut(&Case)) -> Case {
+    shrink_with(case, kind, budget, &RtlOptions::default(), tick)
+}
+
+/// [`shrink`] with RTL options (tests plant a difference with `corrupt_retire`).
+pub fn shrink_with(case: &Case, kind: Kind, budget: Duration, opts: &RtlOptions, mut tick: impl FnMut(&Case)) -> Case {
     let t = Instant::now();
     let mut best = case.clone();
     'outer: while t.elapsed() < budget {
@@ -293,7 +298,7 @@ pub fn shrink(case: &Case, kind: Kind, budget: Duration, mut tick: impl FnMut(&C
             if t.elapsed() >= budget {
                 break 'outer;
             }
-            if let Ok(v) = run_case(&c, &RtlOptions::default()) {
+            if let Ok(v) = run_case(&c, opts) {
                 if v.mismatch.is_some_and(|m| m.kind == kind) {
                     best = c;
                     tick(&best);

@@ -51,3 +51,14 @@ fn oracle_compares_memory_traps_and_stdout() {
     o.stdout = b"x".to_vec();
     assert_eq!(compare(&ok(vec![]), &EngineRun { result: Ok(o), memory: vec![] }, &c).unwrap().kind, Kind::Stdout);
 }
+
+#[test]
+fn shrinking_keeps_a_planted_difference_and_reduces() {
+    let opts = RtlOptions { corrupt_retire: Some(30), ..Default::default() };
+    let c = (0..50).map(case_of_seed).find(|c| run_case(c, &opts).unwrap().mismatch.is_some()).unwrap();
+    let small = shrink_with(&c, Kind::Lockstep, std::time::Duration::from_secs(60), &opts, |_| {});
+    assert_eq!(run_case(&small, &opts).unwrap().mismatch.unwrap().kind, Kind::Lockstep);
+    let lines = |c: &gen::Case| c.render().lines().count();
+    assert!(lines(&small) < lines(&c) || small.block < c.block, "{} -> {}", lines(&c), lines(&small));
+    assert!(small.grid == 1, "grid {}", small.grid);
+}
