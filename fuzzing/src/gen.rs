@@ -288,8 +288,11 @@ pub fn config(u: &mut Unstructured) -> Result<SmConfig> {
     // (The RTL refuses 64 lanes: its beat-wide memory path has at most 32.)
     let lanes_choices: Vec<u32> = [1u32, 2, 4, 8, 16, 32].into_iter().filter(|&l| l <= warp_size).collect();
     let lanes = *u.choose(&lanes_choices)?;
-    let warps = u.int_in_range(2..=16)?;
+    // (The RTL's register-file RAMs hold warps x beats x 128 words at most
+    // 2^16: it refuses larger SMs that `SmConfig::validate` accepts.)
+    let warps = u.int_in_range(2..=16)?.min(512 / (warp_size / lanes)).max(1);
     let ctas = u.int_in_range(1..=warps.min(4))?;
+    let warps = warps.max(ctas);
     let banks = *u.choose(&[2u32, 4, 8, 16, 32])?;
     let c = SmConfig {
         lanes,
