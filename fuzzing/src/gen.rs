@@ -61,6 +61,8 @@ pub enum Stmt {
     Barrier { code: Vec<String> },
     /// `call fN`, guarded by p0 when `cond` is not empty.
     Call { cond: Vec<String>, func: usize },
+    /// `calli` with per-lane targets: f`a` where `cond` (p0) fails, f`b` where it holds.
+    Calli { cond: Vec<String>, a: usize, b: usize },
 }
 
 /// A generated launch: everything needed to run it and write a reproducer.
@@ -239,6 +241,12 @@ impl Render {
                 self.text.push_str(&format!("{lx}:\n"));
                 self.exit();
                 self.text.push_str(&format!("{lj}:\n"));
+            }
+            Stmt::Calli { cond, a, b } => {
+                self.lines(cond);
+                self.line(&format!("mov r7, f{a}"));
+                self.line(&format!("@p0 mov r7, f{b}"));
+                self.line("calli r7");
             }
             Stmt::Call { cond, func } => {
                 if cond.is_empty() {
@@ -465,7 +473,13 @@ impl Gen<'_, '_> {
                 let cond = if self.u.ratio(1, 2)? { self.cond()? } else { vec![] };
                 Stmt::Call { cond, func }
             }
-            36..=45 => self.memory()?,
+            36..=37 if calls && self.nfuncs > 0 => {
+                let cond = self.cond()?;
+                let a = self.u.int_in_range(0..=self.nfuncs - 1)?;
+                let b = self.u.int_in_range(0..=self.nfuncs - 1)?;
+                Stmt::Calli { cond, a, b }
+            }
+            38..=45 => self.memory()?,
             46..=53 => self.atomic()?,
             54..=61 => self.warp_op()?,
             62..=65 => self.carry()?,
