@@ -276,6 +276,14 @@ fn smaller_cases(c: &Case) -> Vec<Case> {
         out.push(Case { block: c.block / 2, ..c.clone() });
         out.push(Case { block: c.block - 1, ..c.clone() });
     }
+    // A simpler SM: one CTA slot, a whole warp per beat.
+    if c.config.ctas > 1 {
+        out.push(Case { config: heddle_hw::SmConfig { ctas: 1, ..c.config.clone() }, ..c.clone() });
+    }
+    let wide = c.config.warp_size.min(32);
+    if c.config.lanes < wide {
+        out.push(Case { config: heddle_hw::SmConfig { lanes: wide, ..c.config.clone() }, ..c.clone() });
+    }
     if c.data.iter().any(|&v| v != 0) {
         out.push(Case { data: vec![0; c.data.len()], ..c.clone() });
     }
