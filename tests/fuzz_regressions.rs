@@ -1,6 +1,6 @@
 //! Shrunk reproducers that `heddle fuzz` found (tests/fuzz-regressions/):
 //! each `// run:` line must run on the RTL in lockstep without a difference.
-//! Reproducers of bugs still open are `#[ignore]`d (docs/fuzzing.md lists them).
+//! Reproducers of bugs still open are to be `#[ignore]`d (docs/fuzzing.md lists them).
 
 use std::path::Path;
 use std::process::Command;
@@ -31,15 +31,14 @@ fn sfu_rcp_zero() {
     check("sfu_rcp_zero.hasm");
 }
 
-/// `shfl.down`/`shfl.bfly` lanes outside the clamp count as in range on the RTL.
+/// `shfl.down`/`shfl.bfly` lanes outside the clamp counted as in range on
+/// the RTL: its in-range test compared the idx mode's source lane.
 #[test]
-#[ignore = "open RTL bug: shfl.down/bfly in-range predicate (docs/fuzzing.md)"]
 fn shfl_clamp() {
     check("shfl_clamp.hasm");
 }
 
 #[test]
-#[ignore = "open RTL bug: shfl.down/bfly in-range predicate (docs/fuzzing.md)"]
 fn shfl_down_clamp() {
     check("shfl_down_clamp.hasm");
 }
