@@ -274,8 +274,12 @@ impl Coverage {
             if let Ok(i) = Inst::decode(w) {
                 *self.ops.entry(i.op.mnemonic().to_string()).or_default() += 1;
                 let text = format!("{i}");
-                let head = text.trim_start_matches(|c: char| c == '@' || c == '!' || c.is_alphanumeric() && text.starts_with('@'));
-                let head = head.split_whitespace().find(|t| t.starts_with(i.op.mnemonic())).unwrap_or("");
+                let mut toks = text.split_whitespace();
+                let head = match toks.next() {
+                    Some(t) if t.starts_with('@') => toks.next().unwrap_or(""),
+                    Some(t) => t,
+                    None => "",
+                };
                 if head.contains('.') {
                     *self.ops.entry(head.to_string()).or_default() += 1;
                 }
