@@ -36,6 +36,9 @@ pub const COUNTERS: u32 = 4;
 pub const VAL_LO: u8 = 8;
 pub const VAL_HI: u8 = 24;
 
+/// The format of the generated `vprintf` calls (arguments: three words).
+pub const PRINTF_FORMAT: &str = "t%u: %x %d\n";
+
 /// Float and integer values that break arithmetic units.
 pub const SPECIAL: &[u32] = &[
     0x0000_0000, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7fa0_0000, 0xffc0_0001, 0x0000_0001,
@@ -138,8 +141,10 @@ impl Case {
             r.text.push_str(s);
             r.text.push('\n');
         };
+        let fmt: Vec<String> = PRINTF_FORMAT.bytes().chain([0]).map(|b| b.to_string()).collect();
+        r.text.push_str(&format!(".const fmt .b8 {}\n", fmt.join(", ")));
         r.text.push_str(".kernel fuzz\n    .param out 8\n    .param data 8\n");
-        r.text.push_str(&format!("    .regs {VAL_HI}\n    .shared {}\n    .local 64\n", self.shared_bytes()));
+        r.text.push_str(&format!("    .regs {VAL_HI}\n    .shared {}\n    .local 96\n", self.shared_bytes()));
         for s in [
             "s2r r0, tid.x",
             "s2r r6, ctaid.x",
@@ -487,6 +492,19 @@ impl Gen<'_, '_> {
             46..=53 => self.atomic()?,
             54..=61 => self.warp_op()?,
             62..=65 => self.carry()?,
+            67..=68 => {
+                let (a, b) = (self.val(1)?, self.val(1)?);
+                Stmt::Code(vec![
+                    "st.local.b32 [rz+64], r1".into(),
+                    format!("st.local.b32 [rz+68], r{a}"),
+                    format!("st.local.b32 [rz+72], r{b}"),
+                    "mov r20, fmt+0xfd000000".into(),
+                    "mov r21, 0".into(),
+                    "mov r22, 0xff000040".into(),
+                    "mov r23, 0".into(),
+                    "syscall.vprintf r20, r20".into(),
+                ])
+            }
             66 => Stmt::Code(vec![(*self.u.choose(&["nop", "fence.cta", "fence.gpu", "fence.sys"])?).to_string()]),
             _ => Stmt::Code(vec![self.compute()?]),
         })

@@ -53,6 +53,8 @@ pub struct Verdict {
     /// Warp instructions the golden model retired.
     pub instructions: u64,
     pub rtl_cycles: u64,
+    /// Bytes the golden model's printf wrote.
+    pub stdout_bytes: usize,
 }
 
 /// The outcome and final global memory of one engine.
@@ -105,7 +107,13 @@ pub fn compare(golden: &EngineRun, rtl: &EngineRun, case: &Case) -> Option<Misma
             ),
         });
     }
-    if g.stdout != r.stdout {
+    // Lines of different warps come in schedule order: compare them as multisets.
+    let lines = |o: &[u8]| {
+        let mut v: Vec<Vec<u8>> = o.split(|&b| b == b'\n').map(|l| l.to_vec()).collect();
+        v.sort();
+        v
+    };
+    if g.stdout != r.stdout && lines(&g.stdout) != lines(&r.stdout) {
         return Some(Mismatch {
             kind: Kind::Stdout,
             detail: format!(
@@ -154,6 +162,7 @@ pub fn run_case(case: &Case, opts: &RtlOptions) -> Result<Verdict, String> {
     let gres = gd.launch(&l);
     let golden_s = t.elapsed().as_secs_f64();
     let instructions = gres.as_ref().map(|o| o.stats.warp_instructions).unwrap_or(0);
+    let stdout_bytes = gres.as_ref().map(|o| o.stdout.len()).unwrap_or(0);
     if let Err(e) = &gres {
         return Err(format!("generated launch refused by the golden model: {e}"));
     }
@@ -164,7 +173,7 @@ pub fn run_case(case: &Case, opts: &RtlOptions) -> Result<Verdict, String> {
     let rtl_s = t.elapsed().as_secs_f64();
     let rtl_cycles = rres.as_ref().map(|o| o.rtl.cycles).unwrap_or(0);
     let rtl = EngineRun { result: rres.map(|o| o.outcome), memory: rd.global.bytes().to_vec() };
-    Ok(Verdict { mismatch: compare(&golden, &rtl, case), golden_s, rtl_s, instructions, rtl_cycles })
+    Ok(Verdict { mismatch: compare(&golden, &rtl, case), golden_s, rtl_s, instructions, rtl_cycles, stdout_bytes })
 }
 
 /// A seeded case: the same seed gives the same case.

@@ -62,3 +62,20 @@ fn shrinking_keeps_a_planted_difference_and_reduces() {
     assert!(lines(&small) < lines(&c) || small.block < c.block, "{} -> {}", lines(&c), lines(&small));
     assert!(small.grid == 1, "grid {}", small.grid);
 }
+
+#[test]
+fn printf_output_is_generated_and_agrees() {
+    let v = (0..200)
+        .map(case_of_seed)
+        .filter(|c| c.render().contains("vprintf"))
+        .take(5)
+        .map(|c| run_case(&c, &RtlOptions::default()).unwrap())
+        .collect::<Vec<_>>();
+    assert!(v.iter().any(|v| v.stdout_bytes > 0));
+    assert!(v.iter().all(|v| v.mismatch.is_none()));
+    // Lines of different warps may come in another order.
+    let c = case_of_seed(5);
+    let out = |s: &[u8]| EngineRun { result: Ok(heddle_sim::launch::Outcome { stdout: s.to_vec(), ..Default::default() }), memory: vec![] };
+    assert!(compare(&out(b"a\nb\n"), &out(b"b\na\n"), &c).is_none());
+    assert!(compare(&out(b"a\nb\n"), &out(b"a\nc\n"), &c).is_some());
+}
