@@ -81,11 +81,7 @@ pub fn run(o: &Opts, status: &crate::progress::Status) -> Result<(String, usize)
         t.push_str("  ");
         t.push_str(&ops.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", "));
         t.push('\n');
-        let missing: Vec<&str> = heddle_isa::table::TABLE
-            .iter()
-            .map(|i| i.mnemonic)
-            .filter(|m| !s.coverage.ops.contains_key(*m))
-            .collect();
+        let missing: Vec<&str> = heddle_isa::table::TABLE.iter().map(|i| i.mnemonic).filter(|m| !s.coverage.ops.contains_key(*m)).collect();
         t.push_str(&format!("  never generated: {}\n", if missing.is_empty() { "-".into() } else { missing.join(", ") }));
         for (ps, e) in &s.invalid {
             t.push_str(&format!("generator bug (program seed {ps}): {}\n", e.lines().next().unwrap_or("")));

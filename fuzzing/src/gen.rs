@@ -41,10 +41,38 @@ pub const PRINTF_FORMAT: &str = "t%u: %x %d\n";
 
 /// Float and integer values that break arithmetic units.
 pub const SPECIAL: &[u32] = &[
-    0x0000_0000, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7fa0_0000, 0xffc0_0001, 0x0000_0001,
-    0x807f_ffff, 0x0040_0000, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff, 0xff7f_ffff, 0xffff_ffff, 0x7fff_ffff,
-    0x0000_0002, 0x3f00_0000, 0x4f00_0000, 0xcf00_0000, 0x0000_7c00, 0x0000_fc00, 0x0000_0400, 0x0000_8001,
-    0x3400_0000, 0x4b80_0000, 0x0000_001f, 0x0000_0020, 0x0000_0021, 0x0000_ffff, 0x8000_0001, 0x0000_0003,
+    0x0000_0000,
+    0x8000_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7fa0_0000,
+    0xffc0_0001,
+    0x0000_0001,
+    0x807f_ffff,
+    0x0040_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff,
+    0xffff_ffff,
+    0x7fff_ffff,
+    0x0000_0002,
+    0x3f00_0000,
+    0x4f00_0000,
+    0xcf00_0000,
+    0x0000_7c00,
+    0x0000_fc00,
+    0x0000_0400,
+    0x0000_8001,
+    0x3400_0000,
+    0x4b80_0000,
+    0x0000_001f,
+    0x0000_0020,
+    0x0000_0021,
+    0x0000_ffff,
+    0x8000_0001,
+    0x0000_0003,
 ];
 
 /// One piece of a generated kernel.
@@ -366,7 +394,11 @@ pub fn case(u: &mut Unstructured) -> Result<Case> {
 pub fn case_with(u: &mut Unstructured, opts: Options) -> Result<Case> {
     let cfg = config(u)?;
     let max_block = cfg.max_cta_threads().min(96);
-    let block = if u.ratio(1, 3)? { cfg.warp_size.min(max_block) * u.int_in_range(1..=2)?.min(max_block / cfg.warp_size.min(max_block)).max(1) } else { u.int_in_range(1..=max_block)? };
+    let block = if u.ratio(1, 3)? {
+        cfg.warp_size.min(max_block) * u.int_in_range(1..=2)?.min(max_block / cfg.warp_size.min(max_block)).max(1)
+    } else {
+        u.int_in_range(1..=max_block)?
+    };
     let grid = u.int_in_range(1..=3)?;
     let mut data = Vec::with_capacity(DATA_WORDS);
     for _ in 0..DATA_WORDS {
@@ -684,7 +716,12 @@ impl Gen<'_, '_> {
             q = 1;
         }
         Ok(Stmt::Code(match self.u.int_in_range(0..=3)? {
-            0 => vec![format!("vote.{} p{q}, {}{}", self.u.choose(&["all", "any", "uni"])?, if self.u.ratio(1, 3)? { "!" } else { "" }, pn(p))],
+            0 => vec![format!(
+                "vote.{} p{q}, {}{}",
+                self.u.choose(&["all", "any", "uni"])?,
+                if self.u.ratio(1, 3)? { "!" } else { "" },
+                pn(p)
+            )],
             1 => vec![format!("ballot r{d}, {}", pn(p))],
             2 => {
                 let _ = self.opts.avoid_known;
@@ -692,11 +729,7 @@ impl Gen<'_, '_> {
                 let lane = self.u.int_in_range(0..=self.cfg.warp_size + 1)?;
                 let clamp = self.u.int_in_range(0..=31)?;
                 let seg = *self.u.choose(&[0u32, 0x10, 0x18, 0x1c, 0x1e, 0x1f])?;
-                let b = if self.u.ratio(1, 2)? {
-                    format!("r{}", self.val(1)?)
-                } else {
-                    format!("{lane}")
-                };
+                let b = if self.u.ratio(1, 2)? { format!("r{}", self.val(1)?) } else { format!("{lane}") };
                 let dest = if self.u.ratio(1, 2)? { format!("r{d}|p{q}") } else { format!("r{d}") };
                 if b.starts_with('r') {
                     vec![format!("mov r7, {}", clamp | seg << 8), format!("shfl.{mode} {dest}, r{a}, {b}, r7")]
@@ -704,7 +737,25 @@ impl Gen<'_, '_> {
                     vec![format!("mov r7, {}", clamp | seg << 8), format!("mov r6, {b}"), format!("shfl.{mode} {dest}, r{a}, r6, r7")]
                 }
             }
-            _ => vec!["s2r r".to_string() + &format!("{d}, {}", self.u.choose(&["laneid", "warpid", "activemask", "lanemask_lt", "lanemask_ge", "nwarpid", "warpsize", "ctaid.x", "ntid.x", "nctaid.x", "tid.y"])?)],
+            _ => vec![
+                "s2r r".to_string()
+                    + &format!(
+                        "{d}, {}",
+                        self.u.choose(&[
+                            "laneid",
+                            "warpid",
+                            "activemask",
+                            "lanemask_lt",
+                            "lanemask_ge",
+                            "nwarpid",
+                            "warpsize",
+                            "ctaid.x",
+                            "ntid.x",
+                            "nctaid.x",
+                            "tid.y"
+                        ])?
+                    ),
+            ],
         }))
     }
 

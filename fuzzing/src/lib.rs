@@ -237,10 +237,8 @@ fn candidates(body: &[Stmt]) -> Vec<Vec<Stmt>> {
         }
         let inner: Vec<Stmt> = match &body[i] {
             Stmt::If { cond, then, els } => {
-                let mut r: Vec<Stmt> = candidates(then)
-                    .into_iter()
-                    .map(|t| Stmt::If { cond: cond.clone(), then: t, els: els.clone() })
-                    .collect();
+                let mut r: Vec<Stmt> =
+                    candidates(then).into_iter().map(|t| Stmt::If { cond: cond.clone(), then: t, els: els.clone() }).collect();
                 r.extend(candidates(els).into_iter().map(|e| Stmt::If { cond: cond.clone(), then: then.clone(), els: e }));
                 r
             }
