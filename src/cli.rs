@@ -216,6 +216,28 @@ enum Cmd {
         #[arg(long, conflicts_with = "rtl")]
         verilator: bool,
     },
+    /// Differential fuzzing: random kernels and SM configurations, run on the
+    /// golden model and on the RTL in lockstep, ends compared (docs/fuzzing.md).
+    Fuzz {
+        /// Seconds to run programs for (a mismatch is then shrunk, for up to 2 minutes).
+        #[arg(long, default_value_t = 60.0)]
+        seconds: f64,
+        /// Seed of the first program (program k has seed S + k): the same seed gives the same programs.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Write each shrunk mismatch here as a ready-to-run `.hasm` with a `run:` line.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Generate nothing that triggers a known, still open engine bug (docs/fuzzing.md).
+        #[arg(long)]
+        avoid_known: bool,
+        /// Stop after this many (shrunk) mismatches.
+        #[arg(long, default_value_t = 1)]
+        max_mismatches: usize,
+    },
 }
 
 /// Reads an object or assembles a source file; Err is printed with exit 2.
@@ -525,6 +547,14 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 );
             }
             Ok(0)
+        }
+        Cmd::Fuzz { seconds, seed, out, json, avoid_known, max_mismatches } => {
+            let status = crate::progress::Status::new(quiet);
+            let opts = crate::fuzz::Opts { seconds, seed, out: out.as_deref(), json, avoid_known, max_mismatches };
+            let (text, bad) = crate::fuzz::run(&opts, &status)?;
+            drop(status);
+            out!("{text}");
+            Ok(if bad > 0 { 1 } else { 0 })
         }
         Cmd::Bench { seconds, rtl, corpus, verilator } => {
             let status = crate::progress::Status::new(quiet);

@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod fuzz;
 pub mod manifest;
 pub mod progress;
 pub mod run;

@@ -1975,13 +1975,17 @@ impl Logic for Sm {
                 self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
                 if self.f_mod.val().get_bits::<2>(0) == 1 {
                     self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val();
-                    self.sh_in[l].next = ((self.sh_j[l].val() & self.sx31.val()) == 0) & (self.sh_j[l].val() >= self.sh_max[l].val());
+                    self.sh_in[l].next = ((((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) & self.sx31.val()) == 0)
+                        & (((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) >= self.sh_max[l].val());
                 }
+                // (down and bfly test their own source lane against maxLane.)
                 if self.f_mod.val().get_bits::<2>(0) == 2 {
                     self.sh_j[l].next = (self.sh_lane[l].val() + self.sh_b[l].val()) & self.lo32.val();
+                    self.sh_in[l].next = ((self.sh_lane[l].val() + self.sh_b[l].val()) & self.lo32.val()) <= self.sh_max[l].val();
                 }
                 if self.f_mod.val().get_bits::<2>(0) == 3 {
                     self.sh_j[l].next = self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm64.val());
+                    self.sh_in[l].next = (self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm64.val())) <= self.sh_max[l].val();
                 }
                 self.sh_ok[l].next = self.sh_in[l].val()
                     & (self.sh_j[l].val() < self.ws64.val())
