@@ -163,49 +163,21 @@ pub mod mem {
     pub const SYSCALL: u64 = 3;
 }
 
-/// Every [`SmState`], in declaration order: a state's index here is its
-/// code in the exported Verilog (`localparam SmState$Name`).
-pub const SM_STATES: [SmState; 33] = {
-    use SmState::*;
-    [
-        Idle,
-        InitWarp,
-        InitThread,
-        Sched,
-        Top,
-        Aux,
-        Aux2,
-        Dispatch,
-        Exec,
-        MemAddr,
-        MemData,
-        MemReq,
-        MemWb,
-        ShflGather,
-        ShflSelect,
-        CalliGather,
-        CalliLead,
-        CalliPush,
-        CalliWait,
-        BeatAddr,
-        BeatData,
-        BeatReq,
-        BeatWb,
-        SmemAcc,
-        BarArrive,
-        BarCheck,
-        BarRelease,
-        BarWb,
-        Ctl2,
-        CtlWait,
-        Commit,
-        NextCta,
-        Trapped,
-    ]
-};
+/// Declares [`SmState`] and [`SM_STATES`] from one list of states.
+macro_rules! sm_states {
+    ($($state:ident),* $(,)?) => {
+        #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+        pub enum SmState {
+            $($state),*
+        }
 
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-pub enum SmState {
+        /// Every [`SmState`], in declaration order: a state's index here is its
+        /// code in the exported Verilog (`localparam SmState$Name`).
+        pub const SM_STATES: [SmState; [$(SmState::$state),*].len()] = [$(SmState::$state),*];
+    };
+}
+
+sm_states! {
     Idle,
     InitWarp,
     InitThread,
