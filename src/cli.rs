@@ -217,7 +217,7 @@ enum Cmd {
         verilator: bool,
     },
     /// Differential fuzzing: random kernels and SM configurations, run on the
-    /// golden model and on the RTL in lockstep, ends compared (docs/fuzzing.md).
+    /// golden model and on the RTL engines in lockstep, ends compared (docs/fuzzing.md).
     Fuzz {
         /// Seconds to run programs for (a mismatch is then shrunk, for up to 2 minutes).
         #[arg(long, default_value_t = 60.0)]
@@ -225,6 +225,30 @@ enum Cmd {
         /// Seed of the first program (program k has seed S + k): the same seed gives the same programs.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// The engines to compare: golden and rtl and/or verilator.
+        #[arg(long, value_delimiter = ',', default_value = "golden,rtl")]
+        engines: Vec<Engine>,
+        /// Threads running programs.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Run only programs k with k % N == I (for a batch system; merge the corpora after).
+        #[arg(long, value_parser = crate::fuzz::parse_shard, value_name = "I/N")]
+        shard: Option<(u64, u64)>,
+        /// Keep programs that reached new coverage here (as cargo-fuzz inputs) and resume from here.
+        #[arg(long)]
+        corpus: Option<PathBuf>,
+        /// Copy these corpora's entries into --corpus, and stop.
+        #[arg(long, requires = "corpus", num_args = 1..)]
+        merge: Vec<PathBuf>,
+        /// With verilator: the SM configurations to draw (each a Verilator build).
+        #[arg(long, default_value_t = 3)]
+        configs: usize,
+        /// Build the SM with this planted bug (docs/fuzzing.md; or $HEDDLE_PLANT).
+        #[arg(long)]
+        plant: Option<heddle_hw::plant::Plant>,
+        /// Run a campaign of --seconds against each planted bug (or those named) and print a table.
+        #[arg(long, num_args = 0.., value_name = "PLANT")]
+        plants: Option<Vec<heddle_hw::plant::Plant>>,
         /// Write each shrunk mismatch here as a ready-to-run `.hasm` with a `run:` line.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -548,10 +572,46 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             Ok(0)
         }
-        Cmd::Fuzz { seconds, seed, out, json, avoid_known, max_mismatches } => {
+        Cmd::Fuzz {
+            seconds,
+            seed,
+            engines,
+            jobs,
+            shard,
+            corpus,
+            merge,
+            configs,
+            plant,
+            plants,
+            out,
+            json,
+            avoid_known,
+            max_mismatches,
+        } => {
+            if let (Some(into), false) = (&corpus, merge.is_empty()) {
+                out!("{}", crate::fuzz::merge(into, &merge)?);
+                return Ok(0);
+            }
             let status = crate::progress::Status::new(quiet);
-            let opts = crate::fuzz::Opts { seconds, seed, out: out.as_deref(), json, avoid_known, max_mismatches };
-            let (text, bad) = crate::fuzz::run(&opts, &status)?;
+            let plant = plant.or_else(heddle_hw::plant::active);
+            let opts = crate::fuzz::Opts {
+                seconds,
+                seed,
+                out,
+                json,
+                avoid_known,
+                max_mismatches,
+                engines,
+                jobs,
+                shard: shard.unwrap_or((0, 1)),
+                corpus,
+                configs,
+                plant,
+            };
+            let (text, bad) = match plants {
+                Some(only) => crate::fuzz::run_plants(&opts, &only, &status)?,
+                None => crate::fuzz::run(&opts, &status)?,
+            };
             drop(status);
             out!("{text}");
             Ok(if bad > 0 { 1 } else { 0 })

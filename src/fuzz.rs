@@ -1,39 +1,161 @@
-//! `heddle fuzz`: a seeded differential campaign (golden model against the
-//! RTL in lockstep) with `heddle_fuzz`; reproducers of mismatches under
-//! `--out`, a summary on stdout (text or JSON), exit 1 on a mismatch.
+//! `heddle fuzz`: seeded differential campaigns with `heddle_fuzz` (the
+//! golden model against the RTL and/or the Verilator engine, in lockstep),
+//! their corpus, shards and planted-bug runs; reproducers of mismatches
+//! under `--out`, a summary on stdout (text or JSON), exit 1 on a mismatch.
 
-use heddle_fuzz::gen::Options;
-use heddle_fuzz::{campaign, reproducer, Summary};
-use std::path::Path;
+use heddle_fuzz::{campaign, config_of_seed, gen, points, reproducer, seed_bytes, Oracle, Plan, Summary};
+use heddle_hw::plant::{Layer, Plant};
+use heddle_hw::SmConfig;
+use heddle_sim::engine::Engine;
+use std::path::{Path, PathBuf};
 
 /// What `heddle fuzz` was asked.
-pub struct Opts<'a> {
+#[derive(Clone)]
+pub struct Opts {
     pub seconds: f64,
     pub seed: u64,
-    pub out: Option<&'a Path>,
+    pub out: Option<PathBuf>,
     pub json: bool,
     pub avoid_known: bool,
     pub max_mismatches: usize,
+    pub engines: Vec<Engine>,
+    pub jobs: usize,
+    pub shard: (u64, u64),
+    pub corpus: Option<PathBuf>,
+    pub configs: usize,
+    pub plant: Option<Plant>,
+}
+
+/// `I/N` of `--shard`.
+pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("--shard {s}: expected I/N with 0 <= I < N");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n) = (i.parse::<u64>().map_err(|_| bad())?, n.parse::<u64>().map_err(|_| bad())?);
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// The SMs of a campaign with the Verilator engine: `n` drawn from the legal
+/// space (seeded by the campaign's seed; at most 8 lanes, so that each
+/// Verilator build takes well under a minute), built before the clock starts.
+fn verilator_pool(seed: u64, n: usize, status: &crate::progress::Status) -> Result<Vec<SmConfig>, String> {
+    let mut pool = vec![];
+    for i in 0..n as u64 {
+        let mut c = config_of_seed(seed ^ 0x5eed_c0f1_u64.wrapping_mul(i + 1));
+        c.lanes = c.lanes.min(8);
+        status.say(format!("building the Verilator model of SM {} of {n} (once per configuration)", i + 1));
+        heddle_sim::verilator::prepare(&c)?;
+        pool.push(c);
+    }
+    Ok(pool)
+}
+
+/// The plan of a campaign from the options.
+fn plan(o: &Opts, status: &crate::progress::Status) -> Result<Plan, String> {
+    let oracle = Oracle::new(&o.engines)?;
+    let mut g = gen::Options { avoid_known: o.avoid_known, ..Default::default() };
+    if oracle.engines.contains(&Engine::Verilator) {
+        heddle_hw::plant::set(o.plant);
+        g.configs = verilator_pool(o.seed, o.configs.max(1), status)?;
+    }
+    let start = match &o.corpus {
+        Some(dir) => read_resume(dir, o)?,
+        None => 0,
+    };
+    Ok(Plan {
+        seed: o.seed,
+        seconds: o.seconds,
+        shrink_s: 120.0,
+        max_mismatches: o.max_mismatches.max(1),
+        gen: g,
+        oracle,
+        jobs: o.jobs.max(1),
+        shard: o.shard,
+        start,
+        plant: o.plant,
+    })
+}
+
+fn resume_file(dir: &Path, o: &Opts) -> PathBuf {
+    dir.join(format!("resume-seed{}-shard{}of{}", o.seed, o.shard.0, o.shard.1))
+}
+
+fn read_resume(dir: &Path, o: &Opts) -> Result<u64, String> {
+    match std::fs::read_to_string(resume_file(dir, o)) {
+        Ok(t) => t.trim().parse().map_err(|_| format!("{}: not a program index", resume_file(dir, o).display())),
+        Err(_) => Ok(0),
+    }
+}
+
+/// 64-bit FNV-1a: corpus entries are named by their contents, so merging
+/// corpora is copying files.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Keeps what a campaign learned in `dir`: the programs that reached new
+/// coverage (as the bytes they are drawn from, which cargo-fuzz's targets
+/// take too) and where to resume.
+fn save_corpus(dir: &Path, o: &Opts, s: &Summary) -> Result<usize, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut added = 0;
+    for &ps in &s.new_coverage {
+        let bytes = seed_bytes(ps);
+        let p = dir.join(format!("{:016x}", fnv(&bytes)));
+        if !p.exists() {
+            std::fs::write(&p, &bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+            added += 1;
+        }
+    }
+    std::fs::write(resume_file(dir, o), format!("{}\n", s.next)).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(added)
+}
+
+/// `--merge`: copies the entries of other corpora (shards') into `into`.
+pub fn merge(into: &Path, from: &[PathBuf]) -> Result<String, String> {
+    std::fs::create_dir_all(into).map_err(|e| format!("{}: {e}", into.display()))?;
+    let (mut added, mut seen) = (0, 0);
+    for d in from {
+        for e in std::fs::read_dir(d).map_err(|e| format!("{}: {e}", d.display()))? {
+            let p = e.map_err(|e| e.to_string())?.path();
+            if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("resume-")) || !p.is_file() {
+                continue;
+            }
+            seen += 1;
+            let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let to = into.join(format!("{:016x}", fnv(&bytes)));
+            if !to.exists() {
+                std::fs::write(&to, &bytes).map_err(|e| format!("{}: {e}", to.display()))?;
+                added += 1;
+            }
+        }
+    }
+    Ok(format!("merged {seen} entries into {}: {added} new\n", into.display()))
 }
 
 /// Runs the campaign and returns (report, mismatches and generator bugs found).
 pub fn run(o: &Opts, status: &crate::progress::Status) -> Result<(String, usize), String> {
-    let (seed, out, json) = (o.seed, o.out, o.json);
-    let s = campaign(seed, o.seconds, 120.0, o.max_mismatches.max(1), Options { avoid_known: o.avoid_known }, |s: &Summary| {
+    let p = plan(o, status)?;
+    let s = campaign(&p, |s: &Summary| {
         status.say(format!(
-            "{} programs, {:.0}/s, {} mismatches, {} opcodes",
+            "{} programs, {:.1}/s, {} mismatches, {} opcodes, {} of {} coverage points",
             s.programs,
             s.programs as f64 / s.wall_s.max(1e-9),
-            s.mismatches.len(),
-            s.coverage.opcodes()
+            s.found.len(),
+            s.coverage.opcodes(),
+            s.points.distinct(),
+            points::ALL.len()
         ))
     });
     let mut files = vec![];
-    if let Some(dir) = out {
+    if let Some(dir) = &o.out {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for (ps, c, m) in &s.mismatches {
-            let p = dir.join(format!("mismatch-{ps}.hasm"));
-            std::fs::write(&p, reproducer(c, Some(*ps), m)).map_err(|e| format!("{}: {e}", p.display()))?;
+        heddle_hw::plant::set(o.plant);
+        for f in &s.found {
+            let p = dir.join(format!("mismatch-{}.hasm", f.seed));
+            std::fs::write(&p, reproducer(&f.case, Some(f.seed), &f.mismatch)).map_err(|e| format!("{}: {e}", p.display()))?;
             files.push(p.display().to_string());
         }
         for (ps, e) in &s.invalid {
@@ -41,59 +163,158 @@ pub fn run(o: &Opts, status: &crate::progress::Status) -> Result<(String, usize)
             std::fs::write(&p, e).map_err(|e| format!("{}: {e}", p.display()))?;
         }
     }
-    let rate = |n: f64, t: f64| n / t.max(1e-9);
-    let text = if json {
-        let v = serde_json::json!({
-            "seed": seed,
-            "seconds": s.wall_s,
-            "programs": s.programs,
-            "programs_per_s": rate(s.programs as f64, s.wall_s),
-            "golden_programs_per_s": rate(s.programs as f64, s.golden_s),
-            "rtl_programs_per_s": rate(s.programs as f64, s.rtl_s),
-            "warp_instructions": s.instructions,
-            "rtl_cycles": s.rtl_cycles,
-            "mismatches": s.mismatches.iter().map(|(ps, c, m)| serde_json::json!({
-                "program_seed": ps, "kind": format!("{:?}", m.kind), "detail": m.detail, "run": c.run_args()
-            })).collect::<Vec<_>>(),
-            "invalid": s.invalid.iter().map(|(ps, e)| serde_json::json!({"program_seed": ps, "error": e})).collect::<Vec<_>>(),
-            "reproducers": files,
-            "coverage": s.coverage.ops,
-        });
-        format!("{}\n", serde_json::to_string_pretty(&v).unwrap())
-    } else {
-        let mut t = format!(
-            "heddle fuzz --seed {seed}: {} programs in {:.1} s ({:.1}/s); golden {:.0} programs/s, rtl (lockstep) {:.1} programs/s\n\
-             {} warp instructions (golden), {} RTL cycles ({:.0} cycles/s)\n\
-             coverage: {} opcodes, {} opcode.modifier forms\n",
-            s.programs,
-            s.wall_s,
-            rate(s.programs as f64, s.wall_s),
-            rate(s.programs as f64, s.golden_s),
-            rate(s.programs as f64, s.rtl_s),
-            s.instructions,
-            s.rtl_cycles,
-            rate(s.rtl_cycles as f64, s.rtl_s),
-            s.coverage.opcodes(),
-            s.coverage.forms()
-        );
-        let mut ops: Vec<(&String, &u64)> = s.coverage.ops.iter().filter(|(k, _)| !k.contains('.')).collect();
-        ops.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        t.push_str("  ");
-        t.push_str(&ops.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", "));
-        t.push('\n');
-        let missing: Vec<&str> = heddle_isa::table::TABLE.iter().map(|i| i.mnemonic).filter(|m| !s.coverage.ops.contains_key(*m)).collect();
-        t.push_str(&format!("  never generated: {}\n", if missing.is_empty() { "-".into() } else { missing.join(", ") }));
-        for (ps, e) in &s.invalid {
-            t.push_str(&format!("generator bug (program seed {ps}): {}\n", e.lines().next().unwrap_or("")));
+    let added = match &o.corpus {
+        Some(dir) => Some(save_corpus(dir, o, &s)?),
+        None => None,
+    };
+    let text = if o.json { json(o, &p, &s, &files, added) } else { text(o, &p, &s, &files, added) };
+    Ok((text, s.found.len() + s.invalid.len()))
+}
+
+fn rate(n: f64, t: f64) -> f64 {
+    n / t.max(1e-9)
+}
+
+fn json(o: &Opts, p: &Plan, s: &Summary, files: &[String], added: Option<usize>) -> String {
+    let per_engine: serde_json::Map<String, serde_json::Value> =
+        s.secs.keys().map(|e| (e.to_string(), serde_json::json!(rate(s.programs as f64, s.secs[e])))).collect();
+    let v = serde_json::json!({
+        "seed": o.seed,
+        "shard": format!("{}/{}", o.shard.0, o.shard.1),
+        "jobs": p.jobs,
+        "engines": p.oracle.engines.iter().map(|e| e.name()).collect::<Vec<_>>(),
+        "plant": o.plant.map(|p| p.name()),
+        "seconds": s.wall_s,
+        "programs": s.programs,
+        "programs_per_s": rate(s.programs as f64, s.wall_s),
+        "engine_programs_per_s": per_engine,
+        "warp_instructions": s.instructions,
+        "rtl_cycles": s.rtl_cycles,
+        "mismatches": s.found.iter().map(|f| serde_json::json!({
+            "program_seed": f.seed, "after_s": f.after_s, "programs_before": f.programs_before,
+            "kind": format!("{:?}", f.mismatch.kind), "engine": f.mismatch.engine.name(),
+            "detail": f.mismatch.detail, "run": f.case.run_args_on(f.mismatch.engine)
+        })).collect::<Vec<_>>(),
+        "invalid": s.invalid.iter().map(|(ps, e)| serde_json::json!({"program_seed": ps, "error": e})).collect::<Vec<_>>(),
+        "reproducers": files,
+        "coverage": s.coverage.ops,
+        "points": s.points.0,
+        "points_missing": s.points.missing(),
+        "corpus_added": added,
+        "next_program": s.next,
+    });
+    format!("{}\n", serde_json::to_string_pretty(&v).unwrap())
+}
+
+fn text(o: &Opts, p: &Plan, s: &Summary, files: &[String], added: Option<usize>) -> String {
+    let engines: Vec<String> =
+        s.secs.keys().map(|e| format!("{e} {:.1} programs/s", rate(s.programs as f64, s.secs[e]))).collect();
+    let mut t = format!(
+        "heddle fuzz --seed {}{}: {} programs in {:.1} s ({:.1}/s, {} job{}); {}\n\
+         {} warp instructions (golden), {} RTL cycles\n\
+         coverage: {} opcodes, {} opcode.modifier forms; {} of {} functional points\n",
+        o.seed,
+        o.plant.map_or(String::new(), |p| format!(" (planted bug {})", p.name())),
+        s.programs,
+        s.wall_s,
+        rate(s.programs as f64, s.wall_s),
+        p.jobs,
+        if p.jobs == 1 { "" } else { "s" },
+        engines.join(", "),
+        s.instructions,
+        s.rtl_cycles,
+        s.coverage.opcodes(),
+        s.coverage.forms(),
+        s.points.distinct(),
+        points::ALL.len()
+    );
+    let mut ops: Vec<(&String, &u64)> = s.coverage.ops.iter().filter(|(k, _)| !k.contains('.')).collect();
+    ops.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    t.push_str("  ");
+    t.push_str(&ops.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", "));
+    t.push('\n');
+    let missing: Vec<&str> = heddle_isa::table::TABLE.iter().map(|i| i.mnemonic).filter(|m| !s.coverage.ops.contains_key(*m)).collect();
+    t.push_str(&format!("  never generated: {}\n", if missing.is_empty() { "-".into() } else { missing.join(", ") }));
+    t.push_str("functional points (programs that hit each):\n");
+    for pt in points::ALL {
+        t.push_str(&format!("  {:>7}  {pt}\n", s.points.0.get(*pt).copied().unwrap_or(0)));
+    }
+    for (ps, e) in &s.invalid {
+        t.push_str(&format!("generator bug (program seed {ps}): {}\n", e.lines().next().unwrap_or("")));
+    }
+    if let Some(n) = added {
+        t.push_str(&format!("corpus: {n} new entries; resume at program {}\n", s.next));
+    }
+    t.push_str(&format!("mismatches: {}\n", s.found.len()));
+    for (f, file) in s.found.iter().zip(files.iter().map(Some).chain(std::iter::repeat(None))) {
+        t.push_str(&format!(
+            "program seed {} ({:.1} s, {} programs in): {}\n  run: {}\n",
+            f.seed,
+            f.after_s,
+            f.programs_before,
+            f.mismatch.detail,
+            f.case.run_args_on(f.mismatch.engine)
+        ));
+        if let Some(file) = file {
+            t.push_str(&format!("  reproducer: {file}\n"));
         }
-        t.push_str(&format!("mismatches: {}\n", s.mismatches.len()));
-        for ((ps, c, m), f) in s.mismatches.iter().zip(files.iter().map(Some).chain(std::iter::repeat(None))) {
-            t.push_str(&format!("program seed {ps}: {}\n  run: {}\n", m.detail, c.run_args()));
-            if let Some(f) = f {
-                t.push_str(&format!("  reproducer: {f}\n"));
+    }
+    t
+}
+
+/// A difference's first line, cut for a table cell.
+fn brief(detail: &str) -> String {
+    let l = detail.lines().next().unwrap_or("").replace('|', "\\|");
+    let l = l.split("; the VCD").next().unwrap_or("").to_string();
+    match l.char_indices().nth(150) {
+        Some((i, _)) => format!("{}...", &l[..i]),
+        None => l,
+    }
+}
+
+/// `--plants`: a bounded campaign against each planted bug in turn (RTL
+/// plants on golden vs rtl, Verilog plants on golden vs verilator); a
+/// table of which were caught, after how long and by what.
+pub fn run_plants(o: &Opts, only: &[Plant], status: &crate::progress::Status) -> Result<(String, usize), String> {
+    let list: Vec<Plant> = if only.is_empty() { Plant::ALL.to_vec() } else { only.to_vec() };
+    let mut rows = String::from(
+        "| planted bug | area | engines | caught | after (s) | programs | difference |\n|---|---|---|---|---|---|---|\n",
+    );
+    let mut missed = 0;
+    for p in list {
+        let engines = match p.layer() {
+            Layer::Rtl => vec![Engine::Golden, Engine::Rtl],
+            Layer::Verilog => vec![Engine::Golden, Engine::Verilator],
+        };
+        let po = Opts { plant: Some(p), engines: engines.clone(), corpus: None, out: None, ..o.clone() };
+        let plan = Plan { shrink_s: 20.0, ..plan(&po, status)? };
+        status.say(format!("planted bug {}: campaign of up to {} s", p.name(), o.seconds));
+        let s = campaign(&plan, |s: &Summary| status.say(format!("planted bug {}: {} programs", p.name(), s.programs)));
+        let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+        match s.found.first() {
+            Some(f) => rows.push_str(&format!(
+                "| `{}` | {} | {} | yes | {:.1} | {} | {:?}: {} |\n",
+                p.name(),
+                p.area(),
+                names.join(", "),
+                f.after_s,
+                f.programs_before + 1,
+                f.mismatch.kind,
+                brief(&f.mismatch.detail)
+            )),
+            None => {
+                missed += 1;
+                rows.push_str(&format!(
+                    "| `{}` | {} | {} | **no** | {:.0} | {} | - |\n",
+                    p.name(),
+                    p.area(),
+                    names.join(", "),
+                    s.wall_s,
+                    s.programs
+                ))
             }
         }
-        t
-    };
-    Ok((text, s.mismatches.len() + s.invalid.len()))
+    }
+    heddle_hw::plant::set(None);
+    Ok((rows, missed))
 }

@@ -19,6 +19,7 @@
 
 use arbitrary::{Result, Unstructured};
 use heddle_hw::SmConfig;
+use heddle_sim::engine::Engine;
 use heddle_isa::inst::{Guard, Operand};
 use heddle_isa::table::{mod_info, Format, Opcode, Unit, TABLE};
 use heddle_isa::Inst;
@@ -94,6 +95,14 @@ pub enum Stmt {
     Call { cond: Vec<String>, func: usize },
     /// `calli` with per-lane targets: f`a` where `cond` (p0) fails, f`b` where it holds.
     Calli { cond: Vec<String>, a: usize, b: usize },
+    /// Top level only: recursion of `base + (laneid & spread)` calls of the
+    /// function `rec` (a frame each, per lane: divergent depths), near and
+    /// past the SM's reconvergence-stack depth.
+    Recurse { base: u32, spread: u32 },
+    /// A load or store that faults on purpose (some lanes past the end of
+    /// `data`, in one bus transfer with lanes that do not; or misaligned):
+    /// the launch ends with a trap every engine must report alike.
+    Fault(Vec<String>),
 }
 
 /// A generated launch: everything needed to run it and write a reproducer.
@@ -105,6 +114,9 @@ pub struct Case {
     pub data: Vec<u32>,
     pub body: Vec<Stmt>,
     pub funcs: Vec<Vec<Stmt>>,
+    /// The RTL engines' memory answers with wait states (stalls, answers
+    /// 1-4 cycles late), seeded with this (`RtlOptions::bus_waits`).
+    pub bus_waits: Option<u64>,
 }
 
 impl Case {
@@ -131,6 +143,11 @@ impl Case {
 
     /// The `heddle run` arguments that reproduce this launch.
     pub fn run_args(&self) -> String {
+        self.run_args_on(Engine::Rtl)
+    }
+
+    /// [`Case::run_args`] on a cycle engine (rtl or verilator).
+    pub fn run_args_on(&self, engine: Engine) -> String {
         let c = &self.config;
         let data = self.data.iter().map(|v| format!("{v:#x}")).collect::<Vec<_>>().join(",");
         let sets = [
@@ -152,8 +169,9 @@ impl Case {
             ("bus_bits", c.bus_bits.to_string()),
         ];
         let sets: String = sets.iter().map(|(k, v)| format!(" --set {k}={v}")).collect();
+        let waits = self.bus_waits.map_or(String::new(), |w| format!(" --bus-waits {w}"));
         format!(
-            "--engine rtl --lockstep --grid {} --block {}{sets} --arg buf:out:u32:{} --arg buf:data:u32:{}={data}",
+            "--engine {engine} --lockstep{waits} --grid {} --block {}{sets} --arg buf:out:u32:{} --arg buf:data:u32:{}={data}",
             self.grid,
             self.block,
             self.out_bytes() / 4,
@@ -201,6 +219,11 @@ impl Case {
             r.text.push_str(&format!("f{i}:\n"));
             r.block(f);
             r.text.push_str("    ret\n");
+        }
+        // Each frame adds the depth left to a value, so a lost frame shows.
+        r.text.push_str("rec:\n");
+        for l in ["add r8, r8, r5", "sub r5, r5, 1", "isetp.ne p0, r5, 0", "@p0 call rec", "ret"] {
+            w(&mut r, l);
         }
         r.text
     }
@@ -281,6 +304,13 @@ impl Render {
                 self.line(&format!("@p0 mov r7, f{b}"));
                 self.line("calli r7");
             }
+            Stmt::Recurse { base, spread } => {
+                self.line("s2r r6, laneid");
+                self.line(&format!("and r6, r6, {spread}"));
+                self.line(&format!("add r5, r6, {base}"));
+                self.line("call rec");
+            }
+            Stmt::Fault(code) => self.lines(code),
             Stmt::Call { cond, func } => {
                 if cond.is_empty() {
                     self.line(&format!("call f{func}"));
@@ -365,8 +395,11 @@ pub fn config(u: &mut Unstructured) -> Result<SmConfig> {
 }
 
 /// Generator options.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
+    /// Draw the SM from these instead of the whole legal space (a Verilator
+    /// campaign: each configuration is a Verilator build).
+    pub configs: Vec<SmConfig>,
     /// Generate nothing that triggers a known, still open engine bug (the
     /// list is in `docs/fuzzing.md`; none is open now: the shfl.down/bfly
     /// clamp bug this left out is fixed).
@@ -392,7 +425,7 @@ pub fn case(u: &mut Unstructured) -> Result<Case> {
 
 /// Draws a whole case with options.
 pub fn case_with(u: &mut Unstructured, opts: Options) -> Result<Case> {
-    let cfg = config(u)?;
+    let cfg = if opts.configs.is_empty() { config(u)? } else { u.choose(&opts.configs)?.clone() };
     let max_block = cfg.max_cta_threads().min(96);
     let block = if u.ratio(1, 3)? {
         cfg.warp_size.min(max_block) * u.int_in_range(1..=2)?.min(max_block / cfg.warp_size.min(max_block)).max(1)
@@ -429,7 +462,8 @@ pub fn case_with(u: &mut Unstructured, opts: Options) -> Result<Case> {
     }
     let n = g.u.int_in_range(3..=14)?;
     let body = g.stmts(n, 0, 0, true, true)?;
-    Ok(Case { config: cfg, grid, block, data, body, funcs })
+    let bus_waits = if g.u.ratio(1, 2)? { Some(g.u.arbitrary::<u16>()? as u64) } else { None };
+    Ok(Case { config: cfg, grid, block, data, body, funcs, bus_waits })
 }
 
 impl Gen<'_, '_> {
@@ -489,6 +523,15 @@ impl Gen<'_, '_> {
     }
 
     fn stmt(&mut self, depth: u32, loops: u8, top: bool, calls: bool) -> Result<Stmt> {
+        if self.u.ratio(1, 300)? {
+            return self.fault();
+        }
+        if top && self.u.ratio(1, 40)? {
+            // From a few entries short of the stack's depth to a few past it.
+            let d = self.cfg.stack_depth;
+            let base = self.u.int_in_range(d.saturating_sub(6).max(1)..=d + 1)?;
+            return Ok(Stmt::Recurse { base, spread: *self.u.choose(&[0u32, 1, 3])? });
+        }
         let k = self.u.int_in_range(0..=99)?;
         Ok(match k {
             0..=11 if depth < 4 => {
@@ -647,6 +690,29 @@ impl Gen<'_, '_> {
             }
         }))
     }
+    /// A memory access that faults on purpose ([`Stmt::Fault`]).
+    fn fault(&mut self) -> Result<Stmt> {
+        let (w, bytes, regs) = *self.u.choose(&[("u16", 2u32, 1u8), ("b32", 4, 1), ("b64", 8, 2)])?;
+        let d = self.val(regs)?;
+        let load = self.u.ratio(1, 2)?;
+        let op = if load { format!("ld.global.{w} r{d}, [r6]") } else { format!("st.global.{w} [r6], r{d}") };
+        Ok(Stmt::Fault(if self.u.ratio(2, 3)? {
+            // Consecutive lanes from `past` accesses before the end of `data`
+            // (loads only: a store that happened not to fault, where a warp
+            // has fewer lanes than `past` covers, would race with other warps).
+            let past = if load { self.u.int_in_range(0..=3)? * bytes } else { 0 };
+            vec![
+                "s2r r6, laneid".into(),
+                format!("shl r6, r6, {}", bytes.trailing_zeros()),
+                "add r6, r3, r6".into(),
+                format!("add r6, r6, {}", DATA_WORDS as u32 * 4 - past),
+                op,
+            ]
+        } else {
+            vec![format!("add r6, r3, {}", self.u.int_in_range(1..=bytes - 1)?), op]
+        }))
+    }
+
     fn col_off(&self, col: u32) -> u32 {
         let threads = self.grid * self.block;
         threads * THREAD_BYTES + col * threads * 4

@@ -17,44 +17,92 @@
 
 pub mod gen;
 
+pub mod points;
+
 use gen::{Case, Coverage, Stmt};
+use heddle_sim::engine::Engine;
 use heddle_sim::launch::{Launch, LaunchError, NoTrace, Outcome};
 use heddle_sim::rtl::RtlOptions;
 use heddle_sim::Device;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Which kind of difference the oracle saw (the shrinker keeps it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// The RTL's lockstep comparison stopped at a retired instruction.
+    /// The lockstep comparison stopped at a retired instruction.
     Lockstep,
     /// Only one engine trapped, or the traps differ.
     Trap,
     Stdout,
     /// Global memory differs at the end.
     Memory,
-    /// The RTL engine failed otherwise (simulation fault).
+    /// The engine failed otherwise (simulation fault).
     Engine,
 }
 
-/// The first difference between the golden model and the RTL.
+/// The first difference between the golden model and another engine.
 #[derive(Debug, Clone)]
 pub struct Mismatch {
     pub kind: Kind,
+    /// The engine that differs from the golden model.
+    pub engine: Engine,
     pub detail: String,
+}
+
+/// How cases are run: the cycle engines held against the golden model
+/// (each in lockstep), and the RTL options (test hooks).
+#[derive(Debug, Clone)]
+pub struct Oracle {
+    /// `rtl` and/or `verilator`.
+    pub engines: Vec<Engine>,
+    pub rtl: RtlOptions,
+}
+
+impl Default for Oracle {
+    fn default() -> Oracle {
+        Oracle { engines: vec![Engine::Rtl], rtl: RtlOptions::default() }
+    }
+}
+
+impl Oracle {
+    /// Golden against `engines` (only `rtl` and `verilator` run generated programs).
+    pub fn new(engines: &[Engine]) -> Result<Oracle, String> {
+        let mut e: Vec<Engine> = vec![];
+        for &x in engines {
+            match x {
+                Engine::Golden => {}
+                Engine::Rtl | Engine::Verilator => {
+                    x.available()?;
+                    if !e.contains(&x) {
+                        e.push(x);
+                    }
+                }
+                Engine::Ptx => return Err("engine `ptx` runs PTX: use `--target ptx`".into()),
+            }
+        }
+        if e.is_empty() {
+            return Err("name an engine to hold against the golden model (rtl, verilator)".into());
+        }
+        Ok(Oracle { engines: e, rtl: RtlOptions::default() })
+    }
 }
 
 /// What running one case gave.
 #[derive(Debug, Clone)]
 pub struct Verdict {
     pub mismatch: Option<Mismatch>,
-    pub golden_s: f64,
-    pub rtl_s: f64,
+    /// Seconds per engine, the golden model first.
+    pub secs: Vec<(Engine, f64)>,
     /// Warp instructions the golden model retired.
     pub instructions: u64,
+    /// Cycles of the first cycle engine.
     pub rtl_cycles: u64,
     /// Bytes the golden model's printf wrote.
     pub stdout_bytes: usize,
+    /// Functional coverage points hit (see [`points`]).
+    pub points: points::Hits,
 }
 
 /// The outcome and final global memory of one engine.
@@ -82,30 +130,25 @@ pub fn assemble(case: &Case) -> Result<heddle_isa::Object, String> {
     heddle_isa::asm::assemble("fuzz.hasm", &text).map_err(|e| format!("generated program does not assemble: {e:?}\n{text}"))
 }
 
-/// Compares two engines' ends: trap (kind, CTA, warp, lane, pc, address),
-/// stdout, every byte of global memory.
-pub fn compare(golden: &EngineRun, rtl: &EngineRun, case: &Case) -> Option<Mismatch> {
-    let (g, r) = match (&golden.result, &rtl.result) {
+/// Compares `engine`'s end with the golden model's: trap (kind, CTA, warp,
+/// lane, pc, address), stdout, every byte of global memory.
+pub fn compare(golden: &EngineRun, other: &EngineRun, engine: Engine, case: &Case) -> Option<Mismatch> {
+    let found = |kind: Kind, detail: String| Some(Mismatch { kind, engine, detail });
+    let (g, r) = match (&golden.result, &other.result) {
         (Ok(g), Ok(r)) => (g, r),
-        (Err(e), Ok(_)) => return Some(Mismatch { kind: Kind::Engine, detail: format!("golden refused the launch: {e}") }),
+        (Err(e), Ok(_)) => return found(Kind::Engine, format!("golden refused the launch: {e}")),
         (_, Err(LaunchError::Rtl(m))) if m.contains("lockstep") || m.contains("differ") => {
-            return Some(Mismatch { kind: Kind::Lockstep, detail: format!("golden vs rtl (lockstep): {m}") })
+            return found(Kind::Lockstep, format!("golden vs {engine} (lockstep): {m}"))
         }
-        (_, Err(e)) => return Some(Mismatch { kind: Kind::Engine, detail: format!("rtl failed: {e}") }),
+        (_, Err(e)) => return found(Kind::Engine, format!("{engine} failed: {e}")),
     };
     // A trap ends the launch wherever the other warps are, which depends on
     // the schedule: with a trap on both sides only its kind must agree.
     let both = g.trap.is_some() && r.trap.is_some();
     let differs = if both { g.trap.as_ref().map(|t| &t.kind) != r.trap.as_ref().map(|t| &t.kind) } else { g.trap != r.trap };
     if differs {
-        return Some(Mismatch {
-            kind: Kind::Trap,
-            detail: format!(
-                "golden vs rtl: trap differs\n  golden: {}\n  rtl:    {}",
-                g.trap.as_ref().map_or("none".into(), |t| format!("{t}")),
-                r.trap.as_ref().map_or("none".into(), |t| format!("{t}"))
-            ),
-        });
+        let show = |t: &Option<heddle_sim::trap::Trap>| t.as_ref().map_or("none".into(), |t| format!("{t}"));
+        return found(Kind::Trap, format!("golden vs {engine}: trap differs\n  golden: {}\n  {engine}: {}", show(&g.trap), show(&r.trap)));
     }
     // Lines of different warps come in schedule order: compare them as multisets.
     let lines = |o: &[u8]| {
@@ -113,19 +156,14 @@ pub fn compare(golden: &EngineRun, rtl: &EngineRun, case: &Case) -> Option<Misma
         v.sort();
         v
     };
-    if g.stdout != r.stdout && lines(&g.stdout) != lines(&r.stdout) {
-        return Some(Mismatch {
-            kind: Kind::Stdout,
-            detail: format!(
-                "golden vs rtl: stdout differs\n  golden: {:?}\n  rtl:    {:?}",
-                String::from_utf8_lossy(&g.stdout),
-                String::from_utf8_lossy(&r.stdout)
-            ),
-        });
+    // (With a trap on both sides what was printed before it depends on the schedule too.)
+    if !both && g.stdout != r.stdout && lines(&g.stdout) != lines(&r.stdout) {
+        let (gs, rs) = (String::from_utf8_lossy(&g.stdout), String::from_utf8_lossy(&r.stdout));
+        return found(Kind::Stdout, format!("golden vs {engine}: stdout differs\n  golden: {gs:?}\n  {engine}: {rs:?}"));
     }
-    if !both && golden.memory != rtl.memory {
-        let n = golden.memory.len().min(rtl.memory.len());
-        let first = (0..n).find(|&i| golden.memory[i] != rtl.memory[i]).unwrap_or(n) & !3;
+    if !both && golden.memory != other.memory {
+        let n = golden.memory.len().min(other.memory.len());
+        let first = (0..n).find(|&i| golden.memory[i] != other.memory[i]).unwrap_or(n) & !3;
         let word = |m: &[u8]| m.get(first..first + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
         let base = heddle_isa::mem::NULL_LIMIT as usize;
         let off = first.saturating_sub(base) as u32;
@@ -142,38 +180,69 @@ pub fn compare(golden: &EngineRun, rtl: &EngineRun, case: &Case) -> Option<Misma
         } else {
             "data".into()
         };
-        return Some(Mismatch {
-            kind: Kind::Memory,
-            detail: format!(
-                "golden vs rtl: global memory differs at {first:#x} ({place}): golden {:x?}, rtl {:x?}",
+        return found(
+            Kind::Memory,
+            format!(
+                "golden vs {engine}: global memory differs at {first:#x} ({place}): golden {:x?}, {engine} {:x?}",
                 word(&golden.memory),
-                word(&rtl.memory)
+                word(&other.memory)
             ),
-        });
+        );
     }
     None
 }
 
-/// Runs a case on the golden model and on the RTL in lockstep; compares the ends.
-pub fn run_case(case: &Case, opts: &RtlOptions) -> Result<Verdict, String> {
+/// Runs a case on the golden model and on each of the oracle's engines in
+/// lockstep; compares each end with the golden model's.
+pub fn run_case(case: &Case, oracle: &Oracle) -> Result<Verdict, String> {
     let obj = assemble(case)?;
     let (mut gd, l) = setup(case, &obj)?;
+    let mut probe = points::Probe::new(&obj.code, case.config.bus_bits);
     let t = Instant::now();
-    let gres = gd.launch(&l);
-    let golden_s = t.elapsed().as_secs_f64();
+    let gres = gd.launch_traced(&l, &mut probe);
+    let mut secs = vec![(Engine::Golden, t.elapsed().as_secs_f64())];
     let instructions = gres.as_ref().map(|o| o.stats.warp_instructions).unwrap_or(0);
     let stdout_bytes = gres.as_ref().map(|o| o.stdout.len()).unwrap_or(0);
     if let Err(e) = &gres {
         return Err(format!("generated launch refused by the golden model: {e}"));
     }
+    let mut points = probe.hits(case, gres.as_ref().ok());
     let golden = EngineRun { result: gres, memory: gd.global.bytes().to_vec() };
-    let (mut rd, l) = setup(case, &obj)?;
-    let t = Instant::now();
-    let rres = rd.launch_rtl(&l, &RtlOptions { lockstep: true, ..opts.clone() }, &mut NoTrace);
-    let rtl_s = t.elapsed().as_secs_f64();
-    let rtl_cycles = rres.as_ref().map(|o| o.rtl.cycles).unwrap_or(0);
-    let rtl = EngineRun { result: rres.map(|o| o.outcome), memory: rd.global.bytes().to_vec() };
-    Ok(Verdict { mismatch: compare(&golden, &rtl, case), golden_s, rtl_s, instructions, rtl_cycles, stdout_bytes })
+    let (mut rtl_cycles, mut mismatch) = (0, None);
+    for &engine in &oracle.engines {
+        let (mut rd, l) = setup(case, &obj)?;
+        let opts =
+            RtlOptions { lockstep: true, verilator: engine == Engine::Verilator, bus_waits: case.bus_waits, ..oracle.rtl.clone() };
+        let t = Instant::now();
+        let rres = rd.launch_rtl(&l, &opts, &mut NoTrace);
+        secs.push((engine, t.elapsed().as_secs_f64()));
+        if let Ok(o) = &rres {
+            if rtl_cycles == 0 {
+                rtl_cycles = o.rtl.cycles;
+                points.add_rtl(&o.rtl, case.config.stack_depth);
+            }
+        }
+        let run = EngineRun { result: rres.map(|o| o.outcome), memory: rd.global.bytes().to_vec() };
+        if mismatch.is_none() {
+            mismatch = compare(&golden, &run, engine, case);
+        }
+    }
+    Ok(Verdict { mismatch, secs, instructions, rtl_cycles, stdout_bytes, points })
+}
+
+/// The bytes a seed stands for (splitmix64): what [`case_of_seed_with`]
+/// draws a case from, and a campaign's corpus entries.
+pub fn seed_bytes(seed: u64) -> Vec<u8> {
+    let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
+    (0..8192)
+        .map(|_| {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) as u8
+        })
+        .collect()
 }
 
 /// A seeded case: the same seed gives the same case.
@@ -183,19 +252,20 @@ pub fn case_of_seed(seed: u64) -> Case {
 
 /// A seeded case drawn with generator options.
 pub fn case_of_seed_with(seed: u64, opts: gen::Options) -> Case {
-    let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
-    let bytes: Vec<u8> = (0..8192)
-        .map(|_| {
-            // splitmix64
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u8
-        })
-        .collect();
-    let mut u = arbitrary::Unstructured::new(&bytes);
-    gen::case_with(&mut u, opts).expect("generation from seeded bytes")
+    case_of_bytes(&seed_bytes(seed), opts)
+}
+
+/// An SM configuration drawn from the legal space by a seed.
+pub fn config_of_seed(seed: u64) -> heddle_hw::SmConfig {
+    let bytes = seed_bytes(seed);
+    gen::config(&mut arbitrary::Unstructured::new(&bytes)).expect("drawing a configuration never fails")
+}
+
+/// A case drawn from bytes (a corpus entry, or cargo-fuzz's input); bytes
+/// that run out read as zeros, so every input gives a case.
+pub fn case_of_bytes(bytes: &[u8], opts: gen::Options) -> Case {
+    let mut u = arbitrary::Unstructured::new(bytes);
+    gen::case_with(&mut u, opts).expect("generation never fails: exhausted bytes read as zeros")
 }
 
 impl<'a> arbitrary::Arbitrary<'a> for Case {
@@ -291,21 +361,21 @@ fn smaller_cases(c: &Case) -> Vec<Case> {
     if c.config.lanes < wide {
         out.push(Case { config: heddle_hw::SmConfig { lanes: wide, ..c.config.clone() }, ..c.clone() });
     }
+    if c.bus_waits.is_some() {
+        out.push(Case { bus_waits: None, ..c.clone() });
+    }
     if c.data.iter().any(|&v| v != 0) {
         out.push(Case { data: vec![0; c.data.len()], ..c.clone() });
     }
     out
 }
 
-/// Reduces a failing case while the same kind of difference persists
-/// (greedy: the first smaller candidate that still fails is taken, until
-/// none does or `budget` runs out).
-pub fn shrink(case: &Case, kind: Kind, budget: Duration, tick: impl FnMut(&Case)) -> Case {
-    shrink_with(case, kind, budget, &RtlOptions::default(), tick)
-}
-
-/// [`shrink`] with RTL options (tests plant a difference with `corrupt_retire`).
-pub fn shrink_with(case: &Case, kind: Kind, budget: Duration, opts: &RtlOptions, mut tick: impl FnMut(&Case)) -> Case {
+/// Reduces a failing case while the same kind of difference with the
+/// same engine persists (greedy: the first smaller candidate that still
+/// fails is taken, until none does or `budget` runs out).
+pub fn shrink(case: &Case, m: &Mismatch, budget: Duration, oracle: &Oracle, mut tick: impl FnMut(&Case)) -> Case {
+    // Only the engine that differed runs: the others cost time and say nothing.
+    let oracle = Oracle { engines: vec![m.engine], ..oracle.clone() };
     let t = Instant::now();
     let mut best = case.clone();
     'outer: while t.elapsed() < budget {
@@ -313,8 +383,8 @@ pub fn shrink_with(case: &Case, kind: Kind, budget: Duration, opts: &RtlOptions,
             if t.elapsed() >= budget {
                 break 'outer;
             }
-            if let Ok(v) = run_case(&c, opts) {
-                if v.mismatch.is_some_and(|m| m.kind == kind) {
+            if let Ok(v) = run_case(&c, &oracle) {
+                if v.mismatch.is_some_and(|x| x.kind == m.kind) {
                     best = c;
                     tick(&best);
                     continue 'outer;
@@ -333,75 +403,161 @@ pub fn reproducer(case: &Case, seed: Option<u64>, m: &Mismatch) -> String {
     if let Some(seed) = seed {
         s.push_str(&format!(" (program seed {seed})"));
     }
+    if let Some(p) = heddle_hw::plant::active() {
+        s.push_str(&format!(" with the planted bug `{}` (HEDDLE_PLANT={0})", p.name()));
+    }
     s.push_str(".\n");
     for l in m.detail.lines() {
         s.push_str(&format!("// {l}\n"));
     }
-    s.push_str(&format!("// run: {}\n", case.run_args()));
+    s.push_str(&format!("// run: {}\n", case.run_args_on(m.engine)));
     s.push_str(&case.render());
     s
 }
 
 // ---------------------------------------------------------------- campaigns
 
+/// What a campaign runs.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Program k has seed `seed + k`.
+    pub seed: u64,
+    pub seconds: f64,
+    /// Seconds to shrink each mismatch for.
+    pub shrink_s: f64,
+    pub max_mismatches: usize,
+    pub gen: gen::Options,
+    pub oracle: Oracle,
+    /// Threads, each running every `jobs`-th program of the shard.
+    pub jobs: usize,
+    /// This shard runs programs k with k % count == index (`--shard I/N`).
+    pub shard: (u64, u64),
+    /// The first program (k) to run: a resumed campaign goes on from here.
+    pub start: u64,
+    /// The planted bug every thread's SMs carry (`heddle_hw::plant`).
+    pub plant: Option<heddle_hw::plant::Plant>,
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            seed: 0,
+            seconds: 60.0,
+            shrink_s: 120.0,
+            max_mismatches: 1,
+            gen: gen::Options::default(),
+            oracle: Oracle::default(),
+            jobs: 1,
+            shard: (0, 1),
+            start: 0,
+            plant: None,
+        }
+    }
+}
+
+/// A mismatch a campaign found.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub seed: u64,
+    /// Seconds into the campaign it was seen (before shrinking).
+    pub after_s: f64,
+    /// Programs run before it (all threads).
+    pub programs_before: u64,
+    pub case: Case,
+    pub mismatch: Mismatch,
+}
+
 /// What a campaign did.
 #[derive(Debug, Default)]
 pub struct Summary {
     pub programs: u64,
-    pub golden_s: f64,
-    pub rtl_s: f64,
+    /// Seconds per engine, summed over programs.
+    pub secs: BTreeMap<&'static str, f64>,
     pub instructions: u64,
     pub rtl_cycles: u64,
     pub wall_s: f64,
-    /// (program seed, shrunk case, mismatch).
-    pub mismatches: Vec<(u64, Case, Mismatch)>,
+    pub found: Vec<Found>,
     pub coverage: Coverage,
+    pub points: points::Hits,
     /// Generator bugs: programs that did not assemble or launch.
     pub invalid: Vec<(u64, String)>,
+    /// Seeds of programs that hit a coverage point or form no earlier one had.
+    pub new_coverage: Vec<u64>,
+    /// One past the highest program index (k) run: where a resumed campaign starts.
+    pub next: u64,
 }
 
-/// Runs programs of seeds `seed`, `seed+1`, ... for `seconds`, shrinking
-/// each mismatch for at most `shrink_s` seconds. `progress` sees the summary after every program.
-pub fn campaign(
-    seed: u64,
-    seconds: f64,
-    shrink_s: f64,
-    max_mismatches: usize,
-    opts: gen::Options,
-    mut progress: impl FnMut(&Summary),
-) -> Summary {
-    let mut s = Summary::default();
-    let t = Instant::now();
-    let mut k = 0u64;
-    while t.elapsed().as_secs_f64() < seconds && s.mismatches.len() < max_mismatches {
-        let ps = seed.wrapping_add(k);
-        k += 1;
-        let case = case_of_seed_with(ps, opts);
-        match assemble(&case) {
-            Ok(obj) => s.coverage.add_program(&obj.code),
-            Err(e) => {
-                s.invalid.push((ps, e));
-                continue;
-            }
-        }
-        match run_case(&case, &RtlOptions::default()) {
-            Ok(v) => {
-                s.programs += 1;
-                s.golden_s += v.golden_s;
-                s.rtl_s += v.rtl_s;
-                s.instructions += v.instructions;
-                s.rtl_cycles += v.rtl_cycles;
-                if let Some(m) = v.mismatch {
-                    let small = shrink(&case, m.kind, Duration::from_secs_f64(shrink_s), |_| {});
-                    let m2 = run_case(&small, &RtlOptions::default()).ok().and_then(|v| v.mismatch).unwrap_or(m);
-                    s.mismatches.push((ps, small, m2));
-                }
-            }
-            Err(e) => s.invalid.push((ps, e)),
-        }
-        s.wall_s = t.elapsed().as_secs_f64();
-        progress(&s);
+impl Summary {
+    /// Programs per second of `engine` alone.
+    pub fn rate(&self, engine: Engine) -> f64 {
+        self.programs as f64 / self.secs.get(engine.name()).copied().unwrap_or(0.0).max(1e-9)
     }
+
+    fn add(&mut self, ps: u64, obj: &heddle_isa::Object, v: &Verdict) {
+        self.programs += 1;
+        for (e, t) in &v.secs {
+            *self.secs.entry(e.name()).or_default() += t;
+        }
+        self.instructions += v.instructions;
+        self.rtl_cycles += v.rtl_cycles;
+        let (forms, hits) = (self.coverage.forms(), self.points.distinct());
+        self.coverage.add_program(&obj.code);
+        self.points.merge(&v.points);
+        if self.coverage.forms() > forms || self.points.distinct() > hits {
+            self.new_coverage.push(ps);
+        }
+    }
+}
+
+/// Runs programs of seeds `seed + k` for `seconds` on `jobs` threads,
+/// shrinking each mismatch. `progress` sees the summary after every program.
+pub fn campaign(plan: &Plan, progress: impl Fn(&Summary) + Sync) -> Summary {
+    let t = Instant::now();
+    let shared = Mutex::new(Summary { next: plan.start, ..Summary::default() });
+    let stride = plan.shard.1 * plan.jobs as u64;
+    let first = plan.start.div_ceil(plan.shard.1) * plan.shard.1 + plan.shard.0;
+    std::thread::scope(|scope| {
+        for j in 0..plan.jobs as u64 {
+            let (shared, progress) = (&shared, &progress);
+            scope.spawn(move || {
+                heddle_hw::plant::set(plan.plant);
+                let mut k = first + j * plan.shard.1;
+                loop {
+                    {
+                        let s = shared.lock().unwrap();
+                        if t.elapsed().as_secs_f64() >= plan.seconds || s.found.len() >= plan.max_mismatches {
+                            break;
+                        }
+                    }
+                    let ps = plan.seed.wrapping_add(k);
+                    let case = case_of_seed_with(ps, plan.gen.clone());
+                    let verdict = assemble(&case).and_then(|obj| run_case(&case, &plan.oracle).map(|v| (obj, v)));
+                    let mut s = shared.lock().unwrap();
+                    s.next = s.next.max(k + 1);
+                    k += stride;
+                    match verdict {
+                        Err(e) => s.invalid.push((ps, e)),
+                        Ok((obj, v)) => {
+                            s.add(ps, &obj, &v);
+                            if let Some(m) = v.mismatch {
+                                let (after_s, before) = (t.elapsed().as_secs_f64(), s.programs - 1);
+                                drop(s);
+                                let small = shrink(&case, &m, Duration::from_secs_f64(plan.shrink_s), &plan.oracle, |_| {});
+                                let again = run_case(&small, &plan.oracle).ok().and_then(|v| v.mismatch);
+                                let f = Found { seed: ps, after_s, programs_before: before, case: small, mismatch: again.unwrap_or(m) };
+                                shared.lock().unwrap().found.push(f);
+                                continue;
+                            }
+                        }
+                    }
+                    s.wall_s = t.elapsed().as_secs_f64();
+                    progress(&s);
+                }
+            });
+        }
+    });
+    let mut s = shared.into_inner().unwrap();
     s.wall_s = t.elapsed().as_secs_f64();
+    s.invalid.sort();
     s
 }

@@ -189,7 +189,8 @@ impl Logic for IntAlu {
         } else {
             (String::new(), "")
         };
-        Verilog::Custom(format!("{}{}", isa_localparams(), ALU_BODY.replace("{div_functions}", &functions).replace("{div_arms}", arms)))
+        let body = format!("{}{}", isa_localparams(), ALU_BODY.replace("{div_functions}", &functions).replace("{div_arms}", arms));
+        Verilog::Custom(crate::plant::patch(crate::plant::Plant::AluCmpLe, body, "4'd7: cmp32 = x <= y;", "4'd7: cmp32 = x < y;"))
     }
 }
 

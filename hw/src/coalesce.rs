@@ -29,6 +29,8 @@ pub struct Coalescer {
     pub leaders: Signal<Out, Bits<32>>,
     pub count: Signal<Out, Bits<8>>,
     word_log: Constant<Bits<8>>,
+    /// The planted bug `CoalesceWord` ([`crate::plant`]; the simulation model only).
+    _plant: bool,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
@@ -47,6 +49,7 @@ impl Coalescer {
             leaders: Default::default(),
             count: Default::default(),
             word_log: Constant::new((word_bytes.trailing_zeros() as u64).into()),
+            _plant: crate::plant::is(crate::plant::Plant::CoalesceWord),
         }
     }
 }
@@ -72,7 +75,8 @@ impl Logic for Coalescer {
             return;
         }
         let addr: Vec<u32> = self.addr.iter().map(|a| a.val().to_u32()).collect();
-        let (leaders, count) = model(self.active.val().to_u32(), self.solo.val().to_u32(), &addr, self.word_log.val().to_u32());
+        let word_log = self.word_log.val().to_u32() + self._plant as u32;
+        let (leaders, count) = model(self.active.val().to_u32(), self.solo.val().to_u32(), &addr, word_log);
         self.leaders.next = (leaders as u64).into();
         self.count.next = (count as u64).into();
     }

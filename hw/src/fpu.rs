@@ -163,7 +163,9 @@ impl Logic for Fpu {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!("{}{}{}", isa_localparams(), isqrt_function("isqrt", 256, 86), FPU_BODY))
+        let body = format!("{}{}{}", isa_localparams(), isqrt_function("isqrt", 256, 86), FPU_BODY);
+        let tie = "2'd0: round_up = rbit && (sticky || lsb);";
+        Verilog::Custom(crate::plant::patch(crate::plant::Plant::FpuTiesDown, body, tie, "2'd0: round_up = rbit && sticky;"))
     }
 }
 

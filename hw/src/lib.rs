@@ -49,6 +49,7 @@ pub mod config;
 pub mod cosim;
 pub mod decode;
 pub mod fpu;
+pub mod plant;
 pub mod ram;
 pub mod reg;
 pub mod regfile;

@@ -340,6 +340,9 @@ pub struct Sm {
     /// Cycles a shared-memory load or store pass waited on a bank another
     /// lane of it held (bank conflicts).
     pub perf_conflicts: Signal<Out, Bits<64>>,
+    /// The deepest reconvergence stack the stack unit reported (entries of
+    /// the warp it served), for functional coverage.
+    pub perf_depth: Signal<Out, Bits<8>>,
 
     state: Reg<SmState>,
     r_entry: Reg<Bits<32>>,
@@ -464,6 +467,7 @@ pub struct Sm {
     c_ctl: Reg<Bits<64>>,
     c_front: Reg<Bits<64>>,
     c_barrier: Reg<Bits<64>>,
+    c_depth: Reg<Bits<8>>,
     t_code: Reg<Bits<4>>,
     t_warp: Reg<Bits<6>>,
     t_pc: Reg<Bits<32>>,
@@ -797,6 +801,8 @@ pub struct Sm {
     index64: Vec<Constant<Bits<64>>>,
     lo32: Constant<Bits<64>>,
     sx31: Constant<Bits<64>>,
+    /// Planted bugs ([`crate::plant`]): bit `Plant::bit()` set when planted.
+    plant: Constant<Bits<32>>,
     lm64: Constant<Bits<64>>,
     /// All lanes of a beat.
     lanes_mask: Constant<Bits<32>>,
@@ -929,6 +935,7 @@ impl Sm {
             smem_mask: Default::default(),
             mem_ldata: (0..lanes).map(|_| Default::default()).collect(),
             mem_ldata_hi: (0..lanes).map(|_| Default::default()).collect(),
+            perf_depth: Default::default(),
             perf_conflicts: Default::default(),
             perf_ctl: Default::default(),
             perf_front: Default::default(),
@@ -1034,6 +1041,7 @@ impl Sm {
             c_ctl: Default::default(),
             c_front: Default::default(),
             c_barrier: Default::default(),
+            c_depth: Default::default(),
             t_code: Default::default(),
             t_warp: Default::default(),
             t_pc: Default::default(),
@@ -1293,6 +1301,7 @@ impl Sm {
             index64: (0..64u64).map(|i| Constant::new(i.into())).collect(),
             lo32: Constant::new(0xffff_ffffu64.into()),
             sx31: Constant::new(0x8000_0000u64.into()),
+            plant: Constant::new(crate::plant::mask().into()),
             lm64: Constant::new((cfg.warp_size as u64 - 1).into()),
             lanes_mask: Constant::new(((1u64 << lanes) - 1).into()),
             wbytes: Constant::new((cfg.bus_bits as u64 / 8).into()),
@@ -1330,7 +1339,7 @@ impl Logic for Sm {
             tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, pf_st, pf_cur, pf_ir,
             pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, beat, phase, res_pred, res_carry, cc_we, mt, mk, wb0, wb1,
             wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads,
-            c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf,
+            c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf,
             wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single, wm_rep, port_a, port_b, port_c
         );
         self.n_state.next = self.state.q.val();
@@ -1769,6 +1778,9 @@ impl Logic for Sm {
         }
         self.wbl.wpart.next = self.part_now.val().get_bits::<3>(0);
         self.wbl.rpart.next = self.wm_hpart.val().get_bits::<3>(0);
+        if self.plant.val().get_bit(5) {
+            self.wbl.rpart.next = self.part_now.val().get_bits::<3>(0);
+        }
         self.wbl.size.next = self.asz.val().get_bits::<5>(0);
         self.wb_cyc.next = self.wm_issue.val() | (self.wm_cnt.q.val() != 0);
         self.wb_stb.next = self.wm_issue.val();
@@ -1949,6 +1961,10 @@ impl Logic for Sm {
                     self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val();
                     self.sh_in[l].next = ((((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) & self.sx31.val()) == 0)
                         & (((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) >= self.sh_max[l].val());
+                    if self.plant.val().get_bit(7) {
+                        self.sh_in[l].next = ((((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) & self.sx31.val()) == 0)
+                            & (((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) > self.sh_max[l].val());
+                    }
                 }
                 // (down and bfly test their own source lane against maxLane.)
                 if self.f_mod.val().get_bits::<2>(0) == 2 {
@@ -2146,6 +2162,8 @@ impl Logic for Sm {
         self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.c_live.val());
         if self.b_exp.val() != 0 {
             self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.b_exp.val());
+        } else if self.plant.val().get_bit(3) {
+            self.b_done.next = (self.b_arr.val() != 0) & ((self.b_arr.val() + 1) >= self.c_live.val());
         }
         self.bw64.next = bit_cast::<64, 8>(self.bw.q.val());
         self.w_info.clock.next = self.clock.val();
@@ -2183,6 +2201,9 @@ impl Logic for Sm {
         }
         self.bw_live.next = (!self.exited.rdata.val() & self.full.val()) >> self.beat_base.val();
         self.ready.next = self.w_live.q.val() & !self.w_wait.q.val();
+        if self.plant.val().get_bit(2) {
+            self.ready.next = self.w_live.q.val() & !(self.w_wait.q.val() & !bits::<64>(2));
+        }
         self.sched.ready.next = self.ready.val();
         if self.pf_on.val() {
             // The prefetch picks another warp.
@@ -2284,6 +2305,10 @@ impl Logic for Sm {
         self.perf_ctl.next = self.c_ctl.q.val();
         self.perf_front.next = self.c_front.q.val();
         self.perf_barrier.next = self.c_barrier.q.val();
+        self.perf_depth.next = self.c_depth.q.val();
+        if self.stack.depth_used.val() > self.c_depth.q.val() {
+            self.c_depth.d.next = self.stack.depth_used.val();
+        }
         self.perf_conflicts.next = self.c_conf.q.val();
         self.bus_done.next = self.wm_fin.val() & (self.port_mask.val() != 0) & (self.cls.val() != 5);
         self.bus_mask.next = self.port_mask.val();
@@ -2310,6 +2335,9 @@ impl Logic for Sm {
         self.vote_r.next = (self.paux.q.val() & self.exec.q.val()) == self.exec.q.val();
         if self.f_mod.val().get_bits::<2>(0) == 1 {
             self.vote_r.next = (self.paux.q.val() & self.exec.q.val()) != 0;
+            if self.plant.val().get_bit(8) {
+                self.vote_r.next = (self.paux.q.val() & self.full.val()) != 0;
+            }
         }
         if self.f_mod.val().get_bits::<2>(0) == 2 {
             self.vote_r.next =

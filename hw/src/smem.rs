@@ -61,6 +61,8 @@ pub struct BankXbar {
     /// The atomic lane's old value (two words when `size` is 3).
     pub aold: Signal<Out, Bits<64>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    /// The planted bug `SmemBroadcastRow` ([`crate::plant`]; the simulation model only).
+    _plant: bool,
     _ran: Gate,
 }
 
@@ -89,6 +91,12 @@ fn row_of(banks: usize, a: u32) -> u32 {
 
 /// The reference arbitration (see the module doc).
 pub fn route(banks: usize, active: u32, mode: u64, size: u32, addr: &[u32], wdata: &[u32], anew: u64) -> Route {
+    route_with(banks, active, mode, size, addr, wdata, anew, false)
+}
+
+/// [`route`], or with the planted bug `SmemBroadcastRow` ([`crate::plant`]).
+#[allow(clippy::too_many_arguments)]
+fn route_with(banks: usize, active: u32, mode: u64, size: u32, addr: &[u32], wdata: &[u32], anew: u64, planted: bool) -> Route {
     let mut r = Route { grant: 0, row: vec![0; banks], we: vec![false; banks], be: vec![0; banks], wdata: vec![0; banks] };
     let mut lanes = (0..addr.len()).filter(|&l| active >> l & 1 == 1);
     if mode == mode::ATOMIC {
@@ -119,7 +127,7 @@ pub fn route(banks: usize, active: u32, mode: u64, size: u32, addr: &[u32], wdat
                 r.be[b] = (((1u32 << (1 << size.min(2))) - 1) << off) as u8;
                 r.wdata[b] = wdata[l] << (8 * off);
             }
-        } else if mode == mode::LOAD && r.row[b] == row {
+        } else if mode == mode::LOAD && (r.row[b] == row || planted) {
             r.grant |= 1 << l;
         }
     }
@@ -161,6 +169,7 @@ impl BankXbar {
             bwdata: v(banks),
             rword: v(lanes),
             aold: Default::default(),
+            _plant: crate::plant::is(crate::plant::Plant::SmemBroadcastRow),
         }
     }
 }
@@ -180,7 +189,7 @@ impl Logic for BankXbar {
         let wdata: Vec<u32> = self.wdata.iter().map(|a| a.val().to_u32()).collect();
         let rdata: Vec<u32> = self.rdata.iter().map(|a| a.val().to_u32()).collect();
         let (active, size) = (self.active.val().to_u32(), self.size.val().to_u32());
-        let r = route(banks, active, self.mode.val().to_u64(), size, &addr, &wdata, self.anew.val().to_u64());
+        let r = route_with(banks, active, self.mode.val().to_u64(), size, &addr, &wdata, self.anew.val().to_u64(), self._plant);
         self.grant.next = (r.grant as u64).into();
         for b in 0..banks {
             self.row[b].next = (r.row[b] as u64).into();

@@ -98,6 +98,8 @@ pub struct ReconvStack {
     shift: Constant<Bits<ADDR_BITS>>,
     idx_mask: Constant<Bits<8>>,
     rpc_none: Constant<Bits<32>>,
+    /// Planted bugs ([`crate::plant`]): `StackWalkShort`, `StackOverflowLate`.
+    plant: Constant<Bits<32>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
@@ -159,6 +161,7 @@ impl ReconvStack {
             shift: Constant::new(shift.into()),
             idx_mask: Constant::new((slots as u64 - 1).into()),
             rpc_none: Constant::new((RPC_NONE as u64).into()),
+            plant: Constant::new(crate::plant::mask().into()),
         }
     }
 }
@@ -324,7 +327,7 @@ impl Logic for ReconvStack {
                 self.walk.d.next = self.walk.q.val() - 1;
                 if self.stop_at_call.q.val() & self.ecall.rdata.val().any() {
                     self.state.d.next = StackState::Idle;
-                } else if self.walk.q.val() == 0 {
+                } else if (self.walk.q.val() == 0) | (self.plant.val().get_bit(0) & (self.walk.q.val() == 1)) {
                     self.frameless.d.next = self.stop_at_call.q.val();
                     self.state.d.next = StackState::Idle;
                 }
@@ -334,7 +337,7 @@ impl Logic for ReconvStack {
             }
         }
         if self.push.val() {
-            if self.sp.val() >= self.depth.val() {
+            if (self.sp.val() >= self.depth.val()) & !(self.plant.val().get_bit(1) & (self.sp.val() == self.depth.val())) {
                 // Overflow: nothing is written and a branch's second push is skipped.
                 self.fault.d.next = true;
                 self.state.d.next = StackState::Idle;

@@ -215,6 +215,6 @@ always @(*) begin
             s += &format!("    rlo${l} = rd[{l}][63:0];\n    rhi${l} = rd[{l}][127:64];\n");
         }
         s += "end";
-        Verilog::Custom(s)
+        Verilog::Custom(crate::plant::patch(crate::plant::Plant::WbSelUnshifted, s, "sel[o + k] = 1'b1;", "sel[k] = 1'b1;"))
     }
 }

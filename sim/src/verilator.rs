@@ -362,7 +362,9 @@ fn libraries() -> &'static Mutex<HashMap<PathBuf, Arc<Library>>> {
 /// configuration, said on stderr) or taken from the cache, and loaded.
 fn library(cfg: &SmConfig) -> Result<Arc<Library>, String> {
     // Loaded already for this configuration and Verilator: no Verilog to generate or hash.
-    let key = PathBuf::from(format!("{cfg:?} {}", verilator_bin()));
+    // (A planted bug changes the Verilog: it is part of every key.)
+    let plant = heddle_hw::plant::active();
+    let key = PathBuf::from(format!("{cfg:?} {plant:?} {}", verilator_bin()));
     if let Some(l) = libraries().lock().map_err(|_| "the Verilator model cache is poisoned".to_string())?.get(&key) {
         return Ok(l.clone());
     }
@@ -451,7 +453,7 @@ fn index_file(cfg: &SmConfig) -> Option<PathBuf> {
     } else {
         std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(&bin)).find(|p| p.is_file())?
     };
-    let h = fnv(&[&format!("{cfg:?}"), &exe.display().to_string(), &stamp(&exe)?, &resolved.display().to_string(), &stamp(&resolved)?]);
+    let h = fnv(&[&format!("{cfg:?} {:?}", heddle_hw::plant::active()), &exe.display().to_string(), &stamp(&exe)?, &resolved.display().to_string(), &stamp(&resolved)?]);
     Some(cache_root().join("index").join(format!("{h:016x}")))
 }
 

@@ -111,7 +111,7 @@ ports! {
         RetPredWe = ret_pred_we, RetPred = ret_pred, RetPredVal = ret_pred_val, Waiting = waiting,
         PerfCycles = perf_cycles, PerfIssued = perf_issued, PerfThreads = perf_threads, PerfExec = perf_exec,
         PerfMem = perf_mem, PerfTxn = perf_txn, PerfCtl = perf_ctl, PerfFront = perf_front,
-        PerfBarrier = perf_barrier, PerfConflicts = perf_conflicts,
+        PerfBarrier = perf_barrier, PerfConflicts = perf_conflicts, PerfDepth = perf_depth,
     }
     lanes {
         Laddr = mem_laddr, Lwdata = mem_lwdata, LwdataHi = mem_lwdata_hi, Ldata = mem_ldata, LdataHi = mem_ldata_hi,

@@ -38,6 +38,9 @@ pub struct Slave {
     stalled: bool,
     /// An `ERR` was answered in this bus cycle.
     failed: bool,
+    /// Transfers the SM presented while the slave stalled, and `ERR` answers (coverage).
+    pub stalls: u64,
+    pub errors: u64,
 }
 
 /// What a transfer did, for the engine: an atomic's record, or a fault and its lane.
@@ -49,7 +52,7 @@ pub enum Event {
 impl Slave {
     /// A slave that answers in the next cycle, or with wait states seeded by `waits`.
     pub fn new(waits: Option<u64>) -> Slave {
-        Slave { resp: Default::default(), waits: waits.map(fastrand::Rng::with_seed), stalled: false, failed: false }
+        Slave { resp: Default::default(), waits: waits.map(fastrand::Rng::with_seed), stalled: false, failed: false, stalls: 0, errors: 0 }
     }
 
     /// Drives this cycle's response (to an earlier transfer) and `STALL`.
@@ -66,6 +69,7 @@ impl Slave {
             }
             None => None,
         };
+        self.errors += matches!(now, Some(Response::Err)) as u64;
         let (ack, err) = match &now {
             Some(Response::Ack { .. }) => (true, false),
             Some(Response::Err) => (false, true),
@@ -90,7 +94,9 @@ impl Slave {
         if sm.o(O::WbCyc) == 0 {
             self.failed = false;
         }
-        if !(sm.o(O::WbCyc) != 0 && sm.o(O::WbStb) != 0) || self.stalled {
+        let strobe = sm.o(O::WbCyc) != 0 && sm.o(O::WbStb) != 0;
+        self.stalls += (strobe && self.stalled) as u64;
+        if !strobe || self.stalled {
             return None;
         }
         let (resp, event) = if self.failed { (Response::Err, None) } else { self.take(sm, bus, stats) };
