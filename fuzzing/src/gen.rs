@@ -5,14 +5,15 @@
 //! A [`Case`] is an SM configuration, a launch shape, an input buffer and a
 //! tree of [`Stmt`]s: straight-line snippets, divergent `if`s, loops with
 //! per-thread trip counts, exits inside divergent code, barriers at the top
-//! level only (so every live thread reaches them), calls. It renders to
-//! assembly text; the shrinker edits the tree.
+//! level only (so every live thread reaches them), calls, recursion near
+//! the reconvergence stack's depth, and (rarely) accesses that fault on
+//! purpose. It renders to assembly text; the shrinker edits the tree.
 //!
 //! Register plan (every kernel declares `.regs 24`):
 //!
 //! ```text
 //! r0 tid.x   r1 global thread id   r2 &out[thread] (128 bytes each)   r3 &data
-//! r4 r5 loop counters (nesting levels 0, 1)   r6 r7 temporaries
+//! r4 r5 loop counters (nesting levels 0, 1; r5 also the depth of `rec`)   r6 r7 temporaries
 //! r8..r23 values: stored to out[thread][0..64] before every exit (the signature)
 //! p0 branch conditions; p1.. values
 //! ```
