@@ -45,6 +45,9 @@ pub const THREAD_BYTES: u32 = 128;
 /// Contended atomic counter words after the threads' slots.
 pub const COUNTERS: u32 = 8;
 const SCRATCH: u32 = 96;
+/// The operation of each contended counter word.
+const COUNTER_OPS: [&str; COUNTERS as usize] =
+    ["add.u32", "and.b32", "or.b32", "xor.b32", "min.u32", "max.u32", "min.s32", "max.s32"];
 const NVALS: u8 = 8;
 const NWIDE: u8 = 4;
 const NFLOAT: u8 = 4;
@@ -564,8 +567,10 @@ impl<'a, 'b> Gen<'a, 'b> {
                 _ => format!("atom.global.add.u64 {w}, [%rd2+88], {};", self.wide()?),
             }]
         } else {
-            let k = self.u.int_in_range(0..=COUNTERS - 1)? * 4;
-            let op = self.pick(&["add.u32", "and.b32", "or.b32", "xor.b32", "min.u32", "max.u32", "min.s32", "max.s32"])?;
+            // One operation per counter word: mixed operations would not commute.
+            let k = self.u.int_in_range(0..=COUNTERS - 1)?;
+            let op = COUNTER_OPS[k as usize];
+            let k = k * 4;
             vec![if self.u.ratio(1, 2)? {
                 format!("atom.global.{op} %r7, [%rd3+{k}], {a};")
             } else {
