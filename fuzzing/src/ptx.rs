@@ -142,7 +142,7 @@ impl Render {
         self.label
     }
     fn decls(&mut self) {
-        self.line("\t.reg .pred %p<8>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<24>;\n\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<8>;");
+        self.line("\t.reg .pred %p<8>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<24>;\n\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<8>;\n\t.reg .f64 %fd<4>;");
     }
     fn func(&mut self, i: usize, body: &[PStmt]) {
         self.line(&format!(".func (.param .b32 ret) f{i}(\n\t.param .b32 a,\n\t.param .b32 b\n)\n{{"));
@@ -337,7 +337,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let g = self.guard()?;
         let s = self.pick(&["u32", "s32"])?;
         let one = |x: String| Ok(vec![format!("{g}{x}")]);
-        match self.u.int_in_range(0..=20)? {
+        match self.u.int_in_range(0..=26)? {
             0 => one(format!("{}.{s} {d}, {a}, {b};", self.pick(&["add", "sub", "min", "max"])?)),
             1 => one(format!("{}.sat.s32 {d}, {a}, {b};", self.pick(&["add", "sub"])?)),
             2 => one(format!("mul.{}.{s} {d}, {a}, {b};", self.pick(&["lo", "hi"])?)),
@@ -370,6 +370,13 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let sreg = self.pick(&["%tid.x", "%ntid.x", "%ctaid.x", "%nctaid.x", "%laneid"])?;
                 Ok(vec![format!("mov.u32 %r5, {sreg};"), format!("{g}add.s32 {d}, {d}, %r5;")])
             }
+            21 => one(format!("prmt.b32.{} {d}, {a}, {c}, {b};", self.pick(&["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"])?)),
+            22 => one(format!("shf.{}.{}.b32 {d}, {a}, {c}, {b};", self.pick(&["l", "r"])?, self.pick(&["wrap", "clamp"])?)),
+            23 => one(format!("set.{}.u32.s32 {d}, {a}, {b};", self.pick(CMP_INT)?)),
+            // `slct` is left out: the PTX interpreter runs it, the compiler rejects it (not supported yet).
+            24 => one(format!("selp.b32 {d}, {a}, {b}, {};", self.pred()?)),
+            25 => one(format!("bfind.shiftamt.{s} {d}, {a};")),
+            26 => Ok(vec![format!("add.cc.u32 %r5, {a}, {b};"), format!("addc.u32 {d}, {c}, {c};")]),
             _ => {
                 let op = self.pick(&["add", "sub", "mul.lo", "min", "max", "shl", "shr", "and", "xor"])?;
                 let t = match op {
@@ -453,7 +460,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let ftz = if self.u.ratio(1, 4)? { ".ftz" } else { "" };
         let sat = if self.u.ratio(1, 6)? { ".sat" } else { "" };
         let one = |x: String| Ok(vec![format!("{g}{x}")]);
-        match self.u.int_in_range(0..=11)? {
+        match self.u.int_in_range(0..=17)? {
             0 => one(format!("{}.{rnd}{ftz}{sat}.f32 {d}, {a}, {b};", self.pick(&["add", "sub", "mul"])?)),
             1 => one(format!("fma.{rnd}{ftz}{sat}.f32 {d}, {a}, {b}, {c};")),
             2 => one(format!("{}{ftz}.f32 {d}, {a}, {b};", self.pick(&["min", "max"])?)),
@@ -465,6 +472,40 @@ impl<'a, 'b> Gen<'a, 'b> {
             8 => one(format!("mov.b32 {d}, {x};")),
             9 => one(format!("mov.b32 {x}, {a};")),
             10 => one(format!("selp.f32 {d}, {a}, {b}, {};", self.pred()?)),
+            11 => one(format!("{}.{rnd}{ftz}.f32 {d}, {a}{};", self.pick(&["div", "sqrt", "rcp"])?, "")).map(|mut v| {
+                if v[0].contains("div.") {
+                    v[0] = v[0].replace(&format!("{a};"), &format!("{a}, {b};"));
+                }
+                v
+            }),
+            12 | 13 => {
+                // binary64 through the %rd values' bits.
+                let (wa, wb, wd) = (self.wide()?, self.wide()?, self.wide()?);
+                let op = match self.u.int_in_range(0..=3)? {
+                    0 => format!("fma.{rnd}.f64 %fd0, %fd0, %fd1, %fd1;"),
+                    1 => format!("div.{rnd}.f64 %fd0, %fd0, %fd1;"),
+                    _ => format!("{}.{rnd}.f64 %fd0, %fd0, %fd1;", self.pick(&["add", "sub", "mul"])?),
+                };
+                Ok(vec![format!("mov.b64 %fd0, {wa};"), format!("mov.b64 %fd1, {wb};"), op, format!("{g}mov.b64 {wd}, %fd0;")])
+            }
+            14 => {
+                let w = self.wide()?;
+                Ok(if self.u.ratio(1, 2)? {
+                    vec![format!("cvt{ftz}.f64.f32 %fd0, {a};"), format!("{g}mov.b64 {w}, %fd0;")]
+                } else {
+                    vec![format!("mov.b64 %fd0, {w};"), format!("{g}cvt.{rnd}{ftz}{sat}.f32.f64 {d}, %fd0;")]
+                })
+            }
+            15 => one(format!(
+                "testp.{}.f32 {}, {a};",
+                self.pick(&["finite", "infinite", "number", "notanumber", "normal", "subnormal"])?,
+                self.pred()?
+            )),
+            16 => one(format!("copysign.f32 {d}, {a}, {b};")),
+            17 => one(format!("cvt.{rnd}{ftz}.f32.{} {d}, {};", self.pick(&["u16", "s16"])?, "%rs0")).map(|mut v| {
+                v.insert(0, format!("cvt.u16.u32 %rs0, {x};"));
+                v
+            }),
             _ => one(format!("cvt.{}{ftz}{sat}.f32.f32 {d}, {a};", self.pick(ROUND_INT)?)).map(|mut v| {
                 v.push(format!("add.s32 {y}, {y}, {x};"));
                 v
@@ -505,7 +546,38 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// thread's scratch, local-memory round trips.
     fn memory(&mut self) -> Result<Vec<String>> {
         let (d, a, w) = (self.val()?, self.val()?, self.wide()?);
-        Ok(match self.u.int_in_range(0..=4)? {
+        Ok(match self.u.int_in_range(0..=6)? {
+            5 => {
+                // Vectors: two or four consecutive value registers.
+                let base = self.u.int_in_range(0..=NVALS - 1)?;
+                let n = self.pick(&[2u8, 4])?;
+                let regs = (0..n).map(|k| r((base + k) % NVALS)).collect::<Vec<_>>().join(", ");
+                let size = 4 * n as u32;
+                if self.u.ratio(1, 2)? {
+                    vec![
+                        format!("and.b32 %r5, {a}, {};", 256 / size - 1),
+                        format!("mul.wide.u32 %rd4, %r5, {size};"),
+                        "add.s64 %rd4, %rd1, %rd4;".into(),
+                        format!("ld.global.v{n}.u32 {{{regs}}}, [%rd4];"),
+                    ]
+                } else {
+                    let off = SCRATCH + self.u.int_in_range(0..=32 / size - 1)? * size;
+                    vec![format!("st.global.v{n}.u32 [%rd2+{off}], {{{regs}}};")]
+                }
+            }
+            6 => {
+                // Generic addressing of the thread's scratch or of the local array.
+                let off = self.u.int_in_range(0..=7)? * 4;
+                let (to_generic, base) =
+                    if self.u.ratio(1, 2)? { ("cvta.global.u64 %rd5, %rd2;", SCRATCH + off) } else { ("cvta.local.u64 %rd5, %rd5;", off) };
+                let setup = if base == off { vec!["mov.u64 %rd5, loc;".to_string()] } else { vec![] };
+                let mut v = setup;
+                v.push(to_generic.into());
+                v.push(format!("st.u32 [%rd5+{base}], {a};"));
+                v.push(format!("ld.u16 %rs0, [%rd5+{}];", base + 2 * self.u.int_in_range(0..=1)?));
+                v.push(format!("cvt.u32.u16 {d}, %rs0;"));
+                v
+            }
             0 | 1 => {
                 let (t, size, dst) = self.pick(&[
                     ("u8", 1, false),
@@ -555,7 +627,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn atomic(&mut self) -> Result<Vec<String>> {
         let (d, a, b, w) = (self.val()?, self.val()?, self.val()?, self.wide()?);
         Ok(if self.u.ratio(1, 2)? {
-            vec![match self.u.int_in_range(0..=4)? {
+            vec![match self.u.int_in_range(0..=5)? {
                 0 => format!(
                     "atom.global.{}.{} {d}, [%rd2+84], {a};",
                     self.pick(&["add", "min", "max"])?,
@@ -564,6 +636,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 1 => format!("atom.global.{}.b32 {d}, [%rd2+84], {a};", self.pick(&["and", "or", "xor", "exch"])?),
                 2 => format!("atom.global.cas.b32 {d}, [%rd2+84], {a}, {b};"),
                 3 => format!("atom.global.{}.u32 {d}, [%rd2+84], {a};", self.pick(&["inc", "dec"])?),
+                4 => format!("atom.global.add.f32 {}, [%rd2+84], {};", self.flt()?, self.flt()?),
                 _ => format!("atom.global.add.u64 {w}, [%rd2+88], {};", self.wide()?),
             }]
         } else {
