@@ -53,6 +53,8 @@ const NWIDE: u8 = 4;
 const NFLOAT: u8 = 4;
 const NPRED: u8 = 3;
 const MAX_DEPTH: u32 = 3;
+/// The fewest registers a case compiles for.
+pub const MIN_REGS: u32 = 16;
 
 /// One piece of a generated kernel.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +82,8 @@ pub struct PtxCase {
     pub body: Vec<PStmt>,
     /// `.func`s: straight-line bodies over %r8-%r15 (arguments in %r8, %r9).
     pub funcs: Vec<Vec<PStmt>>,
+    /// Registers per thread the compiler may use (`--max-regs`): few make it spill.
+    pub max_regs: u32,
 }
 
 impl PtxCase {
@@ -95,7 +99,8 @@ impl PtxCase {
     pub fn run_args(&self) -> String {
         let data = self.data.iter().map(|v| format!("{v:#x}")).collect::<Vec<_>>().join(",");
         format!(
-            "--grid {} --block {} --arg buf:out:u32:{} --arg buf:data:u32:{}={data}",
+            "--max-regs {} --grid {} --block {} --arg buf:out:u32:{} --arg buf:data:u32:{}={data}",
+            self.max_regs,
             self.grid,
             self.block,
             self.out_bytes() / 4,
@@ -770,7 +775,8 @@ pub fn ptx_case(u: &mut Unstructured, opts: PtxOptions) -> Result<PtxCase> {
     g.in_func = false;
     let n = g.u.int_in_range(3..=24)?;
     let body = g.block(0, 0, n)?;
-    Ok(PtxCase { grid, block, data, body, funcs })
+    let max_regs = if g.u.ratio(1, 3)? { g.u.int_in_range(MIN_REGS..=48)? } else { heddle_hw::SmConfig::default().regs_per_thread };
+    Ok(PtxCase { grid, block, data, body, funcs, max_regs })
 }
 
 impl<'a> arbitrary::Arbitrary<'a> for PtxCase {
@@ -855,7 +861,7 @@ pub fn build(case: &PtxCase) -> Result<(heddle_sim::ptx::Prog, heddle_isa::Objec
         .map_err(|d| format!("generated PTX is rejected by the front end: {}", heddle_isa::diag::Diagnostics(d)))?;
     let prog = heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("generated PTX is rejected by the PTX interpreter: {e}"))?;
     let cfg = heddle_hw::SmConfig::default();
-    let opts = heddle_compiler::lower::Options { max_regs: cfg.regs_per_thread, preds: cfg.preds };
+    let opts = heddle_compiler::lower::Options { max_regs: case.max_regs.min(cfg.regs_per_thread), preds: cfg.preds };
     let (obj, _) = heddle_compiler::lower::compile_with(&src, &m, &opts)
         .map_err(|d| format!("generated PTX is rejected by the compiler: {}", heddle_isa::diag::Diagnostics(d)))?;
     Ok((prog, obj))
@@ -1048,6 +1054,10 @@ fn smaller_cases(c: &PtxCase) -> Vec<PtxCase> {
     // The last function when nothing calls it.
     if c.funcs.last().is_some() && !calls(&c.body, c.funcs.len() - 1) {
         out.push(PtxCase { funcs: c.funcs[..c.funcs.len() - 1].to_vec(), ..c.clone() });
+    }
+    let all = heddle_hw::SmConfig::default().regs_per_thread;
+    if c.max_regs < all {
+        out.push(PtxCase { max_regs: all, ..c.clone() });
     }
     if c.grid > 1 {
         out.push(PtxCase { grid: 1, ..c.clone() });
