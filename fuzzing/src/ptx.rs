@@ -342,7 +342,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let g = self.guard()?;
         let s = self.pick(&["u32", "s32"])?;
         let one = |x: String| Ok(vec![format!("{g}{x}")]);
-        match self.u.int_in_range(0..=26)? {
+        match self.u.int_in_range(0..=30)? {
             0 => one(format!("{}.{s} {d}, {a}, {b};", self.pick(&["add", "sub", "min", "max"])?)),
             1 => one(format!("{}.sat.s32 {d}, {a}, {b};", self.pick(&["add", "sub"])?)),
             2 => one(format!("mul.{}.{s} {d}, {a}, {b};", self.pick(&["lo", "hi"])?)),
@@ -382,6 +382,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             24 => one(format!("selp.b32 {d}, {a}, {b}, {};", self.pred()?)),
             25 => one(format!("bfind.shiftamt.{s} {d}, {a};")),
             26 => Ok(vec![format!("add.cc.u32 %r5, {a}, {b};"), format!("addc.u32 {d}, {c}, {c};")]),
+            27 => Ok(vec![format!("sub.cc.u32 %r5, {a}, {b};"), format!("subc.cc.u32 %r6, {c}, {a};"), format!("madc.lo.u32 {d}, {c}, {a}, %r6;")]),
+            28 => one(format!("lop3.b32 {d}, {a}, {b}, {c}, {};", self.u.int_in_range(0..=255u32)?)),
+            29 => one(format!("dp4a.{s}.{} {d}, {a}, {b}, {c};", self.pick(&["u32", "s32"])?)),
+            30 => one(format!("dp2a.{}.{s}.{} {d}, {a}, {b}, {c};", self.pick(&["lo", "hi"])?, self.pick(&["u32", "s32"])?)),
             _ => {
                 let op = self.pick(&["add", "sub", "mul.lo", "min", "max", "shl", "shr", "and", "xor"])?;
                 let t = match op {
@@ -721,6 +725,16 @@ impl<'a, 'b> Gen<'a, 'b> {
                 PStmt::Exit { cond: self.cond()? }
             }
             17 if depth == 0 && !self.exited => PStmt::Barrier { code: self.barrier()? },
+            // Votes over the active mask, at the top level before any exit (the warp converged).
+            18 if depth == 0 && !self.exited => {
+                let (d, pr) = (self.val()?, self.pred()?);
+                let vote = match self.u.int_in_range(0..=2)? {
+                    0 => format!("vote.sync.ballot.b32 {d}, {pr}, %r5;"),
+                    1 => format!("vote.sync.{}.pred %p4, {pr}, %r5;\n\tselp.b32 {d}, {d}, %r5, %p4;", self.pick(&["any", "all", "uni"])?),
+                    _ => format!("popc.b32 {d}, %r5;"),
+                };
+                PStmt::Code(vec!["activemask.b32 %r5;".into(), vote])
+            }
             18 | 19 if self.nfuncs > 0 && !self.opts.no_calls => PStmt::Call {
                 func: self.u.int_in_range(0..=self.nfuncs - 1)?,
                 a: self.u.int_in_range(0..=NVALS - 1)?,
