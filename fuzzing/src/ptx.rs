@@ -46,13 +46,12 @@ pub const THREAD_BYTES: u32 = 128;
 pub const COUNTERS: u32 = 8;
 const SCRATCH: u32 = 96;
 /// The operation of each contended counter word.
-const COUNTER_OPS: [&str; COUNTERS as usize] =
-    ["add.u32", "and.b32", "or.b32", "xor.b32", "min.u32", "max.u32", "min.s32", "max.s32"];
+const COUNTER_OPS: [&str; COUNTERS as usize] = ["add.u32", "and.b32", "or.b32", "xor.b32", "min.u32", "max.u32", "min.s32", "max.s32"];
 const NVALS: u8 = 8;
 const NWIDE: u8 = 4;
 const NFLOAT: u8 = 4;
 const NPRED: u8 = 3;
-const MAX_DEPTH: u32 = 3;
+const MAX_DEPTH: u32 = 4;
 /// The fewest registers a case compiles for.
 pub const MIN_REGS: u32 = 16;
 
@@ -69,6 +68,9 @@ pub enum PStmt {
     Exit { cond: Vec<String> },
     /// Top level only, never after an `Exit`: a shared-memory exchange between `bar.sync 0`s.
     Barrier { code: Vec<String> },
+    /// Inside a loop: threads where `cond` (%p0) holds leave the innermost loop
+    /// (`brk`) or go on with its next iteration (an unstructured exit or continue).
+    Jump { cond: Vec<String>, brk: bool },
     /// `call.uni` of function `func` with two value arguments and a result.
     Call { func: usize, a: u8, b: u8, d: u8 },
 }
@@ -110,7 +112,7 @@ impl PtxCase {
 
     /// The kernel as PTX text.
     pub fn render(&self) -> String {
-        let mut r = Render { out: String::new(), label: 0 };
+        let mut r = Render { out: String::new(), label: 0, loops: vec![] };
         r.line(".version 8.8\n.target sm_75\n.address_size 64\n");
         for (i, f) in self.funcs.iter().enumerate() {
             r.func(i, f);
@@ -130,6 +132,8 @@ impl PtxCase {
 struct Render {
     out: String,
     label: u32,
+    /// Labels of the loops around the statement rendered.
+    loops: Vec<u32>,
 }
 
 impl Render {
@@ -147,7 +151,9 @@ impl Render {
         self.label
     }
     fn decls(&mut self) {
-        self.line("\t.reg .pred %p<8>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<24>;\n\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<8>;\n\t.reg .f64 %fd<4>;");
+        self.line(
+            "\t.reg .pred %p<8>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<24>;\n\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<8>;\n\t.reg .f64 %fd<4>;",
+        );
     }
     fn func(&mut self, i: usize, body: &[PStmt]) {
         self.line(&format!(".func (.param .b32 ret) f{i}(\n\t.param .b32 a,\n\t.param .b32 b\n)\n{{"));
@@ -234,8 +240,10 @@ impl Render {
                 self.code(trip);
                 self.line(&format!("\tand.b32 %r{c}, %r5, {mask};\n\tadd.s32 %r{c}, %r{c}, {base};\n$L_head{n}:"));
                 self.line(&format!("\tsetp.eq.u32 %p0, %r{c}, 0;\n\t@%p0 bra $L_done{n};"));
+                self.loops.push(n);
                 self.stmts(body);
-                self.line(&format!("\tsub.s32 %r{c}, %r{c}, 1;\n\tbra.uni $L_head{n};\n$L_done{n}:"));
+                self.loops.pop();
+                self.line(&format!("$L_next{n}:\n\tsub.s32 %r{c}, %r{c}, 1;\n\tbra.uni $L_head{n};\n$L_done{n}:"));
             }
             PStmt::Exit { cond } => {
                 let n = self.fresh();
@@ -243,6 +251,13 @@ impl Render {
                 self.line(&format!("\t@!%p0 bra $L_stay{n};"));
                 self.signature();
                 self.line(&format!("\texit;\n$L_stay{n}:"));
+            }
+            PStmt::Jump { cond, brk } => {
+                // (A jump left outside a loop by the shrinker renders as nothing.)
+                if let Some(&n) = self.loops.last() {
+                    self.code(cond);
+                    self.line(&format!("\t@%p0 bra $L_{}{n};", if *brk { "done" } else { "next" }));
+                }
             }
             PStmt::Call { func, a, b, d } => {
                 self.line("\t{\n\t.param .b32 pa;\n\t.param .b32 pb;\n\t.param .b32 pr;");
@@ -259,7 +274,13 @@ fn lines(v: &[&str]) -> Vec<String> {
 
 /// `dst = data[index & 63]` with the index computed into %r5 by `index`.
 fn load_data(dst: &str, index: &str) -> Vec<String> {
-    lines(&[index, "and.b32 %r5, %r5, 63;", "mul.wide.u32 %rd4, %r5, 4;", "add.s64 %rd4, %rd1, %rd4;", &format!("ld.global.u32 {dst}, [%rd4];")])
+    lines(&[
+        index,
+        "and.b32 %r5, %r5, 63;",
+        "mul.wide.u32 %rd4, %r5, 4;",
+        "add.s64 %rd4, %rd1, %rd4;",
+        &format!("ld.global.u32 {dst}, [%rd4];"),
+    ])
 }
 
 // ---------------------------------------------------------------- generation
@@ -288,8 +309,7 @@ const ROUND: &[&str] = &["rn", "rz", "rm", "rp"];
 const ROUND_INT: &[&str] = &["rni", "rzi", "rmi", "rpi"];
 const CMP_INT: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge"];
 const CMP_UNSIGNED: &[&str] = &["eq", "ne", "lo", "ls", "hi", "hs"];
-const CMP_FLOAT: &[&str] =
-    &["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
+const CMP_FLOAT: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
 
 struct Gen<'a, 'b> {
     u: &'a mut Unstructured<'b>,
@@ -362,11 +382,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             15 => {
                 // Division by zero is machine-specific in PTX: the divisor is made nonzero.
                 let op = self.pick(&["div", "rem"])?;
-                Ok(vec![
-                    format!("setp.eq.u32 %p4, {c}, 0;"),
-                    format!("selp.b32 %r5, 7, {c}, %p4;"),
-                    format!("{g}{op}.{s} {d}, {a}, %r5;"),
-                ])
+                Ok(vec![format!("setp.eq.u32 %p4, {c}, 0;"), format!("selp.b32 %r5, 7, {c}, %p4;"), format!("{g}{op}.{s} {d}, {a}, %r5;")])
             }
             16 => one(format!("selp.b32 {d}, {a}, {b}, {};", self.pred()?)),
             17 => one(format!("mov.b32 {d}, {b};")),
@@ -382,7 +398,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             24 => one(format!("selp.b32 {d}, {a}, {b}, {};", self.pred()?)),
             25 => one(format!("bfind.shiftamt.{s} {d}, {a};")),
             26 => Ok(vec![format!("add.cc.u32 %r5, {a}, {b};"), format!("addc.u32 {d}, {c}, {c};")]),
-            27 => Ok(vec![format!("sub.cc.u32 %r5, {a}, {b};"), format!("subc.cc.u32 %r6, {c}, {a};"), format!("madc.lo.u32 {d}, {c}, {a}, %r6;")]),
+            27 => Ok(vec![
+                format!("sub.cc.u32 %r5, {a}, {b};"),
+                format!("subc.cc.u32 %r6, {c}, {a};"),
+                format!("madc.lo.u32 {d}, {c}, {a}, %r6;"),
+            ]),
             28 => one(format!("lop3.b32 {d}, {a}, {b}, {c}, {};", self.u.int_in_range(0..=255u32)?)),
             29 => one(format!("dp4a.{s}.{} {d}, {a}, {b}, {c};", self.pick(&["u32", "s32"])?)),
             30 => one(format!("dp2a.{}.{s}.{} {d}, {a}, {b}, {c};", self.pick(&["lo", "hi"])?, self.pick(&["u32", "s32"])?)),
@@ -396,11 +416,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 Ok(vec![
                     format!("cvt.u16.u32 %rs0, {a};"),
                     format!("cvt.u16.u32 %rs1, {c};"),
-                    if matches!(op, "shl" | "shr") {
-                        format!("{op}.{t} %rs0, %rs0, {c};")
-                    } else {
-                        format!("{op}.{t} %rs0, %rs0, %rs1;")
-                    },
+                    if matches!(op, "shl" | "shr") { format!("{op}.{t} %rs0, %rs0, {c};") } else { format!("{op}.{t} %rs0, %rs0, %rs1;") },
                     format!("{g}cvt.{ext}.{} {d}, %rs0;", if ext == "u32" { "u16" } else { "s16" }),
                 ])
             }
@@ -529,16 +545,19 @@ impl<'a, 'b> Gen<'a, 'b> {
             0 => format!(".{}", self.pick(&["and", "or", "xor"])?),
             _ => String::new(),
         };
-        let tail = if comb.is_empty() {
-            String::new()
-        } else {
-            format!(", {}{}", if self.u.ratio(1, 2)? { "!" } else { "" }, self.pred()?)
-        };
+        let tail =
+            if comb.is_empty() { String::new() } else { format!(", {}{}", if self.u.ratio(1, 2)? { "!" } else { "" }, self.pred()?) };
         let dst = if self.u.ratio(1, 5)? { format!("{pd}|%p4") } else { pd.clone() };
         Ok(vec![match self.u.int_in_range(0..=5)? {
             0 => format!("setp.{}.s32{comb} {dst}, {}, {}{tail};", self.pick(CMP_INT)?, self.val()?, self.src32()?),
             1 => format!("setp.{}.u32{comb} {dst}, {}, {}{tail};", self.pick(CMP_UNSIGNED)?, self.val()?, self.src32()?),
-            2 => format!("setp.{}.{}{comb} {dst}, {}, {}{tail};", self.pick(CMP_INT)?, self.pick(&["s64", "u64"])?, self.wide()?, self.wide()?),
+            2 => format!(
+                "setp.{}.{}{comb} {dst}, {}, {}{tail};",
+                self.pick(CMP_INT)?,
+                self.pick(&["s64", "u64"])?,
+                self.wide()?,
+                self.wide()?
+            ),
             3 => format!(
                 "setp.{}{}.f32{comb} {dst}, {}, {}{tail};",
                 self.pick(CMP_FLOAT)?,
@@ -637,11 +656,7 @@ impl<'a, 'b> Gen<'a, 'b> {
         let (d, a, b, w) = (self.val()?, self.val()?, self.val()?, self.wide()?);
         Ok(if self.u.ratio(1, 2)? {
             vec![match self.u.int_in_range(0..=5)? {
-                0 => format!(
-                    "atom.global.{}.{} {d}, [%rd2+84], {a};",
-                    self.pick(&["add", "min", "max"])?,
-                    self.pick(&["u32", "s32"])?
-                ),
+                0 => format!("atom.global.{}.{} {d}, [%rd2+84], {a};", self.pick(&["add", "min", "max"])?, self.pick(&["u32", "s32"])?),
                 1 => format!("atom.global.{}.b32 {d}, [%rd2+84], {a};", self.pick(&["and", "or", "xor", "exch"])?),
                 2 => format!("atom.global.cas.b32 {d}, [%rd2+84], {a}, {b};"),
                 3 => format!("atom.global.{}.u32 {d}, [%rd2+84], {a};", self.pick(&["inc", "dec"])?),
@@ -683,7 +698,9 @@ impl<'a, 'b> Gen<'a, 'b> {
             0 => vec![format!("and.b32 %r5, %r0, {};", 1u32 << self.u.int_in_range(0..=6)?), "setp.ne.u32 %p0, %r5, 0;".into()],
             1 => vec![format!("setp.{cmp}.u32 %p0, %r4, {};", self.u.int_in_range(0..=32)?)],
             2 => vec![format!("setp.{cmp}.u32 %p0, %r3, {};", self.u.int_in_range(0..=200)?)],
-            3 => vec![format!("and.b32 %r5, {}, {};", self.val()?, 1u32 << self.u.int_in_range(0..=31)?), "setp.eq.u32 %p0, %r5, 0;".into()],
+            3 => {
+                vec![format!("and.b32 %r5, {}, {};", self.val()?, 1u32 << self.u.int_in_range(0..=31)?), "setp.eq.u32 %p0, %r5, 0;".into()]
+            }
             4 => vec![format!("setp.{}.s32.and %p0, {}, {}, {};", self.pick(CMP_INT)?, self.val()?, self.val()?, self.pred()?)],
             _ => vec![format!("mov.pred %p0, {};", self.pred()?)],
         })
@@ -720,6 +737,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let body = self.block(depth + 1, level + 1, n)?;
                 PStmt::Loop { level, trip, mask, base, body }
             }
+            16 if level > 0 && self.u.ratio(2, 3)? => PStmt::Jump { cond: self.cond()?, brk: self.u.ratio(1, 2)? },
             16 if depth > 0 => {
                 self.exited = true;
                 PStmt::Exit { cond: self.cond()? }
@@ -787,7 +805,7 @@ pub fn ptx_case(u: &mut Unstructured, opts: PtxOptions) -> Result<PtxCase> {
         funcs.push(g.block(0, 0, n)?);
     }
     g.in_func = false;
-    let n = g.u.int_in_range(3..=24)?;
+    let n = g.u.int_in_range(3..=40)?;
     let body = g.block(0, 0, n)?;
     let max_regs = if g.u.ratio(1, 3)? { g.u.int_in_range(MIN_REGS..=48)? } else { heddle_hw::SmConfig::default().regs_per_thread };
     Ok(PtxCase { grid, block, data, body, funcs, max_regs })
@@ -944,12 +962,7 @@ fn compare(a: &End, b: &End, engines: (&'static str, &'static str), case: &PtxCa
         let word = |mem: &[u8]| mem.get(first..first + 4).map(|w| u32::from_le_bytes(w.try_into().unwrap()));
         return m(
             PtxKind::Memory,
-            format!(
-                "global memory differs at {first:#x} ({}): {x} {:x?}, {y} {:x?}",
-                place(case, first),
-                word(&a.memory),
-                word(&b.memory)
-            ),
+            format!("global memory differs at {first:#x} ({}): {x} {:x?}, {y} {:x?}", place(case, first), word(&a.memory), word(&b.memory)),
         );
     }
     None

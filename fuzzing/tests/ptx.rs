@@ -59,10 +59,36 @@ fn same_seed_same_text() {
 fn generated_ptx_covers_the_operations() {
     let text: String = (0..200).map(|s| ptx_case_of_seed(s).render()).collect();
     for op in [
-        "mul.wide.", "mad.lo.", "div.s32", "rem.u64", "bfe.", "bfi.b32", "prmt.b32", "popc.b64", "brev.b64", "cvt.sat.",
-        "setp.", ".and %p", "selp.", "fma.rz", "add.rp.ftz", "cvt.rni.", "ld.global.nc.", "ld.global.v4", "st.shared.u32",
-        "bar.sync 0", "atom.global.cas", "red.global.", "st.local.", "call.uni", "%laneid", "@!%p", "exit;", "$L_head",
-        "cvta.local", ".f64",
+        "mul.wide.",
+        "mad.lo.",
+        "div.s32",
+        "rem.u64",
+        "bfe.",
+        "bfi.b32",
+        "prmt.b32",
+        "popc.b64",
+        "brev.b64",
+        "cvt.sat.",
+        "setp.",
+        ".and %p",
+        "selp.",
+        "fma.rz",
+        "add.rp.ftz",
+        "cvt.rni.",
+        "ld.global.nc.",
+        "ld.global.v4",
+        "st.shared.u32",
+        "bar.sync 0",
+        "atom.global.cas",
+        "red.global.",
+        "st.local.",
+        "call.uni",
+        "%laneid",
+        "@!%p",
+        "exit;",
+        "$L_head",
+        "cvta.local",
+        ".f64",
     ] {
         assert!(text.contains(op), "no `{op}` in 200 seeds");
     }
@@ -82,7 +108,8 @@ fn launch_shapes_vary() {
 #[test]
 fn campaign_20s_has_no_mismatch() {
     let s = ptx_campaign(5000, 20.0, false, |_| {});
-    let report: Vec<String> = s.mismatches.iter().map(|(seed, c, m)| format!("seed {seed}:\n{}", ptx_reproducer(c, Some(*seed), m))).collect();
+    let report: Vec<String> =
+        s.mismatches.iter().map(|(seed, c, m)| format!("seed {seed}:\n{}", ptx_reproducer(c, Some(*seed), m))).collect();
     assert!(s.mismatches.is_empty(), "{}", report.join("\n"));
     assert!(s.invalid.is_empty(), "{:?}", s.invalid);
     assert!(s.programs > 100, "only {} programs", s.programs);
@@ -215,4 +242,27 @@ fn campaign_figures() {
     for (seed, e) in &s.invalid {
         println!("invalid seed {seed}: {e}");
     }
+}
+
+/// A diagnostic: how many of the first 300 seeds trap on the PTX interpreter (and why).
+#[test]
+#[ignore]
+fn traps() {
+    let mut n = 0;
+    for seed in 0..300 {
+        let c = ptx_case_of_seed(seed);
+        let (prog, _) = build(&c).unwrap();
+        let mut dev = heddle_sim::Device::from_ptx(heddle_hw::SmConfig::default(), prog).unwrap();
+        let out = dev.alloc(c.out_bytes()).unwrap();
+        let data = dev.alloc(256).unwrap();
+        let mut params = out.to_le_bytes().to_vec();
+        params.extend(data.to_le_bytes());
+        let l =
+            heddle_sim::launch::Launch { kernel: "fuzz".into(), grid: [c.grid, 1, 1], block: [c.block, 1, 1], params, dynamic_shared: 0 };
+        if let Some(t) = dev.launch(&l).unwrap().trap {
+            n += 1;
+            println!("seed {seed}: {t}");
+        }
+    }
+    println!("{n} of 300 trap");
 }
