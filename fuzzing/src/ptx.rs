@@ -64,9 +64,10 @@ pub enum PStmt {
     If { cond: Vec<String>, then: Vec<PStmt>, els: Vec<PStmt> },
     /// `(trip & mask) + base` iterations, `trip` computed into %r5 per thread.
     Loop { level: u8, trip: Vec<String>, mask: u32, base: u32, body: Vec<PStmt> },
-    /// Threads where `cond` (%p0) holds store their signature and exit.
+    /// Threads where `cond` (%p0) holds store their signature and exit (in a `.func`: return).
     Exit { cond: Vec<String> },
-    /// Top level only, never after an `Exit`: a shared-memory exchange between `bar.sync 0`s.
+    /// Top level only, never after an `Exit`: a shared-memory exchange between
+    /// `bar.sync 0`s, or shared atomics (own slots, or one contended counter).
     Barrier { code: Vec<String> },
     /// Inside a loop: threads where `cond` (%p0) holds leave the innermost loop
     /// (`brk`) or go on with its next iteration (an unstructured exit or continue).
@@ -112,7 +113,7 @@ impl PtxCase {
 
     /// The kernel as PTX text.
     pub fn render(&self) -> String {
-        let mut r = Render { out: String::new(), label: 0, loops: vec![] };
+        let mut r = Render { out: String::new(), label: 0, loops: vec![], in_func: false };
         r.line(".version 8.8\n.target sm_75\n.address_size 64\n");
         for (i, f) in self.funcs.iter().enumerate() {
             r.func(i, f);
@@ -120,7 +121,7 @@ impl PtxCase {
         r.line(".visible .entry fuzz(\n\t.param .u64 out,\n\t.param .u64 data\n)\n{");
         r.decls();
         r.line(&format!("\t.shared .align 8 .b8 sh[{}];", self.block.next_power_of_two() * 4));
-        r.line("\t.local .align 8 .b8 loc[64];");
+        r.line("\t.shared .align 4 .b8 shc[4];\n\t.local .align 8 .b8 loc[64];");
         r.prologue();
         r.stmts(&self.body);
         r.signature();
@@ -134,6 +135,8 @@ struct Render {
     label: u32,
     /// Labels of the loops around the statement rendered.
     loops: Vec<u32>,
+    /// Rendering a `.func`: an `Exit` returns.
+    in_func: bool,
 }
 
 impl Render {
@@ -160,14 +163,28 @@ impl Render {
         self.decls();
         self.line("\tld.param.u32 %r8, [a];\n\tld.param.u32 %r9, [b];");
         self.line("\tsetp.lt.u32 %p1, %r8, %r9;\n\tsetp.eq.u32 %p2, %r8, 0;\n\tsetp.gt.s32 %p3, %r9, 0;");
+        self.code(&lines(&[
+            "mov.u32 %r0, %tid.x;",
+            "mov.u32 %r1, %ntid.x;",
+            "mov.u32 %r2, %ctaid.x;",
+            "mad.lo.s32 %r3, %r2, %r1, %r0;",
+            "mov.u32 %r4, %laneid;",
+        ]));
         for k in 10..16 {
             self.line(&format!("\txor.b32 %r{k}, %r{}, {};", 8 + k % 2, 0x9e37_79b9u32.wrapping_mul(k)));
         }
+        self.in_func = true;
         self.stmts(body);
+        self.in_func = false;
+        self.func_return();
+        self.line("}\n");
+    }
+    /// Folds the values into %r8 and returns it.
+    fn func_return(&mut self) {
         for k in 9..16 {
             self.line(&format!("\txor.b32 %r8, %r8, %r{k};"));
         }
-        self.line("\tst.param.b32 [ret], %r8;\n\tret;\n}\n");
+        self.line("\tst.param.b32 [ret], %r8;\n\tret;");
     }
     fn prologue(&mut self) {
         self.code(&lines(&[
@@ -249,8 +266,13 @@ impl Render {
                 let n = self.fresh();
                 self.code(cond);
                 self.line(&format!("\t@!%p0 bra $L_stay{n};"));
-                self.signature();
-                self.line(&format!("\texit;\n$L_stay{n}:"));
+                if self.in_func {
+                    self.func_return();
+                } else {
+                    self.signature();
+                    self.line("\texit;");
+                }
+                self.line(&format!("$L_stay{n}:"));
             }
             PStmt::Jump { cond, brk } => {
                 // (A jump left outside a loop by the shrinker renders as nothing.)
@@ -716,7 +738,8 @@ impl<'a, 'b> Gen<'a, 'b> {
 
     fn stmt(&mut self, depth: u32, level: u8) -> Result<PStmt> {
         let k = self.u.int_in_range(0..=19)?;
-        if self.in_func || depth >= MAX_DEPTH || k < 11 {
+        // In a `.func`: ifs, loops, jumps and early returns; no barriers, votes or calls.
+        if depth >= MAX_DEPTH || k < 11 || (self.in_func && k > 16) {
             return self.code();
         }
         Ok(match k {
@@ -739,7 +762,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
             16 if level > 0 && self.u.ratio(2, 3)? => PStmt::Jump { cond: self.cond()?, brk: self.u.ratio(1, 2)? },
             16 if depth > 0 => {
-                self.exited = true;
+                self.exited |= !self.in_func;
                 PStmt::Exit { cond: self.cond()? }
             }
             17 if depth == 0 && !self.exited => PStmt::Barrier { code: self.barrier()? },
@@ -768,6 +791,37 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn barrier(&mut self) -> Result<Vec<String>> {
         let (a, d) = (self.val()?, self.val()?);
         let k = self.u.int_in_range(1..=63)?;
+        let op = self.pick(&["add.u32", "and.b32", "or.b32", "xor.b32", "min.u32", "max.u32", "min.s32", "max.s32"])?;
+        match self.u.int_in_range(0..=3)? {
+            // Atomics on the thread's own shared slot.
+            0 => {
+                let b = self.src32()?;
+                return Ok(lines(&[
+                    "mov.u64 %rd5, sh;",
+                    "mul.wide.u32 %rd4, %r0, 4;",
+                    "add.s64 %rd4, %rd5, %rd4;",
+                    &format!("st.shared.u32 [%rd4], {a};"),
+                    &format!("atom.shared.{op} {d}, [%rd4], {b};"),
+                    "ld.shared.u32 %r6, [%rd4];",
+                    &format!("xor.b32 {d}, {d}, %r6;"),
+                    "bar.sync 0;",
+                ]));
+            }
+            // One counter for the CTA, one operation: thread 0 sets it, all update it, all read it.
+            1 => {
+                return Ok(lines(&[
+                    "setp.eq.u32 %p4, %r0, 0;",
+                    &format!("@%p4 st.shared.u32 [shc], {};", self.pick(SPECIAL)?),
+                    "bar.sync 0;",
+                    &format!("atom.shared.{op} %r7, [shc], {a};"),
+                    "bar.sync 0;",
+                    "ld.shared.u32 %r6, [shc];",
+                    &format!("add.s32 {d}, {d}, %r6;"),
+                    "bar.sync 0;",
+                ]));
+            }
+            _ => {}
+        }
         Ok(lines(&[
             "mov.u64 %rd5, sh;",
             "mul.wide.u32 %rd4, %r0, 4;",
