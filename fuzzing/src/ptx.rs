@@ -327,6 +327,23 @@ fn p(i: u8) -> String {
     format!("%p{}", 1 + i)
 }
 
+/// 64-bit immediates (integers and binary64 bits).
+const SPECIAL64: &[u64] = &[
+    0,
+    1,
+    u64::MAX,
+    1 << 32,
+    0xffff_ffff,
+    0x8000_0000_0000_0000,
+    0x7fff_ffff_ffff_ffff,
+    0x8000_0000,
+    0x1_0000_0001,
+    0x3ff0_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0xfff8_0000_0000_0000,
+    0x0000_0000_0000_0001,
+    0xc3e0_0000_0000_0000,
+];
 const ROUND: &[&str] = &["rn", "rz", "rm", "rp"];
 const ROUND_INT: &[&str] = &["rni", "rzi", "rmi", "rpi"];
 const CMP_INT: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge"];
@@ -365,6 +382,21 @@ impl<'a, 'b> Gen<'a, 'b> {
             1 => format!("{}", self.u.int_in_range(0..=40u32)?),
             _ => self.val()?,
         })
+    }
+    /// A 64-bit source: a value, or sometimes an immediate.
+    fn src64(&mut self) -> Result<String> {
+        Ok(match self.u.int_in_range(0..=5)? {
+            0 => format!("{}", self.pick(SPECIAL64)? as i64),
+            _ => self.wide()?,
+        })
+    }
+    /// A shift amount: a value, or an immediate 0-70.
+    fn shift(&mut self) -> Result<String> {
+        Ok(if self.u.ratio(1, 3)? { format!("{}", self.u.int_in_range(0..=70u32)?) } else { self.val()? })
+    }
+    /// An f32 source: a value, or sometimes a special value as `0fXXXXXXXX`.
+    fn fsrc(&mut self) -> Result<String> {
+        Ok(if self.u.ratio(1, 5)? { format!("0f{:08X}", self.pick(SPECIAL)?) } else { self.flt()? })
     }
     /// A bit position or length (`bfe`, `bfi`): a value, or an immediate 0-40.
     fn field(&mut self) -> Result<String> {
@@ -446,7 +478,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     fn int64(&mut self) -> Result<Vec<String>> {
-        let (d, a, b, c) = (self.wide()?, self.wide()?, self.wide()?, self.wide()?);
+        let (d, a, b, c) = (self.wide()?, self.wide()?, self.src64()?, self.wide()?);
         let (x, y) = (self.val()?, self.val()?);
         let g = self.guard()?;
         let s = self.pick(&["u64", "s64"])?;
@@ -459,7 +491,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             4 => one(format!("{}.b64 {d}, {a};", self.pick(&["not", "brev"])?)),
             5 => one(format!("{}.b64 {x}, {a};", self.pick(&["popc", "clz"])?)),
             6 => one(format!("{}.s64 {d}, {a};", self.pick(&["abs", "neg"])?)),
-            7 => one(format!("{}.{} {d}, {a}, {x};", self.pick(&["shl", "shr"])?, self.pick(&["b64", "u64", "s64"])?)
+            7 => one(format!("{}.{} {d}, {a}, {};", self.pick(&["shl", "shr"])?, self.pick(&["b64", "u64", "s64"])?, self.shift()?)
                 .replace("shl.u64", "shl.b64")
                 .replace("shl.s64", "shl.b64")),
             8 => one(format!("bfe.{s} {d}, {a}, {x}, {y};")),
@@ -500,7 +532,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     fn float(&mut self) -> Result<Vec<String>> {
-        let (d, a, b, c) = (self.flt()?, self.flt()?, self.flt()?, self.flt()?);
+        let (d, a, b, c) = (self.flt()?, self.flt()?, self.fsrc()?, self.fsrc()?);
         let (x, y) = (self.val()?, self.val()?);
         let g = self.guard()?;
         let rnd = self.pick(ROUND)?;
@@ -533,7 +565,12 @@ impl<'a, 'b> Gen<'a, 'b> {
                     1 => format!("div.{rnd}.f64 %fd0, %fd0, %fd1;"),
                     _ => format!("{}.{rnd}.f64 %fd0, %fd0, %fd1;", self.pick(&["add", "sub", "mul"])?),
                 };
-                Ok(vec![format!("mov.b64 %fd0, {wa};"), format!("mov.b64 %fd1, {wb};"), op, format!("{g}mov.b64 {wd}, %fd0;")])
+                let fd1 = if self.u.ratio(1, 3)? {
+                    format!("mov.f64 %fd1, 0d{:016X};", self.pick(SPECIAL64)?)
+                } else {
+                    format!("mov.b64 %fd1, {wb};")
+                };
+                Ok(vec![format!("mov.b64 %fd0, {wa};"), fd1, op, format!("{g}mov.b64 {wd}, %fd0;")])
             }
             14 => {
                 let w = self.wide()?;
@@ -578,14 +615,14 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.pick(CMP_INT)?,
                 self.pick(&["s64", "u64"])?,
                 self.wide()?,
-                self.wide()?
+                self.src64()?
             ),
             3 => format!(
                 "setp.{}{}.f32{comb} {dst}, {}, {}{tail};",
                 self.pick(CMP_FLOAT)?,
                 if self.u.ratio(1, 4)? { ".ftz" } else { "" },
                 self.flt()?,
-                self.flt()?
+                self.fsrc()?
             ),
             4 => format!("{}.pred {pd}, {pq}, {};", self.pick(&["and", "or", "xor"])?, self.pred()?),
             _ => format!("not.pred {pd}, {pq};"),
