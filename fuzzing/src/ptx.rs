@@ -87,6 +87,8 @@ pub struct PtxCase {
     pub funcs: Vec<Vec<PStmt>>,
     /// Registers per thread the compiler may use (`--max-regs`): few make it spill.
     pub max_regs: u32,
+    /// Predicate registers the compiler may use (the SM's `preds`, 2-7): few make it keep PTX predicates in registers.
+    pub preds: u32,
 }
 
 impl PtxCase {
@@ -98,12 +100,18 @@ impl PtxCase {
         self.threads() * THREAD_BYTES + COUNTERS * 4
     }
 
+    /// The SM every engine runs it on: the default one with the case's predicates.
+    pub fn config(&self) -> heddle_hw::SmConfig {
+        heddle_hw::SmConfig { preds: self.preds, ..Default::default() }
+    }
+
     /// The `heddle run` arguments (after the `.ptx` file and `--engine E`).
     pub fn run_args(&self) -> String {
         let data = self.data.iter().map(|v| format!("{v:#x}")).collect::<Vec<_>>().join(",");
         format!(
-            "--max-regs {} --grid {} --block {} --arg buf:out:u32:{} --arg buf:data:u32:{}={data}",
+            "--max-regs {} --set preds={} --grid {} --block {} --arg buf:out:u32:{} --arg buf:data:u32:{}={data}",
             self.max_regs,
+            self.preds,
             self.grid,
             self.block,
             self.out_bytes() / 4,
@@ -899,7 +907,8 @@ pub fn ptx_case(u: &mut Unstructured, opts: PtxOptions) -> Result<PtxCase> {
     let n = g.u.int_in_range(3..=40)?;
     let body = g.block(0, 0, n)?;
     let max_regs = if g.u.ratio(1, 3)? { g.u.int_in_range(MIN_REGS..=48)? } else { heddle_hw::SmConfig::default().regs_per_thread };
-    Ok(PtxCase { grid, block, data, body, funcs, max_regs })
+    let preds = if g.u.ratio(1, 3)? { g.u.int_in_range(2..=6)? } else { 7 };
+    Ok(PtxCase { grid, block, data, body, funcs, max_regs, preds })
 }
 
 impl<'a> arbitrary::Arbitrary<'a> for PtxCase {
@@ -983,7 +992,7 @@ pub fn build(case: &PtxCase) -> Result<(heddle_sim::ptx::Prog, heddle_isa::Objec
     let m = heddle_compiler::ptx::load(&src)
         .map_err(|d| format!("generated PTX is rejected by the front end: {}", heddle_isa::diag::Diagnostics(d)))?;
     let prog = heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("generated PTX is rejected by the PTX interpreter: {e}"))?;
-    let cfg = heddle_hw::SmConfig::default();
+    let cfg = case.config();
     let opts = heddle_compiler::lower::Options { max_regs: case.max_regs.min(cfg.regs_per_thread), preds: cfg.preds };
     let (obj, _) = heddle_compiler::lower::compile_with(&src, &m, &opts)
         .map_err(|d| format!("generated PTX is rejected by the compiler: {}", heddle_isa::diag::Diagnostics(d)))?;
@@ -1071,7 +1080,7 @@ pub fn run_ptx_case(case: &PtxCase, rtl: bool) -> Result<PtxVerdict, String> {
 /// the comparison (`(engine, memory)`; tests plant differences with it).
 pub fn run_ptx_case_with(case: &PtxCase, rtl: bool, mut edit: impl FnMut(&str, &mut Vec<u8>)) -> Result<PtxVerdict, String> {
     let (prog, obj) = build(case)?;
-    let cfg = heddle_hw::SmConfig::default();
+    let cfg = case.config();
     let dev = Device::from_ptx(cfg.clone(), prog).map_err(|e| format!("PTX interpreter refused the module: {e}"))?;
     let mut ptx = run_on(case, dev, |d, l| d.launch(l))?;
     if let Err(e) = &ptx.result {
@@ -1176,6 +1185,9 @@ fn smaller_cases(c: &PtxCase) -> Vec<PtxCase> {
     let all = heddle_hw::SmConfig::default().regs_per_thread;
     if c.max_regs < all {
         out.push(PtxCase { max_regs: all, ..c.clone() });
+    }
+    if c.preds < 7 {
+        out.push(PtxCase { preds: 7, ..c.clone() });
     }
     if c.grid > 1 {
         out.push(PtxCase { grid: 1, ..c.clone() });

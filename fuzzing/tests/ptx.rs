@@ -266,3 +266,13 @@ fn traps() {
     }
     println!("{n} of 300 trap");
 }
+
+/// A diagnostic: prints the reproducer of seed REPRO_SEED with a dummy difference
+/// (to check its `run:` lines with `heddle run`).
+#[test]
+#[ignore]
+fn print_reproducer() {
+    let seed: u64 = std::env::var("REPRO_SEED").unwrap().parse().unwrap();
+    let m = PtxMismatch { kind: PtxKind::Memory, engines: ("ptx", "golden"), detail: "dummy".into() };
+    print!("{}", ptx_reproducer(&ptx_case_of_seed(seed), Some(seed), &m));
+}
