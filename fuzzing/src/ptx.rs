@@ -72,8 +72,9 @@ pub enum PStmt {
     /// Inside a loop: threads where `cond` (%p0) holds leave the innermost loop
     /// (`brk`) or go on with its next iteration (an unstructured exit or continue).
     Jump { cond: Vec<String>, brk: bool },
-    /// `call.uni` of function `func` with two value arguments and a result.
-    Call { func: usize, a: u8, b: u8, d: u8 },
+    /// `call.uni` of function `func`: arguments %r(8+a), %r(8+b), %rd(8+w), %f(x);
+    /// its 64-bit result into %rd(8+d).
+    Call { func: usize, a: u8, b: u8, w: u8, x: u8, d: u8 },
 }
 
 /// A generated PTX launch: everything needed to run it and write a reproducer.
@@ -167,9 +168,9 @@ impl Render {
         );
     }
     fn func(&mut self, i: usize, body: &[PStmt]) {
-        self.line(&format!(".func (.param .b32 ret) f{i}(\n\t.param .b32 a,\n\t.param .b32 b\n)\n{{"));
+        self.line(&format!(".func (.param .b64 ret) f{i}(\n\t.param .b32 a,\n\t.param .b32 b,\n\t.param .b64 w,\n\t.param .f32 x\n)\n{{"));
         self.decls();
-        self.line("\tld.param.u32 %r8, [a];\n\tld.param.u32 %r9, [b];");
+        self.line("\tld.param.u32 %r8, [a];\n\tld.param.u32 %r9, [b];\n\tld.param.u64 %rd8, [w];\n\tld.param.f32 %f0, [x];");
         self.line("\tsetp.lt.u32 %p1, %r8, %r9;\n\tsetp.eq.u32 %p2, %r8, 0;\n\tsetp.gt.s32 %p3, %r9, 0;");
         self.code(&lines(&[
             "mov.u32 %r0, %tid.x;",
@@ -181,18 +182,28 @@ impl Render {
         for k in 10..16 {
             self.line(&format!("\txor.b32 %r{k}, %r{}, {};", 8 + k % 2, 0x9e37_79b9u32.wrapping_mul(k)));
         }
+        for k in 9..12 {
+            self.line(&format!("\txor.b64 %rd{k}, %rd8, {};", 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(k) as i64));
+            self.line(&format!("\tmov.b32 %f{}, %r{};", k - 8, k + 3));
+        }
         self.in_func = true;
         self.stmts(body);
         self.in_func = false;
         self.func_return();
         self.line("}\n");
     }
-    /// Folds the values into %r8 and returns it.
+    /// Folds the values into %rd8 and returns it.
     fn func_return(&mut self) {
         for k in 9..16 {
             self.line(&format!("\txor.b32 %r8, %r8, %r{k};"));
         }
-        self.line("\tst.param.b32 [ret], %r8;\n\tret;");
+        for k in 0..4 {
+            self.line(&format!("\tmov.b32 %r9, %f{k};\n\tadd.s32 %r8, %r8, %r9;"));
+        }
+        for k in 9..12 {
+            self.line(&format!("\txor.b64 %rd8, %rd8, %rd{k};"));
+        }
+        self.line("\tmov.b64 %rd9, {%r8, %r8};\n\txor.b64 %rd8, %rd8, %rd9;\n\tst.param.b64 [ret], %rd8;\n\tret;");
     }
     fn prologue(&mut self) {
         self.code(&lines(&[
@@ -289,10 +300,11 @@ impl Render {
                     self.line(&format!("\t@%p0 bra $L_{}{n};", if *brk { "done" } else { "next" }));
                 }
             }
-            PStmt::Call { func, a, b, d } => {
-                self.line("\t{\n\t.param .b32 pa;\n\t.param .b32 pb;\n\t.param .b32 pr;");
+            PStmt::Call { func, a, b, w, x, d } => {
+                self.line("\t{\n\t.param .b32 pa;\n\t.param .b32 pb;\n\t.param .b64 pw;\n\t.param .f32 px;\n\t.param .b64 pr;");
                 self.line(&format!("\tst.param.b32 [pa], %r{};\n\tst.param.b32 [pb], %r{};", 8 + a, 8 + b));
-                self.line(&format!("\tcall.uni (pr), f{func}, (pa, pb);\n\tld.param.b32 %r{}, [pr];\n\t}}", 8 + d));
+                self.line(&format!("\tst.param.b64 [pw], %rd{};\n\tst.param.f32 [px], %f{x};", 8 + w));
+                self.line(&format!("\tcall.uni (pr), f{func}, (pa, pb, pw, px);\n\tld.param.b64 %rd{}, [pr];\n\t}}", 8 + d));
             }
         }
     }
@@ -744,10 +756,9 @@ impl<'a, 'b> Gen<'a, 'b> {
     }
 
     fn code(&mut self) -> Result<PStmt> {
-        if self.in_func {
-            return Ok(PStmt::Code(self.int32()?));
-        }
-        let c = match self.u.int_in_range(0..=19)? {
+        // (No memory in a `.func`.)
+        let n = if self.in_func { 14 } else { 19 };
+        let c = match self.u.int_in_range(0..=n)? {
             0..=6 => self.int32()?,
             7..=9 => self.int64()?,
             10..=12 => self.float()?,
@@ -825,7 +836,9 @@ impl<'a, 'b> Gen<'a, 'b> {
                 func: self.u.int_in_range(0..=self.nfuncs - 1)?,
                 a: self.u.int_in_range(0..=NVALS - 1)?,
                 b: self.u.int_in_range(0..=NVALS - 1)?,
-                d: self.u.int_in_range(0..=NVALS - 1)?,
+                w: self.u.int_in_range(0..=NWIDE - 1)?,
+                x: self.u.int_in_range(0..=NFLOAT - 1)?,
+                d: self.u.int_in_range(0..=NWIDE - 1)?,
             },
             _ => self.code()?,
         })
