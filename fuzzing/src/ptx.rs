@@ -499,7 +499,9 @@ impl<'a, 'b> Gen<'a, 'b> {
 
     fn int64(&mut self) -> Result<Vec<String>> {
         let (d, a, b, c) = (self.wide()?, self.wide()?, self.src64()?, self.wide()?);
-        let (x, y) = (self.val()?, self.val()?);
+        // Two different registers (`mov.b64 {x, y}` unpacks into both).
+        let xi = self.u.int_in_range(0..=NVALS - 1)?;
+        let (x, y) = (r(xi), r((xi + self.u.int_in_range(1..=NVALS - 1)?) % NVALS));
         let g = self.guard()?;
         let s = self.pick(&["u64", "s64"])?;
         let one = |x: String| Ok(vec![format!("{g}{x}")]);
@@ -553,7 +555,7 @@ impl<'a, 'b> Gen<'a, 'b> {
 
     fn float(&mut self) -> Result<Vec<String>> {
         let (d, a, b, c) = (self.flt()?, self.flt()?, self.fsrc()?, self.fsrc()?);
-        let (x, y) = (self.val()?, self.val()?);
+        let x = self.val()?;
         let g = self.guard()?;
         let rnd = self.pick(ROUND)?;
         let ftz = if self.u.ratio(1, 4)? { ".ftz" } else { "" };
@@ -571,12 +573,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             8 => one(format!("mov.b32 {d}, {x};")),
             9 => one(format!("mov.b32 {x}, {a};")),
             10 => one(format!("selp.f32 {d}, {a}, {b}, {};", self.pred()?)),
-            11 => one(format!("{}.{rnd}{ftz}.f32 {d}, {a}{};", self.pick(&["div", "sqrt", "rcp"])?, "")).map(|mut v| {
-                if v[0].contains("div.") {
-                    v[0] = v[0].replace(&format!("{a};"), &format!("{a}, {b};"));
-                }
-                v
-            }),
+            11 => match self.pick(&["div", "sqrt", "rcp"])? {
+                "div" => one(format!("div.{rnd}{ftz}.f32 {d}, {a}, {b};")),
+                op => one(format!("{op}.{rnd}{ftz}.f32 {d}, {a};")),
+            },
             12 | 13 => {
                 // binary64 through the %rd values' bits.
                 let (wa, wb, wd) = (self.wide()?, self.wide()?, self.wide()?);
@@ -606,14 +606,11 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.pred()?
             )),
             16 => one(format!("copysign.f32 {d}, {a}, {b};")),
-            17 => one(format!("cvt.{rnd}{ftz}.f32.{} {d}, {};", self.pick(&["u16", "s16"])?, "%rs0")).map(|mut v| {
-                v.insert(0, format!("cvt.u16.u32 %rs0, {x};"));
-                v
-            }),
-            _ => one(format!("cvt.{}{ftz}{sat}.f32.f32 {d}, {a};", self.pick(ROUND_INT)?)).map(|mut v| {
-                v.push(format!("add.s32 {y}, {y}, {x};"));
-                v
-            }),
+            17 => {
+                let t = self.pick(&["u16", "s16"])?;
+                Ok(vec![format!("cvt.u16.u32 %rs0, {x};"), format!("{g}cvt.{rnd}{ftz}.f32.{t} {d}, %rs0;")])
+            }
+            _ => one(format!("cvt.{}{ftz}{sat}.f32.f32 {d}, {a};", self.pick(ROUND_INT)?)),
         }
     }
 
