@@ -24,12 +24,17 @@
 //! %r0 tid.x  %r1 ntid.x  %r2 ctaid.x  %r3 global id  %r4 laneid  %r5-%r7 temporaries
 //! %r8-%r15 values (u32/s32)   %r20 %r21 loop counters (levels 0, 1)
 //! %rd0 out  %rd1 data  %rd2 &out[thread]  %rd3 &counters  %rd4 %rd5 temporaries
-//! %rd8-%rd11 values (u64/s64)   %f0-%f3 values (f32)  %f4 temporary
+//! %rd8-%rd11 values (u64/s64, and f64 bits)   %f0-%f3 values (f32)   %fd0 %fd1 f64 temporaries
 //! %rs0 %rs1 16-bit temporaries   %p0 branch conditions  %p1-%p3 values  %p4 temporary
 //! out[thread] (128 bytes): 0 %r8-%r15, 32 %rd8-%rd11, 64 %f0-%f3, 80 %p1-%p3 as bits,
 //!   84 a u32 atomic slot, 88 a u64 atomic slot, 96-127 scratch for stores
 //! after the threads' slots: COUNTERS words of contended atomics
+//! shared: sh (a word per thread), shc (a CTA counter); local: loc (64 bytes)
 //! ```
+//!
+//! A `.func` declares the same registers: its arguments land in %r8, %r9,
+//! %rd8, %f0, the other values are derived from them, and it returns them
+//! folded into one `.b64`.
 
 use crate::gen::SPECIAL;
 use arbitrary::{Result, Unstructured};
@@ -846,7 +851,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn barrier(&mut self) -> Result<Vec<String>> {
         let (a, d) = (self.val()?, self.val()?);
         let k = self.u.int_in_range(1..=63)?;
-        let op = self.pick(&["add.u32", "and.b32", "or.b32", "xor.b32", "min.u32", "max.u32", "min.s32", "max.s32"])?;
+        let op = self.pick(&COUNTER_OPS)?;
         match self.u.int_in_range(0..=3)? {
             // Atomics on the thread's own shared slot.
             0 => {
@@ -888,7 +893,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             "selp.b32 %r5, %r0, %r5, %p4;",
             "mul.wide.u32 %rd4, %r5, 4;",
             "add.s64 %rd4, %rd5, %rd4;",
-            &format!("ld.shared.u32 %r6, [%rd4];"),
+            "ld.shared.u32 %r6, [%rd4];",
             &format!("add.s32 {d}, {d}, %r6;"),
             "bar.sync 0;",
         ]))
@@ -1299,14 +1304,28 @@ impl PtxSummary {
 /// Runs programs of seeds `seed`, `seed+1`, ... for `seconds` (on the RTL
 /// too with `rtl`), shrinking each mismatch for at most 30 s; stops after 5
 /// mismatches. `progress` sees the summary after every program.
-pub fn ptx_campaign(seed: u64, seconds: f64, rtl: bool, mut progress: impl FnMut(&PtxSummary)) -> PtxSummary {
+pub fn ptx_campaign(seed: u64, seconds: f64, rtl: bool, progress: impl FnMut(&PtxSummary)) -> PtxSummary {
+    ptx_campaign_with(seed, seconds, rtl, 30.0, 5, PtxOptions::default(), progress)
+}
+
+/// [`ptx_campaign`] with the shrinking time per mismatch, the mismatches to
+/// stop after and generator options.
+pub fn ptx_campaign_with(
+    seed: u64,
+    seconds: f64,
+    rtl: bool,
+    shrink_s: f64,
+    max_mismatches: usize,
+    opts: PtxOptions,
+    mut progress: impl FnMut(&PtxSummary),
+) -> PtxSummary {
     let mut s = PtxSummary::default();
     let t = Instant::now();
     let mut k = 0u64;
-    while t.elapsed().as_secs_f64() < seconds && s.mismatches.len() < 5 {
+    while t.elapsed().as_secs_f64() < seconds && s.mismatches.len() < max_mismatches {
         let ps = seed.wrapping_add(k);
         k += 1;
-        let case = ptx_case_of_seed(ps);
+        let case = ptx_case_of_seed_with(ps, opts);
         let t0 = Instant::now();
         match run_ptx_case(&case, rtl) {
             Ok(v) => {
@@ -1316,7 +1335,7 @@ pub fn ptx_campaign(seed: u64, seconds: f64, rtl: bool, mut progress: impl FnMut
                 s.rtl_s += v.rtl_s;
                 s.build_s += t0.elapsed().as_secs_f64() - v.ptx_s - v.golden_s - v.rtl_s;
                 if let Some(m) = v.mismatch {
-                    let small = shrink_ptx(&case, &m, rtl, Duration::from_secs(30));
+                    let small = shrink_ptx(&case, &m, rtl, Duration::from_secs_f64(shrink_s));
                     let m2 = run_ptx_case(&small, rtl).ok().and_then(|v| v.mismatch).unwrap_or(m);
                     s.mismatches.push((ps, small, m2));
                 }
