@@ -655,6 +655,7 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// thread's scratch, local-memory round trips.
     fn memory(&mut self) -> Result<Vec<String>> {
         let (d, a, w) = (self.val()?, self.val()?, self.wide()?);
+        let g = self.guard()?;
         Ok(match self.u.int_in_range(0..=6)? {
             5 => {
                 // Vectors: two or four consecutive value registers.
@@ -703,7 +704,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                     format!("and.b32 %r5, {a}, {};", 256 / size - 1),
                     format!("mul.wide.u32 %rd4, %r5, {size};"),
                     "add.s64 %rd4, %rd1, %rd4;".into(),
-                    format!("ld.global{nc}.{t} {dst}, [%rd4];"),
+                    format!("{g}ld.global{nc}.{t} {dst}, [%rd4];"),
                 ]
             }
             2 | 3 => {
@@ -713,7 +714,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let boff = SCRATCH + self.u.int_in_range(0..=32 / back.1 - 1)? * back.1;
                 let src = if wide { self.wide()? } else { self.val()? };
                 let bdst = if back.2 { w } else { d };
-                vec![format!("st.global.{t} [%rd2+{off}], {src};"), format!("ld.global.{} {bdst}, [%rd2+{boff}];", back.0)]
+                vec![format!("{g}st.global.{t} [%rd2+{off}], {src};"), format!("ld.global.{} {bdst}, [%rd2+{boff}];", back.0)]
             }
             _ => {
                 let (t, size) = self.pick(&[("u32", 4), ("u64", 8), ("u16", 2)])?;
@@ -735,7 +736,8 @@ impl<'a, 'b> Gen<'a, 'b> {
     /// counters (commutative integer operations, the result discarded).
     fn atomic(&mut self) -> Result<Vec<String>> {
         let (d, a, b, w) = (self.val()?, self.val()?, self.val()?, self.wide()?);
-        Ok(if self.u.ratio(1, 2)? {
+        let g = self.guard()?;
+        let v = if self.u.ratio(1, 2)? {
             vec![match self.u.int_in_range(0..=5)? {
                 0 => format!("atom.global.{}.{} {d}, [%rd2+84], {a};", self.pick(&["add", "min", "max"])?, self.pick(&["u32", "s32"])?),
                 1 => format!("atom.global.{}.b32 {d}, [%rd2+84], {a};", self.pick(&["and", "or", "xor", "exch"])?),
@@ -754,7 +756,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             } else {
                 format!("red.global.{op} [%rd3+{k}], {a};")
             }]
-        })
+        };
+        Ok(v.into_iter().map(|l| format!("{g}{l}")).collect())
     }
 
     fn code(&mut self) -> Result<PStmt> {
