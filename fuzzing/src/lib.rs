@@ -16,6 +16,7 @@
 //! a while and gathers throughput and opcode coverage.
 
 pub mod gen;
+pub mod ptx;
 
 pub mod points;
 

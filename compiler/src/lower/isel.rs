@@ -1408,9 +1408,13 @@ impl<'a> Sel<'a> {
                 }
             }
             "brev" => {
+                // The halves swap: both are read before d is written (d may be p).
+                let (lo, hi) = (self.v1(), self.v1());
+                self.op(Opcode::Brev, &[], Loc::R(lo), Loc::Half(p, 1), Src::Loc(Loc::None), Loc::None);
+                self.op(Opcode::Brev, &[], Loc::R(hi), Loc::Half(p, 0), Src::Loc(Loc::None), Loc::None);
                 self.define(d);
-                self.op(Opcode::Brev, &[], Loc::Half(d, 0), Loc::Half(p, 1), Src::Loc(Loc::None), Loc::None);
-                self.op(Opcode::Brev, &[], Loc::Half(d, 1), Loc::Half(p, 0), Src::Loc(Loc::None), Loc::None);
+                self.mov(Loc::Half(d, 0), Src::Loc(Loc::R(lo)));
+                self.mov(Loc::Half(d, 1), Src::Loc(Loc::R(hi)));
             }
             _ => return Err(format!("`{}.b64` is not supported by the compiler yet", i.opcode.name)),
         }
