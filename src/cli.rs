@@ -219,15 +219,22 @@ enum Cmd {
     /// Differential fuzzing: random kernels and SM configurations, run on the
     /// golden model and on the RTL engines in lockstep, ends compared (docs/fuzzing.md).
     Fuzz {
+        /// What to generate: ISA programs (the hardware) or PTX kernels (the compiler).
+        #[arg(long, value_enum, default_value = "isa")]
+        target: crate::fuzz::Target,
         /// Seconds to run programs for (a mismatch is then shrunk, for up to 2 minutes).
         #[arg(long, default_value_t = 60.0)]
         seconds: f64,
         /// Seed of the first program (program k has seed S + k): the same seed gives the same programs.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// The engines to compare: golden and rtl and/or verilator.
-        #[arg(long, value_delimiter = ',', default_value = "golden,rtl")]
-        engines: Vec<Engine>,
+        /// Stop after this many programs (within --seconds): a run that does the same work however fast.
+        #[arg(long)]
+        programs: Option<u64>,
+        /// The engines to compare: golden and rtl and/or verilator [default: golden,rtl];
+        /// with --target ptx: ptx, golden and optionally rtl [default: ptx,golden].
+        #[arg(long, value_delimiter = ',')]
+        engines: Option<Vec<Engine>>,
         /// Threads running programs.
         #[arg(long, default_value_t = 1)]
         jobs: usize,
@@ -573,8 +580,10 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             Ok(0)
         }
         Cmd::Fuzz {
+            target,
             seconds,
             seed,
+            programs,
             engines,
             jobs,
             shard,
@@ -594,9 +603,15 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             let status = crate::progress::Status::new(quiet);
             let plant = plant.or_else(heddle_hw::plant::active);
+            let engines = engines.unwrap_or_else(|| match target {
+                crate::fuzz::Target::Isa => vec![Engine::Golden, Engine::Rtl],
+                crate::fuzz::Target::Ptx => vec![Engine::Ptx, Engine::Golden],
+            });
             let opts = crate::fuzz::Opts {
+                target,
                 seconds,
                 seed,
+                programs,
                 out,
                 json,
                 avoid_known,

@@ -9,11 +9,22 @@ use heddle_hw::SmConfig;
 use heddle_sim::engine::Engine;
 use std::path::{Path, PathBuf};
 
+/// What `heddle fuzz` generates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// Heddle ISA programs and SM configurations: golden against rtl/verilator.
+    Isa,
+    /// PTX kernels: the PTX interpreter against the compiled code on golden (and rtl).
+    Ptx,
+}
+
 /// What `heddle fuzz` was asked.
 #[derive(Clone)]
 pub struct Opts {
+    pub target: Target,
     pub seconds: f64,
     pub seed: u64,
+    pub programs: Option<u64>,
     pub out: Option<PathBuf>,
     pub json: bool,
     pub avoid_known: bool,
@@ -67,6 +78,7 @@ fn plan(o: &Opts, status: &crate::progress::Status) -> Result<Plan, String> {
     Ok(Plan {
         seed: o.seed,
         seconds: o.seconds,
+        max_programs: o.programs,
         shrink_s: 120.0,
         max_mismatches: o.max_mismatches.max(1),
         gen: g,
@@ -137,6 +149,9 @@ pub fn merge(into: &Path, from: &[PathBuf]) -> Result<String, String> {
 
 /// Runs the campaign and returns (report, mismatches and generator bugs found).
 pub fn run(o: &Opts, status: &crate::progress::Status) -> Result<(String, usize), String> {
+    if o.target == Target::Ptx {
+        return run_ptx(o, status);
+    }
     let p = plan(o, status)?;
     let s = campaign(&p, |s: &Summary| {
         status.say(format!(
@@ -207,8 +222,7 @@ fn json(o: &Opts, p: &Plan, s: &Summary, files: &[String], added: Option<usize>)
 }
 
 fn text(o: &Opts, p: &Plan, s: &Summary, files: &[String], added: Option<usize>) -> String {
-    let engines: Vec<String> =
-        s.secs.keys().map(|e| format!("{e} {:.1} programs/s", rate(s.programs as f64, s.secs[e]))).collect();
+    let engines: Vec<String> = s.secs.keys().map(|e| format!("{e} {:.1} programs/s", rate(s.programs as f64, s.secs[e]))).collect();
     let mut t = format!(
         "heddle fuzz --seed {}{}: {} programs in {:.1} s ({:.1}/s, {} job{}); {}\n\
          {} warp instructions (golden), {} RTL cycles\n\
@@ -277,9 +291,8 @@ fn brief(detail: &str) -> String {
 /// table of which were caught, after how long and by what.
 pub fn run_plants(o: &Opts, only: &[Plant], status: &crate::progress::Status) -> Result<(String, usize), String> {
     let list: Vec<Plant> = if only.is_empty() { Plant::ALL.to_vec() } else { only.to_vec() };
-    let mut rows = String::from(
-        "| planted bug | area | engines | caught | after (s) | programs | difference |\n|---|---|---|---|---|---|---|\n",
-    );
+    let mut rows =
+        String::from("| planted bug | area | engines | caught | after (s) | programs | difference |\n|---|---|---|---|---|---|---|\n");
     let mut missed = 0;
     for p in list {
         let engines = match p.layer() {
@@ -317,4 +330,76 @@ pub fn run_plants(o: &Opts, only: &[Plant], status: &crate::progress::Status) ->
     }
     heddle_hw::plant::set(None);
     Ok((rows, missed))
+}
+
+/// `--target ptx`: PTX kernels on the interpreter, compiled on the golden
+/// model (and with `rtl` among the engines, on the RTL in lockstep).
+fn run_ptx(o: &Opts, status: &crate::progress::Status) -> Result<(String, usize), String> {
+    use heddle_fuzz::ptx::{ptx_campaign_with, ptx_reproducer, PtxOptions, PtxSummary};
+    if o.engines.contains(&Engine::Verilator)
+        || o.jobs > 1
+        || o.shard != (0, 1)
+        || o.corpus.is_some()
+        || o.plant.is_some()
+        || o.programs.is_some()
+    {
+        return Err("--target ptx runs on ptx, golden and rtl, in one job, for --seconds, without shards, corpus or plants".into());
+    }
+    let rtl = o.engines.contains(&Engine::Rtl);
+    let s = ptx_campaign_with(o.seed, o.seconds, rtl, 120.0, o.max_mismatches.max(1), PtxOptions::default(), |s: &PtxSummary| {
+        status.say(format!("{} PTX programs, {:.1}/s, {} mismatches", s.programs, rate(s.programs as f64, s.wall_s), s.mismatches.len()))
+    });
+    let mut files = vec![];
+    if let Some(dir) = &o.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (ps, c, m) in &s.mismatches {
+            let p = dir.join(format!("mismatch-{ps}.ptx"));
+            std::fs::write(&p, ptx_reproducer(c, Some(*ps), m)).map_err(|e| format!("{}: {e}", p.display()))?;
+            files.push(p.display().to_string());
+        }
+    }
+    let mut engines = vec![("ptx", s.rate(s.ptx_s)), ("golden", s.rate(s.golden_s))];
+    if rtl {
+        engines.push(("rtl", s.rate(s.rtl_s)));
+    }
+    let text = if o.json {
+        let v = serde_json::json!({
+            "target": "ptx",
+            "seed": o.seed,
+            "seconds": s.wall_s,
+            "programs": s.programs,
+            "programs_per_s": rate(s.programs as f64, s.wall_s),
+            "engine_programs_per_s": engines.iter().map(|(e, r)| (e.to_string(), serde_json::json!(r))).collect::<serde_json::Map<_, _>>(),
+            "build_s": s.build_s,
+            "mismatches": s.mismatches.iter().map(|(ps, _, m)| serde_json::json!({
+                "program_seed": ps, "kind": format!("{:?}", m.kind), "engines": [m.engines.0, m.engines.1], "detail": m.detail
+            })).collect::<Vec<_>>(),
+            "invalid": s.invalid.iter().map(|(ps, e)| serde_json::json!({"program_seed": ps, "error": e})).collect::<Vec<_>>(),
+            "reproducers": files,
+        });
+        format!("{}\n", serde_json::to_string_pretty(&v).unwrap())
+    } else {
+        let per: Vec<String> = engines.iter().map(|(e, r)| format!("{e} {r:.1} programs/s")).collect();
+        let mut t = format!(
+            "heddle fuzz --target ptx --seed {}: {} programs in {:.1} s ({:.1}/s); {}; parsing and compiling {:.1} s\n",
+            o.seed,
+            s.programs,
+            s.wall_s,
+            rate(s.programs as f64, s.wall_s),
+            per.join(", "),
+            s.build_s
+        );
+        for (ps, e) in &s.invalid {
+            t.push_str(&format!("invalid program (seed {ps}): {}\n", e.lines().next().unwrap_or("")));
+        }
+        t.push_str(&format!("mismatches: {}\n", s.mismatches.len()));
+        for ((ps, _, m), f) in s.mismatches.iter().zip(files.iter().map(Some).chain(std::iter::repeat(None))) {
+            t.push_str(&format!("program seed {ps}: {} vs {}: {}\n", m.engines.0, m.engines.1, m.detail));
+            if let Some(f) = f {
+                t.push_str(&format!("  reproducer: {f}\n"));
+            }
+        }
+        t
+    };
+    Ok((text, s.mismatches.len() + s.invalid.len()))
 }

@@ -10,11 +10,11 @@ use crate::run::Dtype;
 use heddle_hw::SmConfig;
 use heddle_sim::device::Device;
 use heddle_sim::launch::{Launch, Outcome};
+use heddle_sim::limits::{Limits, Reporter};
 use heddle_sim::rtl::RtlOptions;
+use heddle_sim::Engine;
 use serde_json::Value;
 use std::fmt::Write;
-use heddle_sim::limits::{Limits, Reporter};
-use heddle_sim::Engine;
 use std::path::{Path, PathBuf};
 
 /// Options of one manifest run.

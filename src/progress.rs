@@ -19,7 +19,9 @@ impl Status {
     pub fn new(quiet: bool) -> Status {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new_spinner();
-            bar.set_style(ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
             bar
         });
         Status { bar }
@@ -55,7 +57,9 @@ impl Drop for Status {
 fn describe(p: &Progress) -> String {
     let secs = p.elapsed.as_secs_f64().max(1e-9);
     let counted = match p.cycles {
-        Some(c) => format!("cycle {}, {} warp instructions, {} cycles/s", si(c as f64), si(p.warp_instructions as f64), si(c as f64 / secs)),
+        Some(c) => {
+            format!("cycle {}, {} warp instructions, {} cycles/s", si(c as f64), si(p.warp_instructions as f64), si(c as f64 / secs))
+        }
         None => format!("{} warp instructions, {}/s", si(p.warp_instructions as f64), si(p.warp_instructions as f64 / secs)),
     };
     format!("{counted}, CTA {} of {}", p.ctas_started, p.ctas)

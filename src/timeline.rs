@@ -31,8 +31,8 @@
 use heddle_isa::object::Object;
 use heddle_isa::{Inst, Opcode, Unit};
 use heddle_sim::launch::Tracer;
-use heddle_sim::retire::Retire;
 use heddle_sim::launch::{Cause, Cycle};
+use heddle_sim::retire::Retire;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 

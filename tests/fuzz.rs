@@ -22,7 +22,7 @@ fn short_campaign_is_clean_and_reports_json() {
 fn the_program_that_found_the_shfl_bug_now_runs_clean_and_writes_nothing() {
     let dir = std::env::temp_dir().join(format!("heddle-fuzz-test-{}", std::process::id()));
     // Program seed 110 found the shfl.bfly clamp bug (tests/fuzz-regressions/shfl_clamp.hasm).
-    let (rc, out) = fuzz(&["--seconds", "0.001", "--seed", "110", "--out", dir.to_str().unwrap()]);
+    let (rc, out) = fuzz(&["--programs", "1", "--seed", "110", "--out", dir.to_str().unwrap()]);
     assert_eq!(rc, 0, "{out}");
     assert!(out.contains("1 programs") && out.contains("mismatches: 0"), "{out}");
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
@@ -56,8 +56,21 @@ fn shards_resume_and_their_corpora_merge() {
     run("1/2", &b);
     let (rc, out) = fuzz(&["--corpus", all.to_str().unwrap(), "--merge", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(rc, 0, "{out}");
-    let entries = |d: &std::path::Path| std::fs::read_dir(d).unwrap().filter(|e| !e.as_ref().unwrap().file_name().to_string_lossy().starts_with("resume-")).count();
+    let entries = |d: &std::path::Path| {
+        std::fs::read_dir(d).unwrap().filter(|e| !e.as_ref().unwrap().file_name().to_string_lossy().starts_with("resume-")).count()
+    };
     assert_eq!(entries(&all), entries(&a) + entries(&b), "{out}");
     assert!(fuzz(&["--shard", "2/2"]).0 == 2, "a shard index must be below the count");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_short_ptx_campaign_is_clean() {
+    let (rc, out) = fuzz(&["--target", "ptx", "--seconds", "5", "--seed", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rc, 0, "{out}");
+    assert!(v["programs"].as_u64().unwrap() >= 20, "{out}");
+    assert!(v["engine_programs_per_s"]["ptx"].as_f64().unwrap() > 0.0, "{out}");
+    assert_eq!(v["mismatches"].as_array().unwrap().len(), 0);
+    assert_eq!(v["invalid"].as_array().unwrap().len(), 0);
 }

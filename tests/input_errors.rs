@@ -114,7 +114,10 @@ fn empty_programs_and_missing_predicates_are_refused() {
     // PTX is compiled for the SM's predicates: with 3 it still runs (the rest live in general registers).
     let (code, out) = heddle(&["run", "--manifest", "tests/corpus/scan_blelloch/case.json", "--set", "preds=3"]);
     assert_eq!(code, 0, "{out}");
-    refused(&["run", "--manifest", "tests/corpus/scan_blelloch/case.json", "--set", "preds=1"], "the compiler needs at least 2 predicate registers; the SM has 1");
+    refused(
+        &["run", "--manifest", "tests/corpus/scan_blelloch/case.json", "--set", "preds=1"],
+        "the compiler needs at least 2 predicate registers; the SM has 1",
+    );
     assert_eq!(heddle(&["run", HIST, "--arg", "buf:hist:u32:16", "--set", "preds=2"]).0, 0);
 }
 

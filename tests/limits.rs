@@ -72,7 +72,8 @@ fn each_limit_stops_a_launch_where_it_says() {
 fn a_launch_of_a_hundred_million_ctas_honours_the_limits() {
     let args = ["--grid", "100000000", "--block", "32", "--arg", "buf:in:u32:40", "--arg", "buf:out:u32:40", "--arg", "u32:40"];
     for engine in ["golden", "ptx"] {
-        let (code, out, took) = heddle(&[&["run", "tests/manifests/add_one.ptx", "--engine", engine, "--timeout", "2"], &args[..]].concat());
+        let (code, out, took) =
+            heddle(&[&["run", "tests/manifests/add_one.ptx", "--engine", engine, "--timeout", "2"], &args[..]].concat());
         assert_eq!(code, 1, "{engine}: {out}");
         assert!(out.contains("ran longer than 2 s, the --timeout limit (CTA ("), "{engine}: {out}");
         assert!(took < Duration::from_secs(30), "{engine}: {took:?}");

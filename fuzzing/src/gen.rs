@@ -20,10 +20,10 @@
 
 use arbitrary::{Result, Unstructured};
 use heddle_hw::SmConfig;
-use heddle_sim::engine::Engine;
 use heddle_isa::inst::{Guard, Operand};
 use heddle_isa::table::{mod_info, Format, Opcode, Unit, TABLE};
 use heddle_isa::Inst;
+use heddle_sim::engine::Engine;
 use std::collections::BTreeMap;
 
 /// Words of the input buffer `data`.

@@ -214,8 +214,7 @@ pub fn run_case(case: &Case, oracle: &Oracle) -> Result<Verdict, String> {
     let (mut rtl_cycles, mut mismatch) = (0, None);
     for &engine in &oracle.engines {
         let (mut rd, l) = setup(case, &obj)?;
-        let opts =
-            RtlOptions { lockstep: true, verilator: engine == Engine::Verilator, bus_waits: case.bus_waits, ..oracle.rtl.clone() };
+        let opts = RtlOptions { lockstep: true, verilator: engine == Engine::Verilator, bus_waits: case.bus_waits, ..oracle.rtl.clone() };
         let t = Instant::now();
         let rres = rd.launch_rtl(&l, &opts, &mut NoTrace);
         secs.push((engine, t.elapsed().as_secs_f64()));
@@ -426,6 +425,8 @@ pub struct Plan {
     /// Program k has seed `seed + k`.
     pub seed: u64,
     pub seconds: f64,
+    /// Stop after this many programs (all threads, each its share), if the time lasts.
+    pub max_programs: Option<u64>,
     /// Seconds to shrink each mismatch for.
     pub shrink_s: f64,
     pub max_mismatches: usize,
@@ -446,6 +447,7 @@ impl Default for Plan {
         Plan {
             seed: 0,
             seconds: 60.0,
+            max_programs: None,
             shrink_s: 120.0,
             max_mismatches: 1,
             gen: gen::Options::default(),
@@ -525,12 +527,16 @@ pub fn campaign(plan: &Plan, progress: impl Fn(&Summary) + Sync) -> Summary {
             scope.spawn(move || {
                 heddle_hw::plant::set(plan.plant);
                 let mut k = first + j * plan.shard.1;
+                // This thread's share of `max_programs`: the same programs run however fast each thread is.
+                let jobs = plan.jobs as u64;
+                let mut quota = plan.max_programs.map(|n| n / jobs + (j < n % jobs) as u64);
                 loop {
                     {
                         let s = shared.lock().unwrap();
-                        if t.elapsed().as_secs_f64() >= plan.seconds || s.found.len() >= plan.max_mismatches {
+                        if quota == Some(0) || t.elapsed().as_secs_f64() >= plan.seconds || s.found.len() >= plan.max_mismatches {
                             break;
                         }
+                        quota = quota.map(|q| q - 1);
                     }
                     let ps = plan.seed.wrapping_add(k);
                     let case = case_of_seed_with(ps, plan.gen.clone());

@@ -91,16 +91,17 @@ fn printf_output_is_generated_and_agrees() {
 }
 
 #[test]
-fn shards_and_jobs_split_the_same_programs() {
-    // Shards 0/2 and 1/2 of a seed run programs k even and odd; together the same as one campaign.
-    let run = |shard, jobs| {
-        let p = Plan { seed: 40, seconds: 1e9, max_mismatches: 1, jobs, shard, ..Plan::default() };
-        (0..4u64).filter(|k| k % shard.1 == shard.0).map(|k| case_of_seed(p.seed + k)).collect::<Vec<_>>()
+fn shards_and_threads_take_their_own_programs_and_say_where_to_resume() {
+    let run = |shard, jobs, start| {
+        campaign(&Plan { seed: 40, seconds: 600.0, max_programs: Some(4), shard, jobs, start, ..Plan::default() }, |_| {})
     };
-    assert_eq!(run((0, 2), 1).len() + run((1, 2), 1).len(), run((0, 1), 2).len());
-    // A campaign reports where to resume.
-    let s = campaign(&Plan { seed: 40, seconds: 0.0001, shard: (1, 3), start: 5, ..Plan::default() }, |_| {});
-    assert_eq!((s.programs, s.next), (1, 8), "program k = 7 (the first of shard 1/3 from 5) ran");
+    // Shard 1/3 from program 5: programs 7, 10, 13, 16.
+    let s = run((1, 3), 1, 5);
+    assert_eq!((s.programs, s.next), (4, 17));
+    // Two threads split shard 0/2: 0, 2, 4, 6 between them, the same four programs.
+    let (one, two) = (run((0, 2), 1, 0), run((0, 2), 2, 0));
+    assert_eq!((one.next, two.next), (7, 7));
+    assert_eq!(one.instructions, two.instructions, "the same programs ran");
 }
 
 #[test]

@@ -1339,8 +1339,8 @@ impl Logic for Sm {
             tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, pf_st, pf_cur, pf_ir,
             pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, beat, phase, res_pred, res_carry, cc_we, mt, mk, wb0, wb1,
             wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads,
-            c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf,
-            wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single, wm_rep, port_a, port_b, port_c
+            c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes,
+            c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single, wm_rep, port_a, port_b, port_c
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();

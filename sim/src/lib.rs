@@ -28,14 +28,14 @@ pub mod ptx;
 pub mod retire;
 pub mod rtl;
 pub mod space;
-pub mod syscall;
 pub mod stats;
+pub mod syscall;
 pub mod trap;
 pub mod verilator;
 pub mod warp;
 
 pub use device::Device;
-pub use launch::{Launch, Outcome};
 pub use engine::Engine;
+pub use launch::{Launch, Outcome};
 pub use retire::Retire;
 pub use trap::{Trap, TrapKind};

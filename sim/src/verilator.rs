@@ -453,7 +453,13 @@ fn index_file(cfg: &SmConfig) -> Option<PathBuf> {
     } else {
         std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(&bin)).find(|p| p.is_file())?
     };
-    let h = fnv(&[&format!("{cfg:?} {:?}", heddle_hw::plant::active()), &exe.display().to_string(), &stamp(&exe)?, &resolved.display().to_string(), &stamp(&resolved)?]);
+    let h = fnv(&[
+        &format!("{cfg:?} {:?}", heddle_hw::plant::active()),
+        &exe.display().to_string(),
+        &stamp(&exe)?,
+        &resolved.display().to_string(),
+        &stamp(&resolved)?,
+    ]);
     Some(cache_root().join("index").join(format!("{h:016x}")))
 }
 

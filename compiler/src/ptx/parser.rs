@@ -629,7 +629,13 @@ impl Parser<'_> {
             // skipped, so that the checker reports the instruction as not supported.
             let mut depth = 0u32;
             while !(self.is(";") || self.is("}") && depth == 0 || *self.peek() == Tok::Eof) {
-                depth = if self.is("{") { depth + 1 } else if self.is("}") { depth - 1 } else { depth };
+                depth = if self.is("{") {
+                    depth + 1
+                } else if self.is("}") {
+                    depth - 1
+                } else {
+                    depth
+                };
                 self.bump();
             }
             let end = self.expect(";")?;

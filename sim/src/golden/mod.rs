@@ -26,11 +26,11 @@ use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, Retire};
 use crate::stats::Stats;
 use crate::trap::{Trap, TrapKind};
+pub use crate::warp::Entry;
+use crate::warp::Warp;
 use heddle_isa::fields::RZ;
 use heddle_isa::object::Kernel;
 use heddle_isa::{Inst, Operand};
-pub use crate::warp::Entry;
-use crate::warp::Warp;
 
 /// Warp instructions a warp runs before the next warp gets its turn.
 pub const QUANTUM: u32 = 64;

@@ -6,14 +6,14 @@ use super::cfg::EXIT_JOIN;
 use super::ops::{self, Cvt};
 use super::prep::{Base, Func, Opd, PInst, Prog, FUNC_ADDR};
 use crate::launch::{Launch, Outcome, Tracer};
-use crate::warp::Warp;
 use crate::limits::{progress, Watch};
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind, Retire};
 use crate::space;
-use crate::syscall::{self, Regions};
 use crate::stats::Stats;
+use crate::syscall::{self, Regions};
 use crate::trap::{Space as MSpace, Trap, TrapKind};
+use crate::warp::Warp;
 use heddle_compiler::ptx::ast::{Space, Type, TypeKind};
 use heddle_isa::mem;
 use heddle_isa::scalar::fp::{self, Rnd};
@@ -161,7 +161,8 @@ pub(crate) fn run<T: Tracer>(
                     red_dst: vec![None; nwarps],
                 };
                 if prog.funcs[kernel].local_frame > m.local_cap {
-                    trap = Some(Trap { kind: TrapKind::StackOverflow, cta: cta.id, warp: 0, lane: None, pc: prog.base(kernel), addr: None });
+                    trap =
+                        Some(Trap { kind: TrapKind::StackOverflow, cta: cta.id, warp: 0, lane: None, pc: prog.base(kernel), addr: None });
                     break 'grid;
                 }
                 m.ctas_started += 1;
@@ -1075,13 +1076,10 @@ impl Machine<'_> {
                 }
                 at += size as usize / 4;
             }
-            let regions = Regions {
-                shared: &cta.shared,
-                local: &cta.local[w * self.ws + l],
-                consts: &self.prog.const_image,
-                params: self.params,
-            };
-            let v = syscall::service(call, &regs, self.global, regions, &mut self.stdout).map_err(|(kind, addr)| Box::new((kind, Some(l), addr)))?;
+            let regions =
+                Regions { shared: &cta.shared, local: &cta.local[w * self.ws + l], consts: &self.prog.const_image, params: self.params };
+            let v = syscall::service(call, &regs, self.global, regions, &mut self.stdout)
+                .map_err(|(kind, addr)| Box::new((kind, Some(l), addr)))?;
             // vprintf returns an int, malloc a pointer; free returns nothing.
             let ret = match call {
                 syscall::VPRINTF => Some((v, 4)),

@@ -7,11 +7,11 @@
 //! shared accesses are listed for the retire record from the SM's monitor
 //! ([`monitored_access`]).
 
-use crate::space::{resolve, Spaces};
-use crate::syscall::Regions;
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind};
+use crate::space::{resolve, Spaces};
 use crate::stats::{MemCounts, Stats};
+use crate::syscall::Regions;
 use crate::trap::{Space, TrapKind};
 use heddle_hw::sm::mem;
 

@@ -596,18 +596,16 @@ fn simulate_launch<T: Tracer, P: SmPorts>(
             trap::BAD_PC => {
                 TrapKind::InvalidInstruction { reason: format!("pc {pc} is outside the program ({} instructions)", dev.module.code.len()) }
             }
-            trap::UNIMPLEMENTED => {
-                match dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()) {
-                    Some(i) => {
-                        let fadd_atom = i.op == heddle_isa::Opcode::Atom && i.modifier(heddle_isa::ModKind::AtomOp) == 1;
-                        match heddle_hw::decode::missing_unit(i.op, fadd_atom, cfg.units()) {
-                            Some(unit) => TrapKind::not_built(&i, unit),
-                            None => TrapKind::Unimplemented { what: format!("`{}` in the RTL SM", heddle_isa::asm::print::opname(&i)) },
-                        }
+            trap::UNIMPLEMENTED => match dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()) {
+                Some(i) => {
+                    let fadd_atom = i.op == heddle_isa::Opcode::Atom && i.modifier(heddle_isa::ModKind::AtomOp) == 1;
+                    match heddle_hw::decode::missing_unit(i.op, fadd_atom, cfg.units()) {
+                        Some(unit) => TrapKind::not_built(&i, unit),
+                        None => TrapKind::Unimplemented { what: format!("`{}` in the RTL SM", heddle_isa::asm::print::opname(&i)) },
                     }
-                    None => TrapKind::Unimplemented { what: format!("the instruction at pc {pc} in the RTL SM") },
                 }
-            }
+                None => TrapKind::Unimplemented { what: format!("the instruction at pc {pc} in the RTL SM") },
+            },
             trap::STACK_OVERFLOW => TrapKind::ReconvergenceStackOverflow { depth: cfg.stack_depth },
             trap::DEADLOCK => {
                 t.pc = last_pc[slot_warp as usize];
