@@ -173,7 +173,7 @@ impl Probe {
         let partial = r.exec != r.active;
         // The warp's threads that have not exited are `active` on the stack's
         // bottom; a mask with holes below its top bit has lost threads.
-        let holes = r.active != 0 && (r.active + 1) & r.active != 0;
+        let holes = r.active != 0 && r.active.wrapping_add(1) & r.active != 0;
         let s = &mut self.seen;
         match op {
             Opcode::Bra => {
