@@ -429,6 +429,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 lockstep,
                 verilator: engine == Engine::Verilator,
                 bus_waits,
+                no_mismatch_vcd: false,
                 corrupt_retire: None,
             };
             if manifest.is_none() {

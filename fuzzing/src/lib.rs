@@ -324,6 +324,18 @@ fn candidates(body: &[Stmt]) -> Vec<Vec<Stmt>> {
                 }
                 r
             }
+            // Shallower recursion, the same depth on every lane.
+            Stmt::Recurse { base, spread } => {
+                let mut r = vec![];
+                if *base > 1 {
+                    r.push(Stmt::Recurse { base: base / 2, spread: *spread });
+                    r.push(Stmt::Recurse { base: base - 1, spread: *spread });
+                }
+                if *spread > 0 {
+                    r.push(Stmt::Recurse { base: *base, spread: 0 });
+                }
+                r
+            }
             _ => vec![],
         };
         for s in inner {
@@ -376,8 +388,9 @@ fn smaller_cases(c: &Case) -> Vec<Case> {
 /// same engine persists (greedy: the first smaller candidate that still
 /// fails is taken, until none does or `budget` runs out).
 pub fn shrink(case: &Case, m: &Mismatch, budget: Duration, oracle: &Oracle, mut tick: impl FnMut(&Case)) -> Case {
-    // Only the engine that differed runs: the others cost time and say nothing.
-    let oracle = Oracle { engines: vec![m.engine], ..oracle.clone() };
+    // Only the engine that differed runs: the others cost time and say
+    // nothing; nor does a VCD of every failing candidate.
+    let oracle = Oracle { engines: vec![m.engine], rtl: RtlOptions { no_mismatch_vcd: true, ..oracle.rtl.clone() } };
     let t = Instant::now();
     let mut best = case.clone();
     'outer: while t.elapsed() < budget {

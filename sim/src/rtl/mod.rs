@@ -50,6 +50,9 @@ pub struct RtlOptions {
     /// random, seeded with this, instead of answering every transfer in the
     /// next cycle. Results are the same; cycles are not.
     pub bus_waits: Option<u64>,
+    /// Do not replay a lockstep difference for a VCD window (the fuzzer's
+    /// shrinker runs many failing cases and needs only the report).
+    pub no_mismatch_vcd: bool,
     /// Test hook: flip bit 0 of the first register write of this retired
     /// instruction (counted from 0) before the comparison, to exercise the
     /// mismatch report.
@@ -276,7 +279,7 @@ pub fn run_on<T: Tracer, P: SmPorts>(
         let result = Stepper::with(&mut reference, &kk, &ll, |s| simulate_launch(new_sm, dev, k, l, &cfg, opts, tracer, Some(s)));
         return match result {
             // The simulation is deterministic: replay it to write the VCD window around the difference.
-            Err(Failure::Mismatch { cycle, report }) if opts.vcd.is_none() => {
+            Err(Failure::Mismatch { cycle, report }) if opts.vcd.is_none() && !opts.no_mismatch_vcd => {
                 dev.global = before;
                 let path = std::env::temp_dir().join(format!("heddle-lockstep-{}-{}.vcd", k.name, std::process::id()));
                 let (from, to) = (cycle.saturating_sub(MISMATCH_WINDOW.0), cycle + MISMATCH_WINDOW.1);
@@ -285,6 +288,7 @@ pub fn run_on<T: Tracer, P: SmPorts>(
                     lockstep: false,
                     verilator: false,
                     bus_waits: opts.bus_waits,
+                    no_mismatch_vcd: true,
                     corrupt_retire: None,
                 };
                 let written = match simulate_launch(&rust_hdl_sm, dev, k, l, &cfg, &replay, &mut crate::launch::NoTrace, None) {
