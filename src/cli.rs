@@ -656,6 +656,10 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    if let Some(e) = heddle_hw::plant::env_error() {
+        eprintln!("{e}");
+        return 2;
+    }
     match exec(cli.cmd, cli.quiet) {
         Ok(code) => code,
         Err(msg) => {

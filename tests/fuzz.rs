@@ -74,3 +74,11 @@ fn a_short_ptx_campaign_is_clean() {
     assert_eq!(v["mismatches"].as_array().unwrap().len(), 0);
     assert_eq!(v["invalid"].as_array().unwrap().len(), 0);
 }
+
+#[test]
+fn an_unknown_planted_bug_is_an_error_not_a_panic() {
+    let o = Command::new(env!("CARGO_BIN_EXE_heddle")).args(["fuzz", "--programs", "1"]).env("HEDDLE_PLANT", "nonesuch").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("$HEDDLE_PLANT: unknown planted bug `nonesuch`"), "{err}");
+}

@@ -235,8 +235,13 @@ pub fn run_case(case: &Case, oracle: &Oracle) -> Result<Verdict, String> {
 /// The bytes a seed stands for (splitmix64): what [`case_of_seed_with`]
 /// draws a case from, and a campaign's corpus entries.
 pub fn seed_bytes(seed: u64) -> Vec<u8> {
-    let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
-    (0..8192)
+    splitmix_bytes(seed ^ 0x9e37_79b9_7f4a_7c15, 8192)
+}
+
+/// `n` bytes of the splitmix64 stream from state `x` (the PTX generator
+/// starts its seeds from a state of its own).
+pub fn splitmix_bytes(mut x: u64, n: usize) -> Vec<u8> {
+    (0..n)
         .map(|_| {
             x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let mut z = x;
@@ -391,19 +396,28 @@ pub fn shrink(case: &Case, m: &Mismatch, budget: Duration, oracle: &Oracle, mut 
     // Only the engine that differed runs: the others cost time and say
     // nothing; nor does a VCD of every failing candidate.
     let oracle = Oracle { engines: vec![m.engine], rtl: RtlOptions { no_mismatch_vcd: true, ..oracle.rtl.clone() } };
+    greedy(case, budget, smaller_cases, |c| {
+        let fails = run_case(c, &oracle).is_ok_and(|v| v.mismatch.is_some_and(|x| x.kind == m.kind));
+        if fails {
+            tick(c);
+        }
+        fails
+    })
+}
+
+/// Greedy delta debugging: the first of `smaller(best)` that still `fails`
+/// becomes the best, until none does or `budget` runs out.
+pub fn greedy<C: Clone>(case: &C, budget: Duration, smaller: impl Fn(&C) -> Vec<C>, mut fails: impl FnMut(&C) -> bool) -> C {
     let t = Instant::now();
     let mut best = case.clone();
     'outer: while t.elapsed() < budget {
-        for c in smaller_cases(&best) {
+        for c in smaller(&best) {
             if t.elapsed() >= budget {
                 break 'outer;
             }
-            if let Ok(v) = run_case(&c, &oracle) {
-                if v.mismatch.is_some_and(|x| x.kind == m.kind) {
-                    best = c;
-                    tick(&best);
-                    continue 'outer;
-                }
+            if fails(&c) {
+                best = c;
+                continue 'outer;
             }
         }
         break;

@@ -935,20 +935,6 @@ impl<'a> arbitrary::Arbitrary<'a> for PtxCase {
     }
 }
 
-/// Seeded bytes (splitmix64): the same seed gives the same bytes.
-fn seed_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed ^ 0x5bd1_e995_7f4a_7c15;
-    (0..n)
-        .map(|_| {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u8
-        })
-        .collect()
-}
-
 /// A seeded case: the same seed gives the same case.
 pub fn ptx_case_of_seed(seed: u64) -> PtxCase {
     ptx_case_of_seed_with(seed, PtxOptions::default())
@@ -956,7 +942,7 @@ pub fn ptx_case_of_seed(seed: u64) -> PtxCase {
 
 /// A seeded case drawn with generator options.
 pub fn ptx_case_of_seed_with(seed: u64, opts: PtxOptions) -> PtxCase {
-    let bytes = seed_bytes(seed, 8192);
+    let bytes = crate::splitmix_bytes(seed ^ 0x5bd1_e995_7f4a_7c15, 8192);
     ptx_case(&mut Unstructured::new(&bytes), opts).expect("generation from seeded bytes")
 }
 
@@ -1229,22 +1215,8 @@ fn smaller_cases(c: &PtxCase) -> Vec<PtxCase> {
 
 /// Reduces a failing case while `fails` holds (greedy: the first smaller
 /// candidate that still fails is taken, until none does or `budget` runs out).
-pub fn shrink_ptx_by(case: &PtxCase, budget: Duration, mut fails: impl FnMut(&PtxCase) -> bool) -> PtxCase {
-    let t = Instant::now();
-    let mut best = case.clone();
-    'outer: while t.elapsed() < budget {
-        for c in smaller_cases(&best) {
-            if t.elapsed() >= budget {
-                break 'outer;
-            }
-            if fails(&c) {
-                best = c;
-                continue 'outer;
-            }
-        }
-        break;
-    }
-    best
+pub fn shrink_ptx_by(case: &PtxCase, budget: Duration, fails: impl FnMut(&PtxCase) -> bool) -> PtxCase {
+    crate::greedy(case, budget, smaller_cases, fails)
 }
 
 /// Reduces a failing case while the same kind of difference between the

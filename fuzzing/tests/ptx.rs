@@ -33,19 +33,6 @@ fn survey() {
     }
 }
 
-/// A diagnostic: shrinks the mismatch of seed SHRINK_SEED and prints the reproducer.
-#[test]
-#[ignore]
-fn shrink_seed() {
-    let seed: u64 = std::env::var("SHRINK_SEED").unwrap().parse().unwrap();
-    let rtl = std::env::var("SHRINK_RTL").is_ok();
-    let case = ptx_case_of_seed(seed);
-    let m = run_ptx_case(&case, rtl).unwrap().mismatch.expect("a mismatch");
-    let small = shrink_ptx(&case, &m, rtl, Duration::from_secs(60));
-    let m = run_ptx_case(&small, rtl).unwrap().mismatch.unwrap();
-    println!("{}", ptx_reproducer(&small, Some(seed), &m));
-}
-
 #[test]
 fn same_seed_same_text() {
     for seed in [0, 1, 42, 1 << 40] {
@@ -214,65 +201,4 @@ fn shrink_ptx_keeps_the_mismatch() {
         run_ptx_case_with(k, false, corrupt).ok().and_then(|v| v.mismatch).is_some_and(|n| n.kind == m.kind)
     });
     assert!(small.body.is_empty() && small.grid == 1 && small.block == 1, "{small:?}");
-}
-
-/// Measured figures: `CAMPAIGN_S=60 CAMPAIGN_RTL=1 cargo test --release -p heddle-fuzz --test ptx -- --ignored campaign_figures --nocapture`.
-#[test]
-#[ignore]
-fn campaign_figures() {
-    let secs: f64 = std::env::var("CAMPAIGN_S").ok().and_then(|v| v.parse().ok()).unwrap_or(60.0);
-    let seed: u64 = std::env::var("CAMPAIGN_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
-    let rtl = std::env::var("CAMPAIGN_RTL").is_ok();
-    let s = ptx_campaign(seed, secs, rtl, |_| {});
-    println!(
-        "seed {seed}, {:.0} s, rtl {rtl}: {} programs ({:.1}/s), ptx {:.0}/s, golden {:.0}/s, rtl {:.1}/s, build {:.1} s, {} mismatches, {} invalid",
-        s.wall_s,
-        s.programs,
-        s.programs as f64 / s.wall_s,
-        s.rate(s.ptx_s),
-        s.rate(s.golden_s),
-        s.rate(s.rtl_s),
-        s.build_s,
-        s.mismatches.len(),
-        s.invalid.len()
-    );
-    for (seed, c, m) in &s.mismatches {
-        println!("seed {seed}:\n{}", ptx_reproducer(c, Some(*seed), m));
-    }
-    for (seed, e) in &s.invalid {
-        println!("invalid seed {seed}: {e}");
-    }
-}
-
-/// A diagnostic: how many of the first 300 seeds trap on the PTX interpreter (and why).
-#[test]
-#[ignore]
-fn traps() {
-    let mut n = 0;
-    for seed in 0..300 {
-        let c = ptx_case_of_seed(seed);
-        let (prog, _) = build(&c).unwrap();
-        let mut dev = heddle_sim::Device::from_ptx(heddle_hw::SmConfig::default(), prog).unwrap();
-        let out = dev.alloc(c.out_bytes()).unwrap();
-        let data = dev.alloc(256).unwrap();
-        let mut params = out.to_le_bytes().to_vec();
-        params.extend(data.to_le_bytes());
-        let l =
-            heddle_sim::launch::Launch { kernel: "fuzz".into(), grid: [c.grid, 1, 1], block: [c.block, 1, 1], params, dynamic_shared: 0 };
-        if let Some(t) = dev.launch(&l).unwrap().trap {
-            n += 1;
-            println!("seed {seed}: {t}");
-        }
-    }
-    println!("{n} of 300 trap");
-}
-
-/// A diagnostic: prints the reproducer of seed REPRO_SEED with a dummy difference
-/// (to check its `run:` lines with `heddle run`).
-#[test]
-#[ignore]
-fn print_reproducer() {
-    let seed: u64 = std::env::var("REPRO_SEED").unwrap().parse().unwrap();
-    let m = PtxMismatch { kind: PtxKind::Memory, engines: ("ptx", "golden"), detail: "dummy".into() };
-    print!("{}", ptx_reproducer(&ptx_case_of_seed(seed), Some(seed), &m));
 }

@@ -3,7 +3,7 @@
 //! `heddle fuzz --plants` runs a campaign against each, docs/fuzzing.md).
 //!
 //! At most one is active, per thread: the one [`set`] chose, else the one
-//! `$HEDDLE_PLANT` names (read once). A block reads [`active`] when it is
+//! `$HEDDLE_PLANT` names (read once; an unknown name is [`env_error`]). A block reads [`active`] when it is
 //! built, so a plant changes only SMs built after it was chosen:
 //!
 //! - [`Layer::Rtl`] plants live in the SM's logic. Those in `#[hdl_gen]`
@@ -109,19 +109,26 @@ thread_local! {
     static CHOSEN: Cell<Option<Option<Plant>>> = const { Cell::new(None) };
 }
 
-/// The plant `$HEDDLE_PLANT` names (an unknown name panics: a run that
-/// silently carried no plant would report a bug as not found).
-fn from_env() -> Option<Plant> {
-    static ENV: OnceLock<Option<Plant>> = OnceLock::new();
-    *ENV.get_or_init(|| {
-        let v = std::env::var("HEDDLE_PLANT").ok().filter(|v| !v.is_empty())?;
-        Some(v.parse().unwrap_or_else(|e| panic!("$HEDDLE_PLANT: {e}")))
+/// What `$HEDDLE_PLANT` says: no plant, one, or a name that is none (an
+/// error the command line reports before it builds anything: see
+/// [`env_error`]; blocks then carry no plant).
+fn from_env() -> &'static Result<Option<Plant>, String> {
+    static ENV: OnceLock<Result<Option<Plant>, String>> = OnceLock::new();
+    ENV.get_or_init(|| match std::env::var("HEDDLE_PLANT") {
+        Ok(v) if !v.is_empty() => v.parse().map(Some).map_err(|e| format!("$HEDDLE_PLANT: {e}")),
+        _ => Ok(None),
     })
+}
+
+/// The error of an unknown `$HEDDLE_PLANT`: a run that silently carried no
+/// plant would report the bug as not found.
+pub fn env_error() -> Option<String> {
+    from_env().as_ref().err().cloned()
 }
 
 /// The plant blocks built on this thread carry.
 pub fn active() -> Option<Plant> {
-    CHOSEN.with(|c| c.get()).unwrap_or_else(from_env)
+    CHOSEN.with(|c| c.get()).unwrap_or_else(|| from_env().clone().unwrap_or(None))
 }
 
 /// Chooses the plant of blocks built on this thread from now on (`None`:
