@@ -262,3 +262,22 @@ impl Tracer for Probe {
         self.see(&r);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by `cargo fuzz run differential`: a full 64-lane mask overflowed the holes test.
+    #[test]
+    fn a_full_64_lane_warp_is_seen_without_overflow() {
+        let code = heddle_isa::asm::assemble("t.hasm", ".kernel k\n    bra l, l\nl:\n    exit\n").unwrap().code;
+        assert_eq!(Inst::decode(code[0]).unwrap().op, Opcode::Bra);
+        let mut p = Probe::new(&code, 32);
+        let r =
+            Retire { seq: 0, sm: 0, cta: 0, warp: 0, pc: 0, active: u64::MAX, exec: u64::MAX, regs: vec![], preds: vec![], mem: vec![] };
+        p.retire(r.clone());
+        assert!(p.seen.is_empty(), "a uniform branch of a whole warp is no point: {:?}", p.seen);
+        p.retire(Retire { exec: 1, ..r });
+        assert!(p.seen.contains("branch: divergent") && !p.seen.contains("branch: under a partial mask"));
+    }
+}
