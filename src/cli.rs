@@ -196,6 +196,45 @@ enum Cmd {
         #[arg(long)]
         lint: bool,
     },
+    /// Run the SM's Verilog through the open FPGA flow (yosys, nextpnr,
+    /// ecppack/icepack): area, Fmax and critical path, where each memory
+    /// went, a bitstream (docs/fpga.md). Exit status 1 when it does not fit
+    /// or a tool failed (the report says which).
+    Synth {
+        /// The part: ecp5-85f, ecp5-45f, ecp5-25f, ice40-hx8k, ice40-up5k.
+        #[arg(long, default_value = "ecp5-85f")]
+        target: String,
+        /// SM configuration preset: tiny, default, wide.
+        #[arg(long, default_value = "tiny")]
+        config: String,
+        /// Override one field of the configuration: KEY=VALUE; repeatable.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
+        /// Synthesize this Verilog file instead of the SM (with --block: its module to build).
+        #[arg(long, value_name = "FILE")]
+        verilog: Option<PathBuf>,
+        /// Build one module (and the modules below it) instead of `top`, e.g. 'top$alus$0'.
+        #[arg(long, value_name = "MODULE")]
+        block: Option<String>,
+        /// The clock nextpnr is asked to meet, MHz.
+        #[arg(long = "freq", default_value_t = 50.0)]
+        freq_mhz: f64,
+        /// Output folder: sources, logs, netlists, report.json, the bitstream (default: target/heddle-synth/<design>-<target>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the report as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Area per block: each distinct module synthesized on its own, children as black boxes (no place and route).
+        #[arg(long, conflicts_with = "block")]
+        blocks: bool,
+        /// Synthesis only: no place and route, no bitstream.
+        #[arg(long)]
+        no_place: bool,
+        /// Keep the monitor ports and performance counters (simulation's) in the build.
+        #[arg(long)]
+        monitors: bool,
+    },
     /// Measure golden-model throughput (thread instructions per second), or with --rtl the RTL's.
     Bench {
         /// Seconds to spend per kernel (with --rtl: launches of each built-in
@@ -579,6 +618,33 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 );
             }
             Ok(0)
+        }
+        Cmd::Synth { target, config, sets, verilog, block, freq_mhz, out, json, blocks, no_place, monitors } => {
+            let target: heddle_fpga::Target = target.parse()?;
+            let (design, text) = match &verilog {
+                Some(p) => (p.display().to_string(), std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?),
+                None => {
+                    let cfg = sm_config(&config, &sets)?;
+                    let name = std::iter::once(config.clone()).chain(sets.iter().cloned()).collect::<Vec<_>>().join(" ");
+                    (name, heddle_hw::verilog::sm_verilog(&cfg).map_err(|e| e.to_string())?)
+                }
+            };
+            let slug: String = design.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+            let what = if blocks { "blocks" } else { block.as_deref().unwrap_or("top") };
+            let what: String = what.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+            let out = out.unwrap_or_else(|| PathBuf::from(format!("target/heddle-synth/{slug}-{what}-{target}")));
+            crate::synth::run(crate::synth::Request {
+                target,
+                design,
+                verilog: text,
+                block,
+                freq_mhz,
+                out,
+                json,
+                blocks,
+                place: !no_place,
+                monitors,
+            })
         }
         Cmd::Fuzz {
             target,

@@ -14,4 +14,5 @@ pub mod fuzz;
 pub mod manifest;
 pub mod progress;
 pub mod run;
+pub mod synth;
 pub mod timeline;

@@ -1,0 +1,127 @@
+//! Area per hardware block: every distinct module of the design
+//! synthesized on its own, its children as black boxes, so the LUTs of a
+//! design too large to synthesize whole can still be counted, and each
+//! block's memories show what they became.
+
+use crate::flow::{self, Options};
+use crate::report::{Cells, Memory, Outcome, Use};
+use crate::target::Target;
+use crate::verilog::{self, Module};
+use serde::Serialize;
+use std::fmt;
+
+/// One distinct module body and the modules that share it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// The first module with this body.
+    pub module: String,
+    /// How many modules share it (rust-hdl writes one per instance).
+    pub copies: u64,
+    /// One copy's cells.
+    pub cells: Cells,
+    pub memories: Vec<Memory>,
+    pub seconds: f64,
+    /// Why it could not be synthesized, if it could not.
+    pub failed: Option<String>,
+}
+
+/// Every block of a design.
+#[derive(Clone, Debug, Serialize)]
+pub struct Blocks {
+    pub design: String,
+    pub target: String,
+    pub tools: Vec<String>,
+    /// By total LUTs (copies included), largest first.
+    pub rows: Vec<Row>,
+    /// Sums over every row, copies included.
+    pub total: Cells,
+    pub lut_equivalent: Use,
+    pub seconds: f64,
+}
+
+/// Synthesizes each distinct module of `verilog` for `target`, in `out/<n>/`.
+pub fn run(design: &str, verilog: &str, target: Target, out: &std::path::Path, progress: &mut dyn FnMut(&str)) -> Result<Blocks, String> {
+    let all = verilog::modules(verilog)?;
+    let mut groups: Vec<(&Module, u64)> = Vec::new();
+    let mut bodies: Vec<String> = Vec::new();
+    for m in &all {
+        let body = m.body();
+        match bodies.iter().position(|b| *b == body) {
+            Some(i) => groups[i].1 += 1,
+            None => {
+                bodies.push(body);
+                groups.push((m, 1));
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    let mut tools = Vec::new();
+    let n = groups.len();
+    for (i, (m, copies)) in groups.into_iter().enumerate() {
+        let opts = Options { target, freq_mhz: 0.0, out: out.join(format!("{i:03}")), place: false };
+        let src = vec![("block.v".to_string(), verilog::with_blackboxes(&all, m))];
+        let r = flow::run(&m.name, &m.name, &src, &opts, &mut |_| progress(&format!("block {}/{n}: {} (x{copies})", i + 1, m.name)))?;
+        tools = r.tools.clone();
+        let failed = match &r.outcome {
+            Outcome::Failed { reason, .. } => Some(reason.clone()),
+            _ => None,
+        };
+        rows.push(Row { module: m.name.clone(), copies, cells: r.cells.clone(), memories: r.memories.clone(), seconds: r.seconds(), failed });
+    }
+    let family = target.family();
+    rows.sort_by_key(|r| std::cmp::Reverse(r.cells.lut_equivalent(family) * r.copies));
+    let mut total = Cells::default();
+    for r in &rows {
+        total.add(&r.cells, r.copies);
+    }
+    Ok(Blocks {
+        design: design.into(),
+        target: target.name().into(),
+        tools,
+        lut_equivalent: Use { used: total.lut_equivalent(family), available: target.capacity().luts },
+        seconds: rows.iter().map(|r| r.seconds).sum(),
+        rows,
+        total,
+    })
+}
+
+impl fmt::Display for Blocks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} on {}, per block (children as black boxes); {}", self.design, self.target, self.tools.join("; "))?;
+        writeln!(f, "{:<28} {:>6} {:>9} {:>7} {:>7} {:>6} {:>6} {:>5} {:>9} {:>6}", "block", "copies", "LUT4 all", "LUT4", "carry", "FF", "BRAM", "DSP", "dist RAM", "s")?;
+        for r in &self.rows {
+            let c = &r.cells;
+            let all = c.luts * r.copies;
+            writeln!(
+                f,
+                "{:<28} {:>6} {:>9} {:>7} {:>7} {:>6} {:>6} {:>5} {:>9} {:>6.1}{}",
+                r.module,
+                r.copies,
+                all,
+                c.luts,
+                c.carry,
+                c.ffs,
+                c.brams,
+                c.dsps,
+                c.dist_ram,
+                r.seconds,
+                r.failed.as_deref().map(|e| format!("  FAILED: {e}")).unwrap_or_default()
+            )?;
+        }
+        let t = &self.total;
+        writeln!(f, "total: {} LUT4, {} carry, {} FF, {} block RAM, {} DSP, {} distributed RAM", t.luts, t.carry, t.ffs, t.brams, t.dsps, t.dist_ram)?;
+        writeln!(f, "LUTs (carries as the LUTs they occupy): {}", self.lut_equivalent)?;
+        writeln!(f, "memories:")?;
+        let mut flops = 0;
+        for r in &self.rows {
+            for m in &r.memories {
+                writeln!(f, "  {:<40} x{:<3} {} ({})", m.name, r.copies, m.became, m.via)?;
+                flops += (m.became == crate::report::MemKind::FlipFlops) as u64 * r.copies;
+            }
+        }
+        if flops > 0 {
+            writeln!(f, "warning: {flops} memories became flip-flops")?;
+        }
+        write!(f, "synthesis time: {:.0} s", self.seconds)
+    }
+}
