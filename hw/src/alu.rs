@@ -247,28 +247,38 @@ function cmp64(input [63:0] x, input [63:0] y, input [3:0] k);
     endcase
 endfunction
 
+// Bit fields, popc, clz and bfind as explicit structure: a shifter and a
+// mask, an adder tree, a priority encoder (tests/fpga.rs proves each equal
+// to the bit-by-bit loops of tests/fpga/alu_reference.v with a SAT miter).
+// The field's bits: pl[7:0] is its position, pl[15:8] its length, and only
+// bits at positions 0-31 belong to it.
+function [31:0] field_mask(input [31:0] pl);
+    reg [5:0] room, n;
+    begin
+        room = (pl[7:0] > 8'd31) ? 6'd0 : 6'd32 - {1'b0, pl[4:0]};
+        n = (pl[15:8] < {2'b0, room}) ? pl[13:8] : room;
+        field_mask = (n == 6'd32) ? 32'hffffffff : ((32'd1 << n) - 32'd1);
+    end
+endfunction
+
 function [31:0] bfe32(input [31:0] x, input [31:0] pl, input s);
-    integer i, pos, len, tp;
+    reg [31:0] mask, field;
+    reg [8:0] last;
     reg sbit;
     begin
-        pos = pl[7:0];
-        len = pl[15:8];
-        tp = pos + len - 1;
-        if (tp > 31) tp = 31;
-        sbit = (s && len != 0) ? x[tp] : 1'b0;
-        for (i = 0; i < 32; i = i + 1)
-            bfe32[i] = (i < len && pos + i <= 31) ? x[(pos + i) & 31] : sbit;
+        mask = field_mask(pl);
+        field = (pl[7:0] > 8'd31) ? 32'd0 : (x >> pl[4:0]);
+        last = {1'b0, pl[7:0]} + {1'b0, pl[15:8]} - 9'd1;
+        sbit = s && pl[15:8] != 8'd0 && x[(last > 9'd31) ? 5'd31 : last[4:0]];
+        bfe32 = (field & mask) | (~mask & {32{sbit}});
     end
 endfunction
 
 function [31:0] bfi32(input [31:0] ins, input [31:0] pl, input [31:0] base);
-    integer i, pos, len;
+    reg [31:0] mask;
     begin
-        pos = pl[7:0];
-        len = pl[15:8];
-        bfi32 = base;
-        for (i = 0; i < 32; i = i + 1)
-            if (i < len && pos + i <= 31) bfi32[(pos + i) & 31] = ins[i];
+        mask = field_mask(pl) << pl[4:0];
+        bfi32 = (base & ~mask) | ((ins << pl[4:0]) & mask);
     end
 endfunction
 
@@ -310,37 +320,44 @@ function [31:0] prmt32(input [31:0] lo, input [31:0] sel, input [31:0] hw, input
     end
 endfunction
 
-function [31:0] bfind32(input [31:0] x, input s, input shiftamt);
+function [31:0] clz32(input [31:0] x);
     reg [31:0] v;
-    integer i, pos;
+    reg [4:0] n;
+    begin
+        v = x;
+        n[4] = v[31:16] == 16'd0;
+        v = n[4] ? v << 16 : v;
+        n[3] = v[31:24] == 8'd0;
+        v = n[3] ? v << 8 : v;
+        n[2] = v[31:28] == 4'd0;
+        v = n[2] ? v << 4 : v;
+        n[1] = v[31:30] == 2'd0;
+        v = n[1] ? v << 2 : v;
+        n[0] = !v[31];
+        clz32 = (x == 32'd0) ? 32'd32 : {27'd0, n};
+    end
+endfunction
+
+function [31:0] bfind32(input [31:0] x, input s, input shiftamt);
+    reg [31:0] v, z;
     begin
         v = (s && x[31]) ? ~x : x;
-        pos = -1;
-        for (i = 0; i < 32; i = i + 1) if (v[i]) pos = i;
-        if (pos < 0) bfind32 = 32'hffffffff;
-        else if (shiftamt) bfind32 = 31 - pos;
-        else bfind32 = pos;
+        z = clz32(v);
+        if (v == 32'd0) bfind32 = 32'hffffffff;
+        else if (shiftamt) bfind32 = z;
+        else bfind32 = 32'd31 - z;
     end
 endfunction
 
 function [31:0] popc32(input [31:0] x);
-    integer i;
+    reg [31:0] v;
     begin
-        popc32 = 0;
-        for (i = 0; i < 32; i = i + 1) popc32 = popc32 + {31'd0, x[i]};
-    end
-endfunction
-
-function [31:0] clz32(input [31:0] x);
-    integer i;
-    reg seen;
-    begin
-        clz32 = 0;
-        seen = 0;
-        for (i = 31; i >= 0; i = i - 1) begin
-            if (x[i]) seen = 1;
-            if (!seen) clz32 = clz32 + 1;
-        end
+        v = x - ((x >> 1) & 32'h55555555);
+        v = (v & 32'h33333333) + ((v >> 2) & 32'h33333333);
+        v = (v + (v >> 4)) & 32'h0f0f0f0f;
+        v = v + (v >> 8);
+        v = v + (v >> 16);
+        popc32 = {26'd0, v[5:0]};
     end
 endfunction
 

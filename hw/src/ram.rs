@@ -129,9 +129,12 @@ impl<const W: usize> Block for Ram<W> {
 /// write port. The read address is taken at the rising clock edge and the
 /// word at that address is read out until the next edge, written data
 /// included (a write at the same edge shows at once: the Verilog is the
-/// registered-address form that yosys maps to block RAM, such as the
-/// iCE40's `SB_RAM40_4K`). The register files use it, with their read
-/// addresses computed a cycle ahead.
+/// registered-address form that yosys maps to block RAM: DP16KD on ECP5,
+/// `SB_RAM40_4K` on iCE40, checked by `heddle synth` in `tests/fpga.rs`).
+/// The read-address register has no initial value: yosys refuses block RAM
+/// for an address register with one ("address FF has fully-defined init
+/// value"). The register files use it, with their read addresses computed
+/// a cycle ahead.
 ///
 /// Its `Block` is written by hand: it acts only at a rising edge, taking
 /// the inputs its parent assigned last (they are never committed; the VCD
@@ -192,7 +195,6 @@ reg [{a}:0] ra;
 integer i;
 initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
-   ra = 0;
 end
 always @(posedge clock) begin
    if (we && waddr <= {last}) mem[waddr] <= wdata;

