@@ -7,7 +7,14 @@
 use heddle_fpga::report::{MemKind, Outcome};
 use heddle_fpga::{Options, Target};
 use heddle_hw::ram::SyncRam;
+use rust_hdl::prelude::*;
 use std::process::Command;
+
+/// The Verilog of a block, as `heddle export` writes a module.
+fn verilog_of<B: Block>(mut block: B) -> String {
+    block.connect_all();
+    heddle_hw::verilog::verilog_of(&block)
+}
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -24,8 +31,8 @@ fn synthesize(verilog: &str, target: Target, dir: &str) -> heddle_fpga::Report {
 #[test]
 fn sync_ram_maps_to_block_ram_on_ecp5_and_ice40() {
     // A register-file port of `default` (256 words of 64 bits).
-    let v = heddle_hw::verilog::verilog_of(&SyncRam::<64>::new(256));
-    for (t, brams, via) in [(Target::Ecp5_85f, 2, "DP16KD"), (Target::Ice40Up5k, 4, "RAM4K")] {
+    let v = verilog_of(SyncRam::<64>::new(256));
+    for (t, brams, via) in [(Target::Ecp5_85f, 2, "16KD"), (Target::Ice40Up5k, 4, "RAM4K")] {
         let r = synthesize(&v, t, &format!("syncram-{t}"));
         assert!(matches!(r.outcome, Outcome::Synthesized), "{r}");
         assert_eq!(r.memories.len(), 1, "{r}");
@@ -66,8 +73,8 @@ fn a_block_of_the_sm_routes_to_a_bitstream() {
 
 #[test]
 fn a_design_larger_than_its_part_is_a_report() {
-    // 4 Mbit of block RAM on an iCE40 with 128 kbit.
-    let v = heddle_hw::verilog::verilog_of(&SyncRam::<64>::new(65536));
+    // 256 kbit of block RAM on an iCE40 with 128 kbit.
+    let v = verilog_of(SyncRam::<64>::new(4096));
     let dir = scratch("too-large");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("big.v");
@@ -76,7 +83,7 @@ fn a_design_larger_than_its_part_is_a_report() {
     let (code, stdout, stderr) =
         heddle(&["synth", "--verilog", file.to_str().unwrap(), "--block", "top", "--target", "ice40-hx8k", "--out", out.to_str().unwrap()]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(stdout.contains("does not fit: synthesis needs 1024 block RAMs, the part has 32"), "{stdout}");
+    assert!(stdout.contains("does not fit: synthesis needs 64 block RAMs, the part has 32"), "{stdout}");
 }
 
 #[test]
@@ -118,7 +125,7 @@ fn between<'a>(s: &'a str, from: &str, to: &str) -> &'a str {
 /// a yosys SAT miter (`miter -equiv`, `sat -prove`).
 #[test]
 fn alu_bit_functions_equal_their_loop_reference() {
-    let alu = heddle_hw::verilog::verilog_of(&heddle_hw::alu::IntAlu::new(false));
+    let alu = verilog_of(heddle_hw::alu::IntAlu::new(false));
     let functions = format!(
         "{}{}",
         between(&alu, "function [31:0] field_mask(", "function [7:0] byte_of("),
