@@ -195,6 +195,13 @@ enum Cmd {
         /// Also lint it with `verilator --lint-only -Wall` (the flags of heddle_hw::verilog::LINT_FLAGS).
         #[arg(long)]
         lint: bool,
+        /// Write an FPGA project into this folder instead: the Verilog, the scan
+        /// wrapper that `heddle synth` builds, the board's constraints and a FuseSoC core.
+        #[arg(long, value_name = "DIR", conflicts_with = "output")]
+        fpga: Option<PathBuf>,
+        /// With --fpga: the part (ecp5-85f, ecp5-45f, ecp5-25f, ice40-hx8k, ice40-up5k).
+        #[arg(long, default_value = "ecp5-85f", requires = "fpga")]
+        target: String,
     },
     /// Run the SM's Verilog through the open FPGA flow (yosys, nextpnr,
     /// ecppack/icepack): area, Fmax and critical path, where each memory
@@ -234,6 +241,15 @@ enum Cmd {
         /// Keep the monitor ports and performance counters (simulation's) in the build.
         #[arg(long)]
         monitors: bool,
+        /// Compare with a saved report (fpga/baselines/): exit status 1 when LUTs, FFs, block RAMs, DSPs or a block's LUTs grew, or Fmax fell, by more than --tolerance.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+        /// Percent a figure may be worse than the baseline's.
+        #[arg(long, default_value_t = 2.0)]
+        tolerance: f64,
+        /// Save this run's report as a baseline.
+        #[arg(long, value_name = "FILE")]
+        save_baseline: Option<PathBuf>,
     },
     /// Measure golden-model throughput (thread instructions per second), or with --rtl the RTL's.
     Bench {
@@ -602,11 +618,17 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             out!("{}", heddle_isa::doc::reference());
             Ok(0)
         }
-        Cmd::Export { output, config, sets, lint } => {
+        Cmd::Export { output, config, sets, lint, fpga, target } => {
             let cfg = sm_config(&config, &sets)?;
             let verilog = heddle_hw::verilog::sm_verilog(&cfg).map_err(|e| e.to_string())?;
             if lint {
                 heddle_hw::verilog::lint(&format!("sm_{config}"), &verilog)?;
+            }
+            if let Some(dir) = fpga {
+                let design = std::iter::once(config.clone()).chain(sets.iter().cloned()).collect::<Vec<_>>().join(" ");
+                let files = crate::synth::write_project(&dir, target.parse()?, &design, &verilog, false)?;
+                eprintln!("{}: {}", dir.display(), files.join(", "));
+                return Ok(0);
             }
             write_out(output.as_deref(), verilog.as_bytes())?;
             if let Some(p) = output {
@@ -619,7 +641,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             Ok(0)
         }
-        Cmd::Synth { target, config, sets, verilog, block, freq_mhz, out, json, blocks, no_place, monitors } => {
+        Cmd::Synth { target, config, sets, verilog, block, freq_mhz, out, json, blocks, no_place, monitors, baseline, tolerance, save_baseline } => {
             let target: heddle_fpga::Target = target.parse()?;
             let (design, text) = match &verilog {
                 Some(p) => (p.display().to_string(), std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?),
@@ -644,6 +666,9 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 blocks,
                 place: !no_place,
                 monitors,
+                baseline,
+                tolerance,
+                save_baseline,
             })
         }
         Cmd::Fuzz {
