@@ -31,8 +31,20 @@ pub struct Options {
 /// Where the tools are missing: how to install them.
 pub const INSTALL: &str = "pip install -r fpga/requirements.txt (YoWASP's yosys, nextpnr-ecp5, nextpnr-ice40)";
 
-/// The versions of the tools a target uses, or which one is missing.
+/// The versions of the tools a target uses, or which one is missing (asked
+/// once per family and process: `--blocks` runs the flow once per block).
 pub fn versions(target: Target) -> Result<Vec<String>, String> {
+    static SEEN: std::sync::Mutex<Vec<(&'static str, Vec<String>)>> = std::sync::Mutex::new(Vec::new());
+    let pnr = target.nextpnr().0;
+    if let Some((_, v)) = SEEN.lock().map_err(|e| e.to_string())?.iter().find(|(p, _)| *p == pnr) {
+        return Ok(v.clone());
+    }
+    let v = ask_versions(target)?;
+    SEEN.lock().map_err(|e| e.to_string())?.push((pnr, v.clone()));
+    Ok(v)
+}
+
+fn ask_versions(target: Target) -> Result<Vec<String>, String> {
     let first_line = |bin: &str, arg: &str| -> Result<String, String> {
         let out = Command::new(bin).arg(arg).output().map_err(|e| format!("cannot run {bin} ({e}): {INSTALL}"))?;
         let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);

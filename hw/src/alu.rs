@@ -206,9 +206,21 @@ wire sat = modv[MOD_SAT_LO];
 wire hi = modv[MOD_HI_LO];
 wire [3:0] cmp = modv[MOD_ICMP_LO +: 4];
 
-// Products: 33x33 signed (sign bit 0 for unsigned operands), 65x65 for mul64.
-wire signed [65:0] p32 = $signed({sgn & a32[31], a32}) * $signed({sgn & b32[31], b32});
-wire signed [129:0] p64 = $signed({sgn & a[63], a}) * $signed({sgn & b[63], b});
+// Products from four unsigned 32x32 multiplies (four 18x18 DSP blocks each
+// on ECP5), summed as a tree: mid halves, then the 128-bit sum. A signed
+// product differs from the unsigned one only in its high half, by the other
+// operand for each negative one: x*y - 2^n*((x<0 ? y : 0) + (y<0 ? x : 0)).
+// mul and mad (32 bits) use the low product.
+wire [63:0] p_ll = a[31:0] * b[31:0];
+wire [63:0] p_lh = a[31:0] * b[63:32];
+wire [63:0] p_hl = a[63:32] * b[31:0];
+wire [63:0] p_hh = a[63:32] * b[63:32];
+wire [64:0] p_mid = {1'b0, p_lh} + {1'b0, p_hl};
+wire [127:0] u64 = {p_hh, p_ll} + {31'd0, p_mid, 32'd0};
+wire [63:0] fix64 = ((sgn & a[63]) ? b : 64'd0) + ((sgn & b[63]) ? a : 64'd0);
+wire [127:0] p64 = {u64[127:64] - fix64, u64[63:0]};
+wire [31:0] fix32 = ((sgn & a32[31]) ? b32 : 32'd0) + ((sgn & b32[31]) ? a32 : 32'd0);
+wire [63:0] p32 = {p_ll[63:32] - fix32, p_ll[31:0]};
 wire [31:0] mul_t = hi ? p32[63:32] : p32[31:0];
 
 function [31:0] sat_s32(input signed [66:0] v);

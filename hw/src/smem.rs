@@ -33,8 +33,9 @@ pub mod mode {
 
 /// The crossbar between lanes and banks: which lanes one cycle serves and
 /// what each bank does for them (see the module doc). A custom block (its
-/// per-bank arbitration is a loop that accumulates): a Rust model and a
-/// hand-written Verilog body, held equal under Verilator by `hw/tests/smem.rs`.
+/// per-bank arbitration is a loop that accumulates, which `#[hdl_gen]`
+/// cannot express): a Rust model and a generated Verilog body written out
+/// per lane and bank, held equal under Verilator by `hw/tests/smem.rs`.
 #[derive(LogicBlock)]
 pub struct BankXbar {
     pub active: Signal<In, Bits<32>>,
@@ -224,103 +225,92 @@ impl Logic for BankXbar {
         }
     }
 
+    /// Explicit structure, written out per lane and per bank (no loops or
+    /// variable indices in the Verilog): each lane's bank and row; which lane
+    /// owns each bank (the first active lane on it); each bank's row, write
+    /// enable, byte enables and data, an AND-OR of its owner's; each lane's
+    /// grant; each lane's read word from its bank. tests/fpga.rs proves it
+    /// equal to the loop form it replaced (`tests/fpga/xbar_reference.v`).
     fn hdl(&self) -> Verilog {
+        use std::fmt::Write as _;
         let (lanes, banks) = (self.addr.len(), self.rdata.len());
+        let bits = banks.trailing_zeros().max(1) as usize;
         let lb = banks.trailing_zeros() + 2;
-        let mut s = format!(
-            "wire [31:0] a [0:{l1}];\nwire [31:0] wd [0:{l1}];\nwire [31:0] rd [0:{b1}];\n\
-             reg [15:0] row_r [0:{b1}];\nreg we_r [0:{b1}];\nreg [3:0] be_r [0:{b1}];\nreg [31:0] bw_r [0:{b1}];\n\
-             reg [31:0] rw_r [0:{l1}];\n",
-            l1 = lanes - 1,
-            b1 = banks - 1
-        );
+        let any_of = |terms: Vec<String>, zero: &str| if terms.is_empty() { zero.to_string() } else { terms.join(" | ") };
+        let mut s = String::new();
+        let w = &mut s;
+        writeln!(w, "wire is_atomic = mode == 2'd{};\nwire is_store = mode == 2'd{};\nwire is_load = mode == 2'd{};", mode::ATOMIC, mode::STORE, mode::LOAD).unwrap();
+        writeln!(w, "wire [31:0] size_mask = size == 2'd0 ? 32'hff : size == 2'd1 ? 32'hffff : 32'hffffffff;").unwrap();
+        writeln!(w, "wire [3:0] size_be = size == 2'd0 ? 4'h1 : size == 2'd1 ? 4'h3 : 4'hf;").unwrap();
+        // Per lane: bank, row, first active lane.
         for l in 0..lanes {
-            s += &format!("assign a[{l}] = addr${l};\nassign wd[{l}] = wdata${l};\n");
+            let bank = if banks == 1 { format!("{bits}'d0") } else { format!("addr${l}[2 +: {bits}]") };
+            writeln!(w, "wire [{}:0] bank{l} = {bank};\nwire [15:0] row{l} = addr${l}[{lb} +: 16];", bits - 1).unwrap();
+            let first = if l == 0 { "active[0]".to_string() } else { format!("active[{l}] & ~|active[{}:0]", l - 1) };
+            writeln!(w, "wire first{l} = {first};").unwrap();
         }
+        // Per bank: which lane owns it in a load or store (the first active lane on it).
         for b in 0..banks {
-            s += &format!("assign rd[{b}] = rdata${b};\n");
+            for l in 0..lanes {
+                writeln!(w, "wire hit{l}_{b} = active[{l}] & (bank{l} == {bits}'d{b});").unwrap();
+                let earlier: Vec<String> = (0..l).map(|e| format!("hit{e}_{b}")).collect();
+                let own = if earlier.is_empty() { format!("hit{l}_{b}") } else { format!("hit{l}_{b} & ~({})", earlier.join(" | ")) };
+                writeln!(w, "wire own{l}_{b} = {own};").unwrap();
+            }
         }
-        s += &format!(
-            "\
-integer l, b, k;
-reg [31:0] taken;
-reg found;
-reg [31:0] ak;
-reg [4:0] bk;
-always @(*) begin
-    grant = 32'd0;
-    taken = 32'd0;
-    found = 1'b0;
-    ak = 32'd0;
-    bk = 5'd0;
-    k = 0;
-    for (b = 0; b < {banks}; b = b + 1) begin
-        row_r[b] = 16'd0; we_r[b] = 1'b0; be_r[b] = 4'd0; bw_r[b] = 32'd0;
-    end
-    for (l = 0; l < {lanes}; l = l + 1) begin
-        if (active[l]) begin
-            if (mode == 2'd{atomic}) begin
-                if (!found) begin
-                    found = 1'b1;
-                    grant[l] = 1'b1;
-                    for (k = 0; k < 2; k = k + 1) begin
-                        if (k == 0 || size == 2'd3) begin
-                            ak = a[l] + 32'd4 * k;
-                            bk = ak[6:2] & 5'd{bmask};
-                            row_r[bk] = ak[{lb} +: 16];
-                            we_r[bk] = 1'b1;
-                            be_r[bk] = 4'hf;
-                            bw_r[bk] = (k == 0) ? anew[31:0] : anew[63:32];
-                        end
-                    end
-                end
-            end else begin
-                bk = a[l][6:2] & 5'd{bmask};
-                if (!taken[bk]) begin
-                    taken[bk] = 1'b1;
-                    row_r[bk] = a[l][{lb} +: 16];
-                    grant[l] = 1'b1;
-                    if (mode == 2'd{store}) begin
-                        we_r[bk] = 1'b1;
-                        be_r[bk] = (size == 2'd0 ? 4'h1 : size == 2'd1 ? 4'h3 : 4'hf) << a[l][1:0];
-                        bw_r[bk] = wd[l] << (8 * a[l][1:0]);
-                    end
-                end else if (mode == 2'd{load} && row_r[bk] == a[l][{lb} +: 16]) begin
-                    grant[l] = 1'b1;
-                end
-            end
-        end
-    end
-end
-integer m;
-reg [4:0] rb;
-reg found_r;
-always @(*) begin
-    aold = 64'd0;
-    found_r = 1'b0;
-    rb = 5'd0;
-    for (m = 0; m < {lanes}; m = m + 1) begin
-        rb = a[m][6:2] & 5'd{bmask};
-        rw_r[m] = (rd[rb] >> (8 * a[m][1:0])) & (size == 2'd0 ? 32'hff : size == 2'd1 ? 32'hffff : 32'hffffffff);
-        if (active[m] && !found_r) begin
-            found_r = 1'b1;
-            aold[31:0] = rd[rb];
-            if (size == 2'd3) aold[63:32] = rd[(rb + 5'd1) & 5'd{bmask}];
-        end
-    end
-end
-",
-            atomic = mode::ATOMIC,
-            store = mode::STORE,
-            load = mode::LOAD,
-            bmask = banks - 1,
-        );
-        s += "always @(*) begin\n";
+        // The atomic's words: the first active lane's address and the next word.
+        let pick = |f: &dyn Fn(usize) -> String, width: usize| {
+            any_of((0..lanes).map(|l| format!("({{{width}{{first{l}}}}} & {})", f(l))).collect(), &format!("{width}'d0"))
+        };
+        writeln!(w, "wire any_lane = |active[{}:0];", lanes - 1).unwrap();
+        writeln!(w, "wire [31:0] at_a = {};\nwire [31:0] at_b = at_a + 32'd4;", pick(&|l| format!("addr${l}"), 32)).unwrap();
         for b in 0..banks {
-            s += &format!("    row${b} = row_r[{b}];\n    we${b} = we_r[{b}];\n    be${b} = be_r[{b}];\n    bwdata${b} = bw_r[{b}];\n");
+            let at = |x: &str| if banks == 1 { "1'b1".to_string() } else { format!("at_{x}[2 +: {bits}] == {bits}'d{b}") };
+            writeln!(w, "wire at_a{b} = any_lane & {};\nwire at_b{b} = any_lane & (size == 2'd3) & {};", at("a"), at("b")).unwrap();
+            let owned = |f: &dyn Fn(usize) -> String, width: usize| {
+                any_of((0..lanes).map(|l| format!("({{{width}{{own{l}_{b}}}}} & {})", f(l))).collect(), &format!("{width}'d0"))
+            };
+            writeln!(w, "wire owned{b} = {};", any_of((0..lanes).map(|l| format!("own{l}_{b}")).collect(), "1'b0")).unwrap();
+            writeln!(w, "wire [15:0] ls_row{b} = {};", owned(&|l| format!("row{l}"), 16)).unwrap();
+            writeln!(w, "wire [3:0] ls_be{b} = {};", owned(&|l| format!("(size_be << addr${l}[1:0])"), 4)).unwrap();
+            writeln!(w, "wire [31:0] ls_data{b} = {};", owned(&|l| format!("(wdata${l} << {{addr${l}[1:0], 3'd0}})"), 32)).unwrap();
+            writeln!(
+                w,
+                "wire [15:0] row_r{b} = is_atomic ? (at_b{b} ? at_b[{lb} +: 16] : at_a{b} ? at_a[{lb} +: 16] : 16'd0) : ls_row{b};\n\
+                 wire we_r{b} = is_atomic ? (at_a{b} | at_b{b}) : (is_store & owned{b});\n\
+                 wire [3:0] be_r{b} = is_atomic ? ((at_a{b} | at_b{b}) ? 4'hf : 4'h0) : (is_store ? ls_be{b} : 4'h0);\n\
+                 wire [31:0] bw_r{b} = is_atomic ? (at_b{b} ? anew[63:32] : at_a{b} ? anew[31:0] : 32'd0) : (is_store ? ls_data{b} : 32'd0);"
+            )
+            .unwrap();
+        }
+        // Per lane: its bank's row and read word (a multiplexer on the bank
+        // number each), its grant.
+        writeln!(w, "wire [15:0] rows [0:{b1}];\nwire [31:0] words [0:{b1}];", b1 = banks - 1).unwrap();
+        for b in 0..banks {
+            writeln!(w, "assign rows[{b}] = row_r{b};\nassign words[{b}] = rdata${b};").unwrap();
         }
         for l in 0..lanes {
-            s += &format!("    rword${l} = rw_r[{l}];\n");
+            writeln!(w, "wire [15:0] bank_row{l} = rows[bank{l}];\nwire [31:0] bank_word{l} = words[bank{l}];").unwrap();
+            let own = any_of((0..banks).map(|b| format!("own{l}_{b}")).collect(), "1'b0");
+            writeln!(
+                w,
+                "wire granted{l} = is_atomic ? first{l} : ({own}) | (is_load & active[{l}] & (bank_row{l} == row{l}));"
+            )
+            .unwrap();
+        }
+        // The atomic's old value: the first active lane's word and the next.
+        writeln!(w, "wire [{}:0] at_bank = {};", bits - 1, pick(&|l| format!("bank{l}"), bits)).unwrap();
+        // The next bank, wrapping (one bank: the same one).
+        let next = if banks == 1 { "1'd0".to_string() } else { format!("at_bank + {bits}'d1") };
+        writeln!(w, "wire [{}:0] at_next = {next};", bits - 1).unwrap();
+        writeln!(w, "wire [31:0] old_lo = words[at_bank];\nwire [31:0] old_hi = words[at_next];").unwrap();
+        s += "always @(*) begin\n    grant = 32'd0;\n";
+        for l in 0..lanes {
+            s += &format!("    grant[{l}] = granted{l};\n    rword${l} = {{32'd0, (bank_word{l} >> {{addr${l}[1:0], 3'd0}}) & size_mask}};\n");
+        }
+        s += "    aold = any_lane ? {(size == 2'd3) ? old_hi : 32'd0, old_lo} : 64'd0;\n";
+        for b in 0..banks {
+            s += &format!("    row${b} = row_r{b};\n    we${b} = we_r{b};\n    be${b} = be_r{b};\n    bwdata${b} = bw_r{b};\n");
         }
         s += "end";
         Verilog::Custom(s)
