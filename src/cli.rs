@@ -250,6 +250,9 @@ enum Cmd {
         /// Save this run's report as a baseline.
         #[arg(long, value_name = "FILE")]
         save_baseline: Option<PathBuf>,
+        /// Stop a tool that runs longer than this many seconds (with --blocks: per block), reporting where it was.
+        #[arg(long, value_name = "SECONDS")]
+        limit: Option<u64>,
     },
     /// Measure golden-model throughput (thread instructions per second), or with --rtl the RTL's.
     Bench {
@@ -641,7 +644,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             Ok(0)
         }
-        Cmd::Synth { target, config, sets, verilog, block, freq_mhz, out, json, blocks, no_place, monitors, baseline, tolerance, save_baseline } => {
+        Cmd::Synth { target, config, sets, verilog, block, freq_mhz, out, json, blocks, no_place, monitors, baseline, tolerance, save_baseline, limit } => {
             let target: heddle_fpga::Target = target.parse()?;
             let (design, text) = match &verilog {
                 Some(p) => (p.display().to_string(), std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?),
@@ -669,6 +672,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 baseline,
                 tolerance,
                 save_baseline,
+                limit: limit.map(std::time::Duration::from_secs),
             })
         }
         Cmd::Fuzz {

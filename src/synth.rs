@@ -29,6 +29,8 @@ pub struct Request {
     pub tolerance: f64,
     /// Save the report here as the new baseline.
     pub save_baseline: Option<PathBuf>,
+    /// Stop a tool after this long (`--blocks`: per block).
+    pub limit: Option<std::time::Duration>,
 }
 
 /// The SM's outputs that only simulation reads: the retire, memory and CTA
@@ -47,7 +49,7 @@ pub fn run(req: Request) -> Result<i32, String> {
     let start = Instant::now();
     let mut progress = |what: &str| eprintln!("[{:>5.0} s] {what}", start.elapsed().as_secs_f64());
     if req.blocks {
-        let b = blocks::run(&req.design, &req.verilog, req.target, &req.out, &mut progress)?;
+        let b = blocks::run(&req.design, &req.verilog, req.target, &req.out, req.limit, &mut progress)?;
         print(&b, req.json)?;
         let failed = b.rows.iter().any(|r| r.failed.is_some());
         return Ok(if failed { 1 } else { baseline(&req, &b)? });
@@ -59,7 +61,7 @@ pub fn run(req: Request) -> Result<i32, String> {
     let keep = |p: &Port| req.monitors || req.block.is_some() || !is_monitor(p);
     let wrapper = verilog::scan_wrapper(tree[0], keep);
     let sources = vec![("dut.v".to_string(), dut), ("scan.v".to_string(), wrapper)];
-    let opts = Options { target: req.target, freq_mhz: req.freq_mhz, out: req.out.clone(), place: req.place };
+    let opts = Options { target: req.target, freq_mhz: req.freq_mhz, out: req.out.clone(), place: req.place, limit: req.limit };
     let design = match &req.block {
         Some(b) => format!("{} block {b}", req.design),
         None => req.design.clone(),

@@ -24,7 +24,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 /// Synthesizes `verilog`'s module `top` alone for `target`.
 fn synthesize(verilog: &str, target: Target, dir: &str) -> heddle_fpga::Report {
-    let opts = Options { target, freq_mhz: 50.0, out: scratch(dir), place: false };
+    let opts = Options { target, freq_mhz: 50.0, out: scratch(dir), place: false, limit: None };
     heddle_fpga::run("test", "top", &[("top.v".into(), verilog.into())], &opts, &mut |_| {}).unwrap()
 }
 
@@ -160,4 +160,15 @@ fn crossbar_equals_its_loop_reference() {
     let now = heddle_hw::verilog::verilog_of(&x).replacen("module top(", "module xbar_now(", 1);
     let reference = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fpga/xbar_reference.v")).unwrap();
     prove_equal("xbar-miter", &format!("{reference}\n{now}"), "xbar_reference", "xbar_now");
+}
+
+/// `--limit`: a tool still running after it is stopped, and the report says
+/// where yosys was (exit 1), rather than the command hanging.
+#[test]
+fn a_tool_past_its_limit_is_stopped_and_reported() {
+    let out = scratch("limit");
+    let (code, stdout, stderr) =
+        heddle(&["synth", "--config", "default", "--block", "top$smem$xbar", "--no-place", "--limit", "1", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("yosys failed: timed out after 1 s, in "), "{stdout}");
 }

