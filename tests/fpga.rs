@@ -172,3 +172,49 @@ fn a_tool_past_its_limit_is_stopped_and_reported() {
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("yosys failed: timed out after 1 s, in "), "{stdout}");
 }
+
+/// A parent that keeps a register's value unless told to load it, the way
+/// every block of the SM writes its flip-flops (`d` = `q`, then assigned
+/// on some paths).
+#[derive(LogicBlock, Default)]
+struct Held {
+    clock: Signal<In, Clock>,
+    load: Signal<In, Bit>,
+    x: Signal<In, Bits<16>>,
+    y: Signal<Out, Bits<16>>,
+    r: heddle_hw::reg::Reg<Bits<16>>,
+}
+
+impl Logic for Held {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.r.clock.next = self.clock.val();
+        self.r.d.next = self.r.q.val();
+        if self.load.val() {
+            self.r.d.next = self.x.val();
+        }
+        self.y.next = self.r.q.val();
+    }
+}
+
+/// A held register is a flip-flop with a clock enable, not a multiplexer
+/// feeding `q` back: in the whole design (yosys folds the hold into the
+/// enable once the `Reg` is flattened into its parent) and in `--blocks`,
+/// which synthesizes flip-flop banks inside their parents for that reason.
+#[test]
+fn a_held_register_is_a_flip_flop_enable() {
+    let dir = scratch("held");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("held.v");
+    let v = verilog_of(Held::default());
+    std::fs::write(&file, &v).unwrap();
+    let r = heddle_fpga::run("test", "top", &[("top.v".into(), v)], &Options { target: Target::Ecp5_25f, freq_mhz: 50.0, out: dir.join("whole"), place: false, limit: None }, &mut |_| {}).unwrap();
+    assert_eq!((r.cells.ffs, r.cells.luts), (16, 0), "{r}");
+    let out = dir.join("blocks");
+    let (code, stdout, stderr) = heddle(&["synth", "--verilog", file.to_str().unwrap(), "--blocks", "--target", "ecp5-25f", "--json", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let b: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let rows = b["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "the register is inside its parent: {stdout}");
+    assert_eq!((rows[0]["cells"]["ffs"].as_u64(), rows[0]["cells"]["luts"].as_u64()), (Some(16), Some(0)), "{stdout}");
+}

@@ -1,7 +1,10 @@
 //! Area per hardware block: every distinct module of the design
 //! synthesized on its own, its children as black boxes, so the LUTs of a
 //! design too large to synthesize whole can still be counted, and each
-//! block's memories show what they became.
+//! block's memories show what they became. Flip-flop banks (`Reg`, `Regs`)
+//! are not blocks: each is synthesized inside its parent, so a register the
+//! parent holds is counted as what it becomes in the whole design, a
+//! flip-flop with a clock enable, not as a multiplexer feeding back `q`.
 
 use crate::flow::{self, Options};
 use crate::report::{Cells, Memory, Outcome, Use};
@@ -52,7 +55,8 @@ pub fn run(
     let all = verilog::modules(verilog)?;
     let mut groups: Vec<(&Module, u64)> = Vec::new();
     let mut bodies: Vec<String> = Vec::new();
-    for m in &all {
+    let inside_parent = |m: &Module| m.is_flop_bank() && all.iter().any(|p| p.children.contains(&m.name));
+    for m in all.iter().filter(|m| !inside_parent(m)) {
         let body = m.body();
         match bodies.iter().position(|b| *b == body) {
             Some(i) => groups[i].1 += 1,
@@ -108,7 +112,7 @@ pub fn run(
 
 impl fmt::Display for Blocks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} on {}, per block (children as black boxes); {}", self.design, self.target, self.tools.join("; "))?;
+        writeln!(f, "{} on {}, per block (children as black boxes, flip-flops in their parents); {}", self.design, self.target, self.tools.join("; "))?;
         writeln!(f, "{:<28} {:>6} {:>9} {:>7} {:>7} {:>6} {:>6} {:>5} {:>9} {:>6}", "block", "copies", "LUT4 all", "LUT4", "carry", "FF", "BRAM", "DSP", "dist RAM", "s")?;
         for r in &self.rows {
             let c = &r.cells;

@@ -62,7 +62,9 @@ fn ask_versions(target: Target) -> Result<Vec<String>, String> {
 }
 
 /// Runs `bin args` in `dir`, its output into `dir/log`; an error names the
-/// log and its last `ERROR` line.
+/// log and its last `ERROR` line, or, for a tool that died without one (the
+/// WebAssembly runtime's "call stack exhausted"), its last line and the
+/// yosys pass it was in.
 fn tool(dir: &Path, log: &str, bin: &str, args: &[String], limit: Option<Duration>) -> Result<(), String> {
     let file = std::fs::File::create(dir.join(log)).map_err(|e| format!("cannot write {log}: {e}"))?;
     let err = file.try_clone().map_err(|e| e.to_string())?;
@@ -91,11 +93,17 @@ fn tool(dir: &Path, log: &str, bin: &str, args: &[String], limit: Option<Duratio
         return Ok(());
     }
     let text = std::fs::read_to_string(dir.join(log)).unwrap_or_default();
-    let why = text.lines().rev().find(|l| l.contains("ERROR")).unwrap_or("no ERROR line").trim().to_string();
+    let why = match text.lines().rev().find(|l| l.contains("ERROR")) {
+        Some(l) => l.trim().to_string(),
+        None => {
+            let last = text.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("no output");
+            format!("exited with {status}: {last}{}", last_pass(&text))
+        }
+    };
     Err(format!("{why} (log: {})", dir.join(log).display()))
 }
 
-/// `, in PASS` for the last pass a yosys log started (` (log empty)` without one).
+/// `, in PASS` for the last pass a yosys log started (nothing without one).
 fn last_pass(log: &str) -> String {
     log.lines()
         .rev()
@@ -345,5 +353,17 @@ mod tests {
         assert!((t.logic_ns - 1.7).abs() < 1e-9 && (t.routing_ns - 3.5).abs() < 1e-9);
         assert_eq!((t.path_from.as_str(), t.path_to.as_str()), ("f1.Q", "f2.D"));
         assert_eq!(placed(Family::Ecp5, &rep).logic.used, 5);
+    }
+
+    #[test]
+    fn a_tool_that_dies_without_an_error_line_is_named_by_its_last_line_and_pass() {
+        let dir = std::env::temp_dir().join(format!("heddle-tool-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = "echo '12.3. Executing ABC9 pass.'; echo 'wasm trap: call stack exhausted'; exit 3";
+        let e = tool(&dir, "yosys.log", "sh", &["-c".into(), script.into()], None).unwrap_err();
+        assert!(e.starts_with("exited with exit status: 3: wasm trap: call stack exhausted, in ABC9 (log: "), "{e}");
+        let e = tool(&dir, "yosys.log", "sh", &["-c".into(), "echo 'ERROR: no top'; echo bye; exit 1".into()], None).unwrap_err();
+        assert!(e.starts_with("ERROR: no top (log: "), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

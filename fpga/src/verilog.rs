@@ -44,6 +44,32 @@ impl Module {
         self.text.replacen(&self.name, "", 2)
     }
 
+    /// Whether the module is only flip-flops loading `d` into `q` at the
+    /// clock (`Reg`, `Regs`): no children, no logic. Per-block area keeps
+    /// such a bank inside its parent, where the parent's "keep the value"
+    /// assignments become the flip-flops' clock enables, as they do when
+    /// the whole design is flattened.
+    pub fn is_flop_bank(&self) -> bool {
+        let load = |l: &str| {
+            let (q, d) = l.trim_end_matches(';').split_once(" <= ").unwrap_or(("", ""));
+            q.starts_with('q') && d.starts_with('d') && q[1..] == d[1..]
+        };
+        let init = |l: &str| l.starts_with('q') && l.contains(" = ") && !l.contains("<=");
+        self.children.is_empty()
+            && self.text.lines().skip(1).all(|l| {
+                let l = l.trim();
+                l.is_empty()
+                    || l.starts_with("//")
+                    || l.starts_with("input ")
+                    || l.starts_with("output ")
+                    || l.starts_with("endmodule")
+                    || l.starts_with("localparam ")
+                    || matches!(l, "initial begin" | "end" | "always @(posedge clock) begin")
+                    || load(l)
+                    || init(l)
+            })
+    }
+
     /// The module as a black box: its ports only.
     pub fn blackbox(&self) -> String {
         let mut s = format!("(* blackbox *)\nmodule {}({});\n", self.name, names(&self.ports));
@@ -165,14 +191,14 @@ pub fn subtree<'a>(all: &'a [Module], name: &str) -> Result<Vec<&'a Module>, Str
     Ok(out)
 }
 
-/// A file with `m` and its children as black boxes: what per-block area
-/// synthesizes.
+/// A file with `m`, its flip-flop banks ([`Module::is_flop_bank`]) in full
+/// and its other children as black boxes: what per-block area synthesizes.
 pub fn with_blackboxes(all: &[Module], m: &Module) -> String {
     let mut s = m.text.clone();
     for c in &m.children {
         if let Some(child) = all.iter().find(|x| &x.name == c) {
             s.push('\n');
-            s.push_str(&child.blackbox());
+            s.push_str(&if child.is_flop_bank() { child.text.clone() } else { child.blackbox() });
         }
     }
     s
@@ -265,6 +291,23 @@ mod tests {
         assert!(w.contains("si <= {si[6:0], sin};"), "{w}");
         assert!(w.contains("so <= load ? y : {1'b0, so[8:1]};"), "{w}");
         assert!(w.contains(".a(si[7:0])") && w.contains(".y(y[8:0])") && w.contains(".clock(clk)"), "{w}");
+    }
+
+    #[test]
+    fn flip_flop_banks_are_kept_inside_their_parents() {
+        let bank = "module top$r(d$0,d$1,q$0,q$1,clock);\n    input wire  [7:0] d$0;\n    input wire  [7:0] d$1;\n    \
+                    output reg  [7:0] q$0;\n    output reg  [7:0] q$1;\n    input wire  clock;\n    // Update code (custom)\n    \
+                    initial begin\n       q$0 = 8'h0;\n       q$1 = 8'h0;\n    end\n    \
+                    always @(posedge clock) begin\n       q$0 <= d$0;\n       q$1 <= d$1;\n    end\nendmodule // top$r\n";
+        let ms = modules(bank).unwrap();
+        assert!(ms[0].is_flop_bank());
+        // Any logic, or a flip-flop loading another input, is not a bank.
+        assert!(!modules(&bank.replace("q$1 <= d$1;", "q$1 <= d$0;")).unwrap()[0].is_flop_bank());
+        assert!(!modules(&bank.replace("q$1 <= d$1;", "q$1 <= d$1 + 1;")).unwrap()[0].is_flop_bank());
+        assert!(!modules(TWO).unwrap()[1].is_flop_bank());
+        let parent = format!("module top(clock,y);\n    input wire  clock;\n    output reg  [7:0] y;\n    top$r r(\n        .clock(clock)\n    );\nendmodule\n{bank}");
+        let ms = modules(&parent).unwrap();
+        assert!(with_blackboxes(&ms, &ms[0]).contains("q$1 <= d$1;"));
     }
 
     #[test]
