@@ -79,8 +79,8 @@ pub fn run(
             && std::fs::read_to_string(opts.out.join("synth.ys")).is_ok_and(|t| t.contains(target.synth_command()));
         if done {
             progress(&format!("block {}/{n}: {} (x{copies}), synthesized before", i + 1, m.name));
-            let (cells, memories) = flow::synthesized(&opts.out, target.family())?;
-            rows.push(Row { module: m.name.clone(), copies, cells, memories, seconds: 0.0, failed: None });
+            let (cells, memories, seconds) = flow::synthesized(&opts.out, target.family())?;
+            rows.push(Row { module: m.name.clone(), copies, cells, memories, seconds, failed: None });
             continue;
         }
         let _ = std::fs::remove_file(opts.out.join("stat.json"));

