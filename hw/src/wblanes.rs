@@ -15,10 +15,9 @@
 //!   transfers): transfer `part` carries bytes `part * word` onwards of
 //!   the lane's data, and the read side places the word there.
 //!
-//! A custom block (per-lane byte steering is a loop with variable part
-//! selects, which `hdl_gen` cannot express): a Rust model and a
-//! hand-written Verilog body, held equal under Verilator by
-//! `hw/tests/wblanes.rs`.
+//! A custom block (per-lane byte steering, which `hdl_gen` cannot
+//! express): a Rust model and a generated Verilog body, held equal under
+//! Verilator by `hw/tests/wblanes.rs`.
 
 use rust_hdl::prelude::*;
 
@@ -164,57 +163,71 @@ impl Logic for WbLanes {
         }
     }
 
+    /// Written out per lane and byte (explicit structure, no loops over
+    /// variable part-selects): each lane's data and byte mask shifted to
+    /// its offset in the word (a narrow access) or to its part (a wide
+    /// one), then per byte of the word a priority multiplexer, the highest
+    /// writing lane first. `tests/fpga.rs` proves it equal to the loop form
+    /// it replaced with a SAT miter.
     fn hdl(&self) -> Verilog {
+        use std::fmt::Write as _;
         let (lanes, words) = (self.addr.len(), self.dat_i.len());
-        let (w, l1) = (4 * words, lanes - 1);
-        let mut s = format!("wire [127:0] ld [0:{l1}];\nwire [31:0] la [0:{l1}];\nreg [127:0] rd [0:{l1}];\n");
-        for l in 0..lanes {
-            s += &format!("assign ld[{l}] = {{whi${l}, wlo${l}}};\nassign la[{l}] = addr${l};\n");
-        }
+        let w = 4 * words; // bytes in the bus word
+        let ob = w.trailing_zeros() as usize; // bits of a byte offset in it
+        let wide = (8 * w).max(128); // a lane's data or the word, zero-extended
+        let mut s = String::new();
+        let v = &mut s;
+        // Zero bits above `bits` in a vector `wide` bits wide.
+        let pad = |bits: usize| if wide > bits { format!("{}'d0, ", wide - bits) } else { String::new() };
         let cat: Vec<String> = (0..words).rev().map(|i| format!("dat_i${i}")).collect();
-        s += &format!("wire [{}:0] di = {{{}}};\nreg [{}:0] dw;\n", 8 * w - 1, cat.join(", "), 8 * w - 1);
-        s += &format!(
-            "\
-integer l, k, o;
-always @(*) begin
-    dw = 0;
-    sel = 32'd0;
-    o = 0;
-    for (l = 0; l < {lanes}; l = l + 1) begin
-        rd[l] = 128'd0;
-        if (size <= {w}) begin
-            o = la[l] & {wm};
-            for (k = 0; k < 16; k = k + 1) begin
-                if (k < size && o + k < {w}) begin
-                    if (wrun[l]) begin
-                        dw[(o + k) * 8 +: 8] = ld[l][k * 8 +: 8];
-                        sel[o + k] = 1'b1;
-                    end
-                    if (rrun[l]) rd[l][k * 8 +: 8] = di[(o + k) * 8 +: 8];
-                end
-            end
-        end else begin
-            for (k = 0; k < {w}; k = k + 1) begin
-                if (wrun[l] && wpart * {w} + k < 16) begin
-                    dw[k * 8 +: 8] = ld[l][(wpart * {w} + k) * 8 +: 8];
-                    sel[k] = 1'b1;
-                end
-                if (rrun[l] && rpart * {w} + k < 16) rd[l][(rpart * {w} + k) * 8 +: 8] = di[k * 8 +: 8];
-            end
-        end
-    end
-end
-always @(*) begin
-",
-            wm = w - 1,
-        );
+        writeln!(v, "wire [{}:0] di = {{{}{}}};", wide - 1, pad(8 * w), cat.join(", ")).unwrap();
+        writeln!(v, "wire narrow = {{1'b0, size}} <= 6'd{w};").unwrap();
+        // Bit k: byte k of a lane's access exists (k < size, k < 16).
+        writeln!(v, "wire [31:0] kmask = ((32'd1 << size) - 32'd1) & 32'hffff;").unwrap();
+        // A wide access's part: bit k, byte part * w + k of the lane's data exists.
+        writeln!(v, "wire [31:0] wmask = 32'hffff >> {{wpart, {ob}'d0}};").unwrap();
+        let bytes16: Vec<String> = (0..16).rev().map(|k| format!("{{8{{kmask[{k}]}}}}")).collect();
+        writeln!(v, "wire [127:0] kbytes = {{{}}};", bytes16.join(", ")).unwrap();
+        // The byte enable a narrow store sets: its bytes at its offset.
+        writeln!(v, "function [{}:0] at_offset(input [{}:0] m, input [{}:0] o);\n    at_offset = m << o;\nendfunction", w - 1, w - 1, ob - 1).unwrap();
+        for l in 0..lanes {
+            writeln!(v, "wire [{}:0] o{l} = addr${l}[{}:0];", ob - 1, ob - 1).unwrap();
+            writeln!(v, "wire [{}:0] ld{l} = {{{}whi${l}, wlo${l}}};", wide - 1, pad(128)).unwrap();
+            // Write side: the bytes this lane puts on the word, and where.
+            writeln!(v, "wire [{}:0] wn{l} = ld{l} << {{o{l}, 3'd0}};", wide - 1).unwrap();
+            writeln!(v, "wire [{}:0] ww{l} = ld{l} >> {{wpart, {}'d0}};", wide - 1, ob + 3).unwrap();
+            writeln!(v, "wire [{}:0] wd{l} = narrow ? wn{l}[{}:0] : ww{l}[{}:0];", 8 * w - 1, 8 * w - 1, 8 * w - 1).unwrap();
+            writeln!(
+                v,
+                "wire [{w1}:0] hit{l} = {{{w}{{wrun[{l}]}}}} & (narrow ? (kmask[{w1}:0] << o{l}) : wmask[{w1}:0]);\n\
+                 wire [{w1}:0] en{l} = {{{w}{{wrun[{l}]}}}} & (narrow ? at_offset(kmask[{w1}:0], o{l}) : wmask[{w1}:0]);",
+                w1 = w - 1
+            )
+            .unwrap();
+            // Read side: the word's bytes from this lane's offset, or the word at its part.
+            writeln!(v, "wire [{}:0] rn{l} = di >> {{o{l}, 3'd0}};", wide - 1).unwrap();
+            writeln!(v, "wire [{}:0] rw{l} = di << {{rpart, {}'d0}};", wide - 1, ob + 3).unwrap();
+            writeln!(v, "wire [127:0] rd{l} = {{128{{rrun[{l}]}}}} & (narrow ? (rn{l}[127:0] & kbytes) : rw{l}[127:0]);").unwrap();
+        }
+        // Per byte of the word: the highest lane writing it.
+        for j in 0..w {
+            let mut e = "8'd0".to_string();
+            for l in 0..lanes {
+                e = format!("hit{l}[{j}] ? wd{l}[{} +: 8] : {e}", 8 * j);
+            }
+            writeln!(v, "wire [7:0] dw{j} = {e};").unwrap();
+        }
+        let en: Vec<String> = (0..lanes).map(|l| format!("en{l}")).collect();
+        let dw: Vec<String> = (0..w).rev().map(|j| format!("dw{j}")).collect();
+        writeln!(v, "wire [{}:0] dw = {{{}}};", 8 * w - 1, dw.join(", ")).unwrap();
+        writeln!(v, "always @(*) begin\n    sel = 32'd0;\n    sel[{}:0] = {};", w - 1, en.join(" | ")).unwrap();
         for i in 0..words {
-            s += &format!("    dat_o${i} = dw[{} +: 32];\n", 32 * i);
+            writeln!(v, "    dat_o${i} = dw[{} +: 32];", 32 * i).unwrap();
         }
         for l in 0..lanes {
-            s += &format!("    rlo${l} = rd[{l}][63:0];\n    rhi${l} = rd[{l}][127:64];\n");
+            writeln!(v, "    rlo${l} = rd{l}[63:0];\n    rhi${l} = rd{l}[127:64];").unwrap();
         }
         s += "end";
-        Verilog::Custom(crate::plant::patch(crate::plant::Plant::WbSelUnshifted, s, "sel[o + k] = 1'b1;", "sel[k] = 1'b1;"))
+        Verilog::Custom(crate::plant::patch(crate::plant::Plant::WbSelUnshifted, s, "at_offset = m << o;", "at_offset = m;"))
     }
 }
