@@ -8,6 +8,7 @@
 //! pinned versions on every machine, both families, no root, where
 //! Debian has only yosys 0.23 and nextpnr-ice40.
 
+use crate::budget::Budget;
 use crate::report::{Cells, MemKind, Memory, Outcome, Placed, Report, Stage, Timing, Use};
 use crate::target::{Family, Target};
 use serde_json::Value;
@@ -129,6 +130,17 @@ pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options
         std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))?;
     }
     let mut r = Report::new(design, t, versions(t)?);
+    // The memories alone against the part, before any tool runs.
+    let text: String = sources.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join("\n");
+    if let Ok(all) = crate::verilog::modules(&text) {
+        if let Ok(tree) = crate::verilog::subtree(&all, top) {
+            r.budget = Some(Budget::of(&tree, t));
+        }
+    }
+    if let Some(why) = r.budget.as_ref().and_then(|b| b.short(t)).filter(|_| opts.place) {
+        r.outcome = Outcome::DoesNotFit { reason: format!("{why} (--no-place synthesizes it anyway)") };
+        return Ok(r);
+    }
     let mut stage = |r: &mut Report, name: &str, f: &mut dyn FnMut() -> Result<(), String>| -> Result<(), String> {
         progress(name);
         let start = Instant::now();

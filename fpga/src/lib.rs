@@ -8,12 +8,15 @@
 //!   wrapper that puts a module on four pins;
 //! - [`flow`]: running the tools and reading their results;
 //! - [`report`]: the report types and tables;
-//! - [`blocks`]: area per block.
+//! - [`blocks`]: area per block;
+//! - [`budget`]: the memory arrays read from the Verilog, against the part,
+//!   before any tool runs.
 //!
 //! It takes Verilog text and depends on no other heddle crate. serde and
 //! serde_json write and read the tools' JSON.
 
 pub mod blocks;
+pub mod budget;
 pub mod flow;
 pub mod report;
 pub mod target;

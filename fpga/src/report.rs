@@ -189,6 +189,9 @@ pub struct Report {
     pub placed: Option<Placed>,
     pub timing: Option<Timing>,
     pub memories: Vec<Memory>,
+    /// The memory arrays read from the Verilog before synthesis, against
+    /// the part (absent for Verilog the flow cannot read).
+    pub budget: Option<crate::budget::Budget>,
     pub bitstream: Option<String>,
     pub stages: Vec<Stage>,
     pub outcome: Outcome,
@@ -207,6 +210,7 @@ impl Report {
             placed: None,
             timing: None,
             memories: Vec::new(),
+            budget: None,
             bitstream: None,
             stages: Vec::new(),
             outcome: Outcome::Synthesized,
@@ -223,8 +227,10 @@ impl fmt::Display for Report {
         writeln!(f, "{} on {} ({}, board {})", self.design, self.target, self.part, self.board)?;
         writeln!(f, "  tools       {}", self.tools.join("; "))?;
         let c = &self.cells;
-        writeln!(f, "  synthesis   {} LUT4, {} carry, {} FF, {} block RAM, {} distributed RAM, {} DSP", c.luts, c.carry, c.ffs, c.brams, c.dist_ram, c.dsps)?;
-        writeln!(f, "  LUTs        {} (carries as the LUTs they occupy)", self.lut_equivalent)?;
+        if !self.stages.is_empty() {
+            writeln!(f, "  synthesis   {} LUT4, {} carry, {} FF, {} block RAM, {} distributed RAM, {} DSP", c.luts, c.carry, c.ffs, c.brams, c.dist_ram, c.dsps)?;
+            writeln!(f, "  LUTs        {} (carries as the LUTs they occupy)", self.lut_equivalent)?;
+        }
         if let Some(p) = &self.placed {
             writeln!(f, "  placed      logic {}, FF {}, block RAM {}, DSP {}, distributed RAM {}, IO {}", p.logic, p.ffs, p.brams, p.dsps, p.dist_ram, p.io)?;
         }
@@ -234,6 +240,9 @@ impl fmt::Display for Report {
                 "  timing      Fmax {:.1} MHz (target {:.1}); critical path {} -> {}: {:.1} ns logic + {:.1} ns routing, {} cells",
                 t.fmax_mhz, t.target_mhz, t.path_from, t.path_to, t.logic_ns, t.routing_ns, t.cells
             )?;
+        }
+        if let Some(b) = &self.budget {
+            writeln!(f, "  arrays      {b}")?;
         }
         if !self.memories.is_empty() {
             writeln!(f, "  memories")?;
@@ -245,7 +254,11 @@ impl fmt::Display for Report {
             writeln!(f, "  bitstream   {b}")?;
         }
         let stages: Vec<String> = self.stages.iter().map(|s| format!("{} {:.0} s", s.name, s.seconds)).collect();
-        writeln!(f, "  time        {:.0} s ({})", self.seconds(), stages.join(", "))?;
+        if stages.is_empty() {
+            writeln!(f, "  time        no tool ran")?;
+        } else {
+            writeln!(f, "  time        {:.0} s ({})", self.seconds(), stages.join(", "))?;
+        }
         let outcome = match &self.outcome {
             Outcome::Synthesized => "synthesized".to_string(),
             Outcome::Routed { meets_timing: true } => "routed, meets timing".to_string(),
