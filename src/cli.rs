@@ -644,7 +644,23 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             }
             Ok(0)
         }
-        Cmd::Synth { target, config, sets, verilog, block, freq_mhz, out, json, blocks, no_place, monitors, baseline, tolerance, save_baseline, limit } => {
+        Cmd::Synth {
+            target,
+            config,
+            sets,
+            verilog,
+            block,
+            freq_mhz,
+            out,
+            json,
+            blocks,
+            no_place,
+            monitors,
+            baseline,
+            tolerance,
+            save_baseline,
+            limit,
+        } => {
             let target: heddle_fpga::Target = target.parse()?;
             let (design, text) = match &verilog {
                 Some(p) => (p.display().to_string(), std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?),

@@ -147,8 +147,10 @@ mod tests {
         let worse = json!({"lut_equivalent": {"used": 1100}, "cells": {"ffs": 100, "brams": 3, "dsps": 0}, "timing": {"fmax_mhz": 30.0}});
         let w = regressions(&old, &worse, 2.0);
         assert_eq!(w, vec!["LUTs: 1100 (was 1000)", "brams: 3 (was 2)", "Fmax: 30.0 MHz (was 40.0)"]);
-        let blocks_old = json!({"lut_equivalent": {"used": 10}, "total": {}, "rows": [{"module": "a", "copies": 2, "cells": {"luts": 5, "carry": 0}}]});
-        let blocks_now = json!({"lut_equivalent": {"used": 10}, "total": {}, "rows": [{"module": "a", "copies": 2, "cells": {"luts": 9, "carry": 0}}]});
+        let blocks_old =
+            json!({"lut_equivalent": {"used": 10}, "total": {}, "rows": [{"module": "a", "copies": 2, "cells": {"luts": 5, "carry": 0}}]});
+        let blocks_now =
+            json!({"lut_equivalent": {"used": 10}, "total": {}, "rows": [{"module": "a", "copies": 2, "cells": {"luts": 9, "carry": 0}}]});
         assert_eq!(regressions(&blocks_old, &blocks_now, 2.0), vec!["block a LUTs: 18 (was 10)"]);
     }
 }
@@ -180,7 +182,8 @@ pub fn write_project(dir: &std::path::Path, target: Target, design: &str, verilo
         scan = SCAN_TOP,
     );
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let files = [("dut.v", verilog.to_string()), ("scan.v", wrapper), (target.constraints_file(), target.constraints()), ("heddle.core", core)];
+    let files =
+        [("dut.v", verilog.to_string()), ("scan.v", wrapper), (target.constraints_file(), target.constraints()), ("heddle.core", core)];
     for (name, text) in &files {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
     }

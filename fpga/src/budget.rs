@@ -154,7 +154,13 @@ impl Budget {
 impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = |read: Read| self.memories.iter().filter(|m| m.read == read).count();
-        write!(f, "{} read at a registered address ({} block RAMs as declared), {} asynchronously", n(Read::Registered), self.brams, n(Read::Asynchronous))?;
+        write!(
+            f,
+            "{} read at a registered address ({} block RAMs as declared), {} asynchronously",
+            n(Read::Registered),
+            self.brams,
+            n(Read::Asynchronous)
+        )?;
         if self.dist_ram > 0 {
             write!(f, " ({} distributed-RAM cells, {} LUTs)", self.dist_ram, self.dist_ram_luts)?;
         }

@@ -122,7 +122,13 @@ fn last_pass(log: &str) -> String {
 /// wrapper's pins). A design that does not fit, misses timing or that a
 /// tool rejects is a report, not an error; an error is only that the
 /// output folder cannot be written or a tool cannot be started.
-pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, String> {
+pub fn run(
+    design: &str,
+    top: &str,
+    sources: &[(String, String)],
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Report, String> {
     let t = opts.target;
     let dir = &opts.out;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -215,7 +221,9 @@ pub fn run(design: &str, top: &str, sources: &[(String, String)], opts: &Options
     if t.family() == Family::Ice40 && t.board().scan_pins.is_none() {
         args.push("--pcf-allow-unconstrained".into());
     }
-    let pnr_res = stage(&mut r, &format!("{pnr}: place and route at {} MHz", opts.freq_mhz), &mut || tool(dir, "nextpnr.log", pnr, &args, opts.limit));
+    let pnr_res = stage(&mut r, &format!("{pnr}: place and route at {} MHz", opts.freq_mhz), &mut || {
+        tool(dir, "nextpnr.log", pnr, &args, opts.limit)
+    });
     if let Err(reason) = pnr_res {
         let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default().to_lowercase();
         let full = ["unable to place", "utilisation", "utilization", "not enough", "too many", "no bel"].iter().any(|w| log.contains(w));
@@ -267,7 +275,11 @@ fn read_json(p: &Path) -> Result<Value, String> {
 fn stat_cells(p: &Path) -> Result<BTreeMap<String, u64>, String> {
     let v = read_json(p)?;
     let by = &v["design"]["num_cells_by_type"];
-    let by = if by.is_object() { by } else { &v["modules"].as_object().and_then(|m| m.values().next()).unwrap_or(&Value::Null)["num_cells_by_type"] };
+    let by = if by.is_object() {
+        by
+    } else {
+        &v["modules"].as_object().and_then(|m| m.values().next()).unwrap_or(&Value::Null)["num_cells_by_type"]
+    };
     Ok(by.as_object().map(|o| o.iter().map(|(k, n)| (k.clone(), n.as_u64().unwrap_or(0))).collect()).unwrap_or_default())
 }
 
@@ -321,12 +333,7 @@ fn placed(family: Family, rep: &Value) -> Placed {
 /// The clock's Fmax and its critical path from nextpnr's report.
 fn timing(rep: &Value, target_mhz: f64) -> Option<Timing> {
     let (clock, f) = rep["fmax"].as_object()?.iter().next()?;
-    let mut t = Timing {
-        clock: clock.clone(),
-        target_mhz,
-        fmax_mhz: f["achieved"].as_f64()?,
-        ..Timing::default()
-    };
+    let mut t = Timing { clock: clock.clone(), target_mhz, fmax_mhz: f["achieved"].as_f64()?, ..Timing::default() };
     if let Some(path) = rep["critical_paths"].as_array().and_then(|a| a.first()).and_then(|p| p["path"].as_array()) {
         let mut cells = std::collections::BTreeSet::new();
         for step in path {
@@ -342,7 +349,9 @@ fn timing(rep: &Value, target_mhz: f64) -> Option<Timing> {
                 }
             }
         }
-        let end = |s: Option<&Value>, k: &str| s.map(|s| format!("{}.{}", s[k]["cell"].as_str().unwrap_or("?"), s[k]["port"].as_str().unwrap_or("?")));
+        let end = |s: Option<&Value>, k: &str| {
+            s.map(|s| format!("{}.{}", s[k]["cell"].as_str().unwrap_or("?"), s[k]["port"].as_str().unwrap_or("?")))
+        };
         t.path_from = end(path.first(), "from").unwrap_or_default();
         t.path_to = end(path.last(), "to").unwrap_or_default();
         t.cells = cells.len();

@@ -228,11 +228,19 @@ impl fmt::Display for Report {
         writeln!(f, "  tools       {}", self.tools.join("; "))?;
         let c = &self.cells;
         if !self.stages.is_empty() {
-            writeln!(f, "  synthesis   {} LUT4, {} carry, {} FF, {} block RAM, {} distributed RAM, {} DSP", c.luts, c.carry, c.ffs, c.brams, c.dist_ram, c.dsps)?;
+            writeln!(
+                f,
+                "  synthesis   {} LUT4, {} carry, {} FF, {} block RAM, {} distributed RAM, {} DSP",
+                c.luts, c.carry, c.ffs, c.brams, c.dist_ram, c.dsps
+            )?;
             writeln!(f, "  LUTs        {} (carries as the LUTs they occupy)", self.lut_equivalent)?;
         }
         if let Some(p) = &self.placed {
-            writeln!(f, "  placed      logic {}, FF {}, block RAM {}, DSP {}, distributed RAM {}, IO {}", p.logic, p.ffs, p.brams, p.dsps, p.dist_ram, p.io)?;
+            writeln!(
+                f,
+                "  placed      logic {}, FF {}, block RAM {}, DSP {}, distributed RAM {}, IO {}",
+                p.logic, p.ffs, p.brams, p.dsps, p.dist_ram, p.io
+            )?;
         }
         if let Some(t) = &self.timing {
             writeln!(

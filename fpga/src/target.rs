@@ -169,9 +169,10 @@ impl fmt::Display for Target {
 impl FromStr for Target {
     type Err = String;
     fn from_str(s: &str) -> Result<Target, String> {
-        Target::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| {
-            format!("unknown target `{s}` (one of: {})", Target::ALL.map(|t| t.name()).join(", "))
-        })
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| format!("unknown target `{s}` (one of: {})", Target::ALL.map(|t| t.name()).join(", ")))
     }
 }
 

@@ -239,7 +239,14 @@ impl Logic for BankXbar {
         let any_of = |terms: Vec<String>, zero: &str| if terms.is_empty() { zero.to_string() } else { terms.join(" | ") };
         let mut s = String::new();
         let w = &mut s;
-        writeln!(w, "wire is_atomic = mode == 2'd{};\nwire is_store = mode == 2'd{};\nwire is_load = mode == 2'd{};", mode::ATOMIC, mode::STORE, mode::LOAD).unwrap();
+        writeln!(
+            w,
+            "wire is_atomic = mode == 2'd{};\nwire is_store = mode == 2'd{};\nwire is_load = mode == 2'd{};",
+            mode::ATOMIC,
+            mode::STORE,
+            mode::LOAD
+        )
+        .unwrap();
         writeln!(w, "wire [31:0] size_mask = size == 2'd0 ? 32'hff : size == 2'd1 ? 32'hffff : 32'hffffffff;").unwrap();
         writeln!(w, "wire [3:0] size_be = size == 2'd0 ? 4'h1 : size == 2'd1 ? 4'h3 : 4'hf;").unwrap();
         // Per lane: bank, row, first active lane.
@@ -292,11 +299,7 @@ impl Logic for BankXbar {
         for l in 0..lanes {
             writeln!(w, "wire [15:0] bank_row{l} = rows[bank{l}];\nwire [31:0] bank_word{l} = words[bank{l}];").unwrap();
             let own = any_of((0..banks).map(|b| format!("own{l}_{b}")).collect(), "1'b0");
-            writeln!(
-                w,
-                "wire granted{l} = is_atomic ? first{l} : ({own}) | (is_load & active[{l}] & (bank_row{l} == row{l}));"
-            )
-            .unwrap();
+            writeln!(w, "wire granted{l} = is_atomic ? first{l} : ({own}) | (is_load & active[{l}] & (bank_row{l} == row{l}));").unwrap();
         }
         // The atomic's old value: the first active lane's word and the next.
         writeln!(w, "wire [{}:0] at_bank = {};", bits - 1, pick(&|l| format!("bank{l}"), bits)).unwrap();
@@ -306,7 +309,9 @@ impl Logic for BankXbar {
         writeln!(w, "wire [31:0] old_lo = words[at_bank];\nwire [31:0] old_hi = words[at_next];").unwrap();
         s += "always @(*) begin\n    grant = 32'd0;\n";
         for l in 0..lanes {
-            s += &format!("    grant[{l}] = granted{l};\n    rword${l} = {{32'd0, (bank_word{l} >> {{addr${l}[1:0], 3'd0}}) & size_mask}};\n");
+            s += &format!(
+                "    grant[{l}] = granted{l};\n    rword${l} = {{32'd0, (bank_word{l} >> {{addr${l}[1:0], 3'd0}}) & size_mask}};\n"
+            );
         }
         s += "    aold = any_lane ? {(size == 2'd3) ? old_hi : 32'd0, old_lo} : 64'd0;\n";
         for b in 0..banks {

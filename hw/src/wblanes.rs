@@ -189,7 +189,14 @@ impl Logic for WbLanes {
         let bytes16: Vec<String> = (0..16).rev().map(|k| format!("{{8{{kmask[{k}]}}}}")).collect();
         writeln!(v, "wire [127:0] kbytes = {{{}}};", bytes16.join(", ")).unwrap();
         // The byte enable a narrow store sets: its bytes at its offset.
-        writeln!(v, "function [{}:0] at_offset(input [{}:0] m, input [{}:0] o);\n    at_offset = m << o;\nendfunction", w - 1, w - 1, ob - 1).unwrap();
+        writeln!(
+            v,
+            "function [{}:0] at_offset(input [{}:0] m, input [{}:0] o);\n    at_offset = m << o;\nendfunction",
+            w - 1,
+            w - 1,
+            ob - 1
+        )
+        .unwrap();
         for l in 0..lanes {
             writeln!(v, "wire [{}:0] o{l} = addr${l}[{}:0];", ob - 1, ob - 1).unwrap();
             writeln!(v, "wire [{}:0] ld{l} = {{{}whi${l}, wlo${l}}};", wide - 1, pad(128)).unwrap();

@@ -28,3 +28,9 @@ pub const WINDOW_SIZE: u32 = 0x0100_0000;
 pub const GLOBAL_LIMIT: u32 = PARAM_WINDOW;
 /// Bytes an access of each `Width` code (u8, s8, u16, s16, b32, b64, b128) moves.
 pub const WIDTH_BYTES: [u32; 7] = [1, 1, 2, 2, 4, 8, 16];
+
+/// `v` rounded up to a multiple of `a` (an alignment of 0 counts as 1):
+/// how every layout in the compiler and the PTX interpreter places data.
+pub fn align_up(v: u32, a: u32) -> u32 {
+    v.div_ceil(a.max(1)) * a.max(1)
+}

@@ -1,6 +1,8 @@
 //! Emission: reconvergence points (immediate post-dominators of divergent
 //! branches, the compiler's own analysis), label and call resolution, frame
-//! sizes, and encoding into the object's code.
+//! sizes, and encoding into the object's code. The PTX interpreter
+//! (`sim/src/ptx/cfg.rs`) computes post-dominators again, apart, on
+//! purpose: it is the independent oracle the compiler is tested against.
 
 use super::isel::FRAME;
 use super::mir::*;

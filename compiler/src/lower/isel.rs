@@ -15,6 +15,7 @@ use super::mir::*;
 use crate::ptx::ast::*;
 use crate::ptx::expr::{self, Value};
 use heddle_isa::fields::RZ;
+use heddle_isa::mem::align_up;
 use heddle_isa::sreg::SReg;
 use heddle_isa::table::ModKind;
 use heddle_isa::{Guard, Opcode};
@@ -68,10 +69,6 @@ fn words(t: Type) -> u8 {
     } else {
         1
     }
-}
-
-fn align_up(v: u32, a: u32) -> u32 {
-    v.div_ceil(a.max(1)) * a.max(1)
 }
 
 fn sreg(name: &str) -> Option<SReg> {

@@ -11,6 +11,7 @@
 
 use crate::ptx::ast::*;
 use crate::ptx::expr::{self, Value};
+use heddle_isa::mem::align_up;
 use heddle_isa::mem::{CONST_WINDOW, MODULE_GLOBAL_BASE};
 use std::collections::HashMap;
 
@@ -75,10 +76,6 @@ pub struct Layout {
     /// Function addresses in `global_image`/`const_image` to patch with entry pcs:
     /// (is global image, byte offset, size, function index).
     pub relocs: Vec<(bool, usize, usize, u32)>,
-}
-
-fn align_up(v: u32, a: u32) -> u32 {
-    v.div_ceil(a.max(1)) * a.max(1)
 }
 
 /// SYN-34/44/46: a constant converted to an operand type's bits.

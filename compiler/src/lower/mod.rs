@@ -44,16 +44,13 @@ pub mod regalloc;
 use crate::ptx::ast::*;
 use crate::ptx::SourceFile;
 use heddle_isa::diag::Diagnostic;
+use heddle_isa::mem::align_up;
 use heddle_isa::object::{Kernel, LineEntry, Object, Param, Symbol, SymbolKind};
 use heddle_isa::Opcode;
 use mir::{Loc, Src, MI, SP};
 
 /// Local memory per thread for kernels whose call graph is recursive.
 pub const RECURSIVE_STACK: u32 = 16 * 1024;
-
-fn align_up(v: u32, a: u32) -> u32 {
-    v.div_ceil(a.max(1)) * a.max(1)
-}
 
 /// What compiling one function produced.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,11 +1,15 @@
 //! Reconvergence points: the immediate post-dominator of every branch, on
-//! the basic blocks of one function (the PTX interpreter's own analysis,
-//! independent of the compiler's).
+//! the basic blocks of one function. The compiler has its own post-dominator
+//! analysis (`compiler/src/lower/`), and this one is written apart on
+//! purpose: the PTX interpreter is an independent oracle for the compiler,
+//! so it shares none of its analyses.
 
 use super::prep::{Opd, PInst};
 
-/// The reconvergence pc of a branch whose paths only meet at the function's end.
-pub const EXIT_JOIN: u32 = u32::MAX;
+/// The reconvergence pc of a branch whose paths only meet at the function's
+/// end: the ISA's, which no program reaches (programs are shorter than
+/// `MAX_CODE`).
+pub use heddle_isa::fields::EXIT_JOIN;
 
 fn targets(i: &PInst) -> Vec<u32> {
     let mut v = vec![];

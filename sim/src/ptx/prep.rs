@@ -15,6 +15,7 @@ use super::cfg;
 use heddle_compiler::ptx::ast::*;
 use heddle_compiler::ptx::expr::{self, Value};
 use heddle_compiler::ptx::SourceFile;
+use heddle_isa::mem::align_up;
 use heddle_isa::mem::MODULE_GLOBAL_BASE;
 use std::collections::HashMap;
 
@@ -241,10 +242,6 @@ pub const SPECIALS: &[&str] = &[
     "%pm2",
     "%pm3",
 ];
-
-fn align_up(v: u32, a: u32) -> u32 {
-    v.div_ceil(a.max(1)) * a.max(1)
-}
 
 fn decl_size(v: &VarDecl, d: &Declarator) -> u32 {
     let elem = v.ty.size() * v.vector.unwrap_or(1);
