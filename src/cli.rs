@@ -133,6 +133,11 @@ enum Cmd {
         /// random (seeded), instead of answering every transfer in the next cycle.
         #[arg(long, value_name = "SEED")]
         bus_waits: Option<u64>,
+        /// RTL: the memory behind the bus answers a transfer N cycles after
+        /// it (default 1, the next cycle; a manifest's `mem_latency` when
+        /// not given). It is pipelined: it takes a transfer every cycle.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        mem_latency: Option<u32>,
         /// Print every retire record.
         #[arg(long)]
         trace: bool,
@@ -462,6 +467,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             vcd_scopes,
             lockstep,
             bus_waits,
+            mem_latency,
             trace,
             stats,
             full,
@@ -487,6 +493,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 lockstep,
                 verilator: engine == Engine::Verilator,
                 bus_waits,
+                mem_latency,
                 no_mismatch_vcd: false,
                 corrupt_retire: None,
             };
@@ -502,8 +509,8 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             if engine != Engine::Rtl && rtl.vcd.is_some() {
                 return Err("--vcd: VCD traces need --engine rtl".into());
             }
-            if !engine.has_cycles() && (lockstep || bus_waits.is_some()) {
-                return Err("--lockstep and --bus-waits need --engine rtl or verilator".into());
+            if !engine.has_cycles() && (lockstep || bus_waits.is_some() || mem_latency.is_some()) {
+                return Err("--lockstep, --bus-waits and --mem-latency need --engine rtl or verilator".into());
             }
             let mut config = sm_config(&config, &sets)?;
             config.instruction_budget = budget.unwrap_or(config.instruction_budget);

@@ -137,6 +137,14 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
     let grid = dim(&m, "grid")?;
     let block = dim(&m, "block")?;
     let dynamic_shared = field(&m, "dynamic_shared_bytes").and_then(Value::as_u64).unwrap_or(0) as u32;
+    // The memory latency the case is meant for, unless the command line gives one.
+    let mut rtl = opt.rtl.clone();
+    if rtl.mem_latency.is_none() {
+        if let Some(v) = field(&m, "mem_latency") {
+            let n = v.as_u64().filter(|n| (1..=10_000).contains(n)).ok_or("`mem_latency` must be a number of cycles from 1 to 10000")?;
+            rtl.mem_latency = Some(n as u32);
+        }
+    }
     let params_v = req(&m, "params", "manifest")?.as_array().ok_or("`params` must be an array")?;
     if params_v.len() != k.params.len() {
         return Err(format!("kernel `{kernel}` takes {} parameters, the manifest gives {}", k.params.len(), params_v.len()));
@@ -209,7 +217,7 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
         params[slot.offset as usize..(slot.offset + slot.size) as usize].copy_from_slice(&bytes);
     }
     let launch = Launch { kernel: kernel.clone(), grid, block, params, dynamic_shared };
-    let rtl = opt.engine.has_cycles().then_some(&opt.rtl);
+    let rtl = opt.engine.has_cycles().then_some(&rtl);
     let crate::run::Observed { outcome, rtl: rtl_stats, trace } =
         crate::run::launch_observed(&mut dev, &launch, rtl, opt.trace, &opt.pictures)?;
     let mut report = check(&m, dir, &name, &dev, &buffers, &outcome, opt)?;

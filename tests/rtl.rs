@@ -153,6 +153,38 @@ fn wait_states_do_not_change_the_bus_transfers() {
     assert_eq!(transfers(&["--bus-waits", "9"]), plain);
 }
 
+/// A memory that answers late (`--mem-latency`, or a manifest's
+/// `mem_latency`): the same results and transfers, more cycles, and the
+/// command line wins over the manifest.
+#[test]
+fn memory_latency_changes_only_the_cycles() {
+    let stats = |args: &[&str]| -> (u64, u64) {
+        let o = heddle(&[&["run", "--engine", "rtl", "--lockstep", "--stats"], args].concat());
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{t}");
+        let field = |suffix: &str| -> u64 {
+            t.lines()
+                .find_map(|l| l.strip_prefix("rtl: ")?.split(", ").find_map(|f| f.strip_suffix(suffix)?.parse().ok()))
+                .unwrap_or_else(|| panic!("no `{suffix}` in\n{t}"))
+        };
+        (field(" cycles"), field(" bus transactions"))
+    };
+    let case = "tests/corpus/vector_types/case.json";
+    let (c1, t1) = stats(&["--manifest", case]);
+    let (c8, t8) = stats(&["--manifest", case, "--mem-latency", "8"]);
+    assert_eq!(t8, t1, "the same transfers");
+    assert!(c8 >= c1 + 7, "latency 8: {c8} cycles, latency 1: {c1}");
+    // The manifest's own latency, with its files found where they are.
+    let dir = std::fs::canonicalize("tests/corpus/vector_types").unwrap();
+    let d = dir.to_str().unwrap();
+    let text = std::fs::read_to_string(case).unwrap().replace("\"file\": \"", &format!("\"file\": \"{d}/")).replace("\"kernel.", &format!("\"{d}/kernel."));
+    let copy = std::env::temp_dir().join(format!("heddle-latency-{}.json", std::process::id()));
+    std::fs::write(&copy, text.replacen('{', "{\"mem_latency\": 8, ", 1)).unwrap();
+    assert_eq!(stats(&["--manifest", copy.to_str().unwrap()]), (c8, t8));
+    assert_eq!(stats(&["--manifest", copy.to_str().unwrap(), "--mem-latency", "1"]), (c1, t1));
+    let _ = std::fs::remove_file(copy);
+}
+
 #[test]
 #[ignore]
 fn every_program_run_on_the_rtl() {

@@ -131,11 +131,15 @@ fn every_case_on_verilator_equals_the_rtl() {
     println!("{n} cases identical on verilator and rtl");
 }
 
-/// A memory with wait states (`--bus-waits`): the same cycles on both.
+/// A memory with wait states (`--bus-waits`), or with a latency
+/// (`--mem-latency`): the same cycles on both.
 #[test]
-fn bus_wait_states_take_the_same_cycles_on_both() {
-    let out = same_on_both(Path::new("tests/tiny/atomics_64bit/case.json"), &["--config", "tiny", "--lockstep", "--bus-waits", "7"]);
-    assert!(out.contains("identical to the golden model"), "{out}");
+fn bus_wait_states_and_latency_take_the_same_cycles_on_both() {
+    let case = Path::new("tests/tiny/atomics_64bit/case.json");
+    for extra in [["--bus-waits", "7"], ["--mem-latency", "6"]] {
+        let out = same_on_both(case, &[&["--config", "tiny", "--lockstep"][..], &extra].concat());
+        assert!(out.contains("identical to the golden model"), "{extra:?}: {out}");
+    }
 }
 
 /// A lockstep difference found on the Verilator model is reported, with a

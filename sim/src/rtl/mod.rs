@@ -50,6 +50,10 @@ pub struct RtlOptions {
     /// random, seeded with this, instead of answering every transfer in the
     /// next cycle. Results are the same; cycles are not.
     pub bus_waits: Option<u64>,
+    /// The memory's latency: cycles from a transfer to its answer, at the
+    /// least (`None`: 1, the next cycle). The memory is pipelined: it takes
+    /// a transfer in every cycle whatever its latency.
+    pub mem_latency: Option<u32>,
     /// Do not replay a lockstep difference for a VCD window (the fuzzer's
     /// shrinker runs many failing cases and needs only the report).
     pub no_mismatch_vcd: bool,
@@ -288,6 +292,7 @@ pub fn run_on<T: Tracer, P: SmPorts>(
                     lockstep: false,
                     verilator: false,
                     bus_waits: opts.bus_waits,
+                    mem_latency: opts.mem_latency,
                     no_mismatch_vcd: true,
                     corrupt_retire: None,
                 };
@@ -397,7 +402,7 @@ fn simulate_launch<T: Tracer, P: SmPorts>(
     let mut last_warp = 0u32;
     let mut ctas_started = 0u64;
     let mut slots_used = 0u64;
-    let mut slave = wishbone::Slave::new(opts.bus_waits);
+    let mut slave = wishbone::Slave::new(opts.bus_waits, opts.mem_latency.unwrap_or(1));
     if slave.respond(&mut sm) {
         sm.settle()?;
     }

@@ -4,7 +4,10 @@
 //! `ERR` answers every further transfer of the bus cycle with `ERR`
 //! without doing it. With wait states (a seed), it stalls a quarter of the
 //! cycles at random and answers each transfer 1 to 4 cycles after the
-//! later of its own and the previous answer.
+//! later of its own and the previous answer. With a latency of N cycles it
+//! is a pipelined memory: it still takes a transfer in any cycle, and
+//! answers each one N cycles after it took it at the earliest (1, the
+//! default, is the next cycle), still in order.
 //!
 //! A transfer's lanes all access `wb_tga_size` bytes, naturally aligned,
 //! so the selected bytes of the word are whole aligned accesses: the slave
@@ -32,8 +35,12 @@ enum Response {
 
 pub struct Slave {
     /// Answers not yet driven, oldest first, each with the cycles it waits
-    /// once it is the oldest.
-    resp: std::collections::VecDeque<(u32, Response)>,
+    /// once it is the oldest and the cycle it may be driven at the earliest.
+    resp: std::collections::VecDeque<(u32, u64, Response)>,
+    /// Cycles from a transfer to its answer, at the least.
+    latency: u32,
+    /// This cycle (counted by `respond`).
+    cycle: u64,
     waits: Option<fastrand::Rng>,
     stalled: bool,
     /// An `ERR` was answered in this bus cycle.
@@ -50,9 +57,19 @@ pub enum Event {
 }
 
 impl Slave {
-    /// A slave that answers in the next cycle, or with wait states seeded by `waits`.
-    pub fn new(waits: Option<u64>) -> Slave {
-        Slave { resp: Default::default(), waits: waits.map(fastrand::Rng::with_seed), stalled: false, failed: false, stalls: 0, errors: 0 }
+    /// A slave that answers `latency` cycles after a transfer (at least 1),
+    /// with wait states seeded by `waits` on top.
+    pub fn new(waits: Option<u64>, latency: u32) -> Slave {
+        Slave {
+            resp: Default::default(),
+            latency: latency.max(1),
+            cycle: 0,
+            waits: waits.map(fastrand::Rng::with_seed),
+            stalled: false,
+            failed: false,
+            stalls: 0,
+            errors: 0,
+        }
     }
 
     /// Drives this cycle's response (to an earlier transfer) and `STALL`.
@@ -61,9 +78,11 @@ impl Slave {
         self.stalled = self.waits.as_mut().is_some_and(|r| r.u8(..4) == 0);
         let mut changed = (sm.i(I::WbStall) != 0) != self.stalled;
         sm.set(I::WbStall, self.stalled as u64);
+        self.cycle += 1;
         let now = match self.resp.front_mut() {
-            Some((0, _)) => self.resp.pop_front().map(|(_, r)| r),
-            Some((n, _)) => {
+            Some((_, due, _)) if *due > self.cycle => None,
+            Some((0, _, _)) => self.resp.pop_front().map(|(_, _, r)| r),
+            Some((n, _, _)) => {
                 *n -= 1;
                 None
             }
@@ -102,7 +121,7 @@ impl Slave {
         let (resp, event) = if self.failed { (Response::Err, None) } else { self.take(sm, bus, stats) };
         self.failed |= matches!(resp, Response::Err);
         let delay = self.waits.as_mut().map_or(0, |r| r.u32(..4));
-        self.resp.push_back((delay, resp));
+        self.resp.push_back((delay, self.cycle + self.latency as u64, resp));
         event
     }
 
