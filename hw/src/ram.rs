@@ -12,6 +12,17 @@ use rust_hdl::prelude::*;
 /// Address width of every `Ram` port (the depth is set at construction).
 pub const ADDR_BITS: usize = 16;
 
+/// The Verilog condition that `addr` is a word of a memory of `depth`
+/// words: always true (written `1'b1`, which lints clean) when the memory
+/// fills the address space.
+fn within(addr: &str, depth: usize) -> String {
+    if depth >= 1 << ADDR_BITS {
+        "1'b1".into()
+    } else {
+        format!("({addr} <= {})", depth - 1)
+    }
+}
+
 ///
 /// Its `Block` is written by hand: the read data is computed again only
 /// when the read address changes, a rising edge writes, or a backdoor
@@ -88,13 +99,15 @@ integer i;
 initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
 end
-wire [{w}:0] rd = (raddr <= {last}) ? mem[raddr] : {W}'d0;
+wire [{w}:0] rd = {rin} ? mem[raddr] : {W}'d0;
 always @(*) rdata = rd;
 always @(posedge clock) begin
-   if (we && waddr <= {last}) mem[waddr] <= wdata;
+   if (we && {win}) mem[waddr] <= wdata;
 end",
             w = W - 1,
             last = self._mem.len() - 1,
+            rin = within("raddr", self._mem.len()),
+            win = within("waddr", self._mem.len()),
         ))
     }
 }
@@ -197,13 +210,15 @@ initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
 end
 always @(posedge clock) begin
-   if (we && waddr <= {last}) mem[waddr] <= wdata;
+   if (we && {win}) mem[waddr] <= wdata;
    ra <= raddr;
 end
-always @(*) rdata = (ra <= {last}) ? mem[ra] : {W}'d0;",
+always @(*) rdata = {rin} ? mem[ra] : {W}'d0;",
             w = W - 1,
             a = ADDR_BITS - 1,
             last = self.mem.len() - 1,
+            rin = within("ra", self.mem.len()),
+            win = within("waddr", self.mem.len()),
         ))
     }
 }
@@ -309,9 +324,9 @@ integer i;
 initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
 end
-always @(*) rdata = (addr <= {last}) ? mem[addr] : 32'd0;
+always @(*) rdata = {ain} ? mem[addr] : 32'd0;
 always @(posedge clock) begin
-   if (we && addr <= {last}) begin
+   if (we && {ain}) begin
       if (be[0]) mem[addr][7:0] <= wdata[7:0];
       if (be[1]) mem[addr][15:8] <= wdata[15:8];
       if (be[2]) mem[addr][23:16] <= wdata[23:16];
@@ -319,6 +334,7 @@ always @(posedge clock) begin
    end
 end",
             last = self._mem.len() - 1,
+            ain = within("addr", self._mem.len()),
         ))
     }
 }

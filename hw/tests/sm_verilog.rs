@@ -5,12 +5,14 @@ use heddle_hw::verilog::{lint, sm_verilog};
 use heddle_hw::SmConfig;
 
 #[test]
-fn sm_verilog_lints_clean_for_the_tiny_preset() {
-    let v = sm_verilog(&SmConfig::tiny()).unwrap();
-    if let Ok(dir) = std::env::var("HEDDLE_DUMP_VERILOG") {
-        std::fs::write(format!("{dir}/sm_tiny.v"), &v).unwrap();
+fn sm_verilog_lints_clean_for_every_preset() {
+    for name in ["tiny", "default", "wide"] {
+        let v = sm_verilog(&SmConfig::preset(name).unwrap()).unwrap();
+        if let Ok(dir) = std::env::var("HEDDLE_DUMP_VERILOG") {
+            std::fs::write(format!("{dir}/sm_{name}.v"), &v).unwrap();
+        }
+        lint(&format!("sm_{name}"), &v).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
-    lint("sm_tiny", &v).unwrap();
 }
 
 /// A configuration the golden model runs but whose register file this RTL
