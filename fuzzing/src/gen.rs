@@ -164,9 +164,6 @@ impl Case {
             ("fp32", c.fp32.to_string()),
             ("fp64", c.fp64.to_string()),
             ("int_div", c.int_div.to_string()),
-            ("alu_latency", c.alu_latency.to_string()),
-            ("fpu_latency", c.fpu_latency.to_string()),
-            ("sfu_latency", c.sfu_latency.to_string()),
             ("bus_bits", c.bus_bits.to_string()),
         ];
         let sets: String = sets.iter().map(|(k, v)| format!(" --set {k}={v}")).collect();
@@ -384,9 +381,6 @@ pub fn config(u: &mut Unstructured) -> Result<SmConfig> {
         fp32: u.ratio(3, 4)?,
         fp64: u.ratio(1, 2)?,
         int_div: u.ratio(2, 3)?,
-        alu_latency: u.int_in_range(1..=3)?,
-        fpu_latency: u.int_in_range(1..=6)?,
-        sfu_latency: u.int_in_range(1..=12)?,
         bus_bits: *u.choose(&[32u32, 64, 128, 256])?,
         instruction_budget: 2_000_000,
         imem_words: 4096,

@@ -36,12 +36,6 @@ pub struct SmConfig {
     /// FP units.
     #[serde(default = "yes")]
     pub int_div: bool,
-    /// Result latency of the integer ALU, in cycles.
-    pub alu_latency: u32,
-    /// Result latency of the FP32 unit.
-    pub fpu_latency: u32,
-    /// Result latency of the special-function unit.
-    pub sfu_latency: u32,
     /// Data width in bits of the SM's Wishbone bus to external memory
     /// (`Sm::wb_*`): one transfer moves one aligned word of this width, and
     /// consecutive lanes in one word share a transfer.
@@ -103,9 +97,6 @@ impl SmConfig {
             fp32: false,
             fp64: false,
             int_div: false,
-            alu_latency: 1,
-            fpu_latency: 4,
-            sfu_latency: 8,
             bus_bits: 32,
             instruction_budget: 100_000_000,
             imem_words: 2048,
@@ -128,9 +119,6 @@ impl SmConfig {
             fp32: true,
             fp64: true,
             int_div: true,
-            alu_latency: 1,
-            fpu_latency: 4,
-            sfu_latency: 12,
             bus_bits: 256,
             instruction_budget: 1_000_000_000,
             imem_words: default_imem_words(),
@@ -211,9 +199,6 @@ impl SmConfig {
                 "{} warps (at most 64) or stack depth {} (at most 128) beyond the RTL's fields",
                 self.warps, self.stack_depth
             ));
-        }
-        if self.alu_latency == 0 || self.fpu_latency == 0 || self.sfu_latency == 0 {
-            return err("latencies must be at least one cycle".into());
         }
         Ok(())
     }

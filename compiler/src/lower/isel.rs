@@ -402,8 +402,7 @@ impl<'a> Sel<'a> {
                         m.target = Some(u32::MAX - f);
                         self.push(m);
                         Src::Loc(Loc::R(t))
-                    } else if let Some(&l) = self.labels.get(&n.name) {
-                        let _ = l;
+                    } else if self.labels.contains_key(&n.name) {
                         return Err(format!("label `{}` used as a value", n.name));
                     } else {
                         return Err(format!("`{}` is undefined", n.name));
@@ -631,7 +630,7 @@ impl<'a> Sel<'a> {
                 Ok(())
             }
             "add" | "sub" | "addc" | "subc" if ty.kind() != TypeKind::Float => {
-                let (d, dt) = self.dst(&a[0])?;
+                let (d, _) = self.dst(&a[0])?;
                 let is_add = op.starts_with("add");
                 let o = if is_add { Opcode::Add } else { Opcode::Sub };
                 let x = (op == "addc" || op == "subc") as u32;
@@ -647,7 +646,6 @@ impl<'a> Sel<'a> {
                     let q = self.src32(&a[2], ty)?;
                     let sat = (i.has(".sat") && ty == Type::S32) as u32;
                     self.op(o, &[(ModKind::Cc, cc), (ModKind::X, x), (ModKind::Sat, sat)], Loc::R(d), p, q, Loc::None);
-                    let _ = dt;
                 }
                 Ok(())
             }

@@ -346,7 +346,7 @@ impl Machine<'_> {
             },
             Opd::Not(s) => (f.regs[*s as usize * self.ws + l] & 1) ^ 1,
             Opd::Special(i, k) => ops::mask(self.special(cta, w, l, *i, *k), ty),
-            Opd::Sym(b) => self.base_addr(f, *b, l),
+            Opd::Sym(b) => self.base_addr(f, *b),
             Opd::Func(i) => FUNC_ADDR + *i as u64,
             Opd::Label(pc) => *pc as u64,
             Opd::Vec(v) => {
@@ -374,9 +374,8 @@ impl Machine<'_> {
                 let ext = ops::extend(v, ty);
                 f.regs[*s as usize * ws + l] = if *rty == Type::Pred { v & 1 } else { ops::mask(ext, *rty) };
             }
-            Opd::Pair(a, b) => {
+            Opd::Pair(a, _) => {
                 f.regs[*a as usize * ws + l] = ops::mask(v, ty);
-                let _ = b;
             }
             Opd::Vec(v2) => {
                 // Unpacking (`mov.b64 {a, b}, d`).
@@ -436,8 +435,7 @@ impl Machine<'_> {
     }
 
     /// The address of a variable in its own space (local: in this thread's local space).
-    fn base_addr(&self, f: &Frame, b: Base, l: usize) -> u64 {
-        let _ = l;
+    fn base_addr(&self, f: &Frame, b: Base) -> u64 {
         match b {
             Base::Global(a) => a as u64,
             Base::Const(o) | Base::Shared(o) | Base::KParam(o) | Base::FParam(o) => {
@@ -502,7 +500,6 @@ impl Machine<'_> {
         addr: u64,
         size: u32,
         fparam: bool,
-        _write: bool,
     ) -> Result<&'c mut [u8], Fault> {
         if size > 1 && addr % (size.min(16) as u64) != 0 {
             return Err(TrapKind::Misaligned { space, size });
@@ -571,7 +568,7 @@ impl Machine<'_> {
             }
             src[addr as usize..end as usize].to_vec()
         } else {
-            self.mem_slice(cta, w, l, space, addr, size, fparam, false)?.to_vec()
+            self.mem_slice(cta, w, l, space, addr, size, fparam)?.to_vec()
         };
         let mut b = [0u8; 16];
         b[..bytes.len()].copy_from_slice(&bytes);
@@ -752,7 +749,7 @@ impl Machine<'_> {
                             };
                             v |= (self.read(cta, w, e, ty, l) as u128) << (8 * esize * k);
                         }
-                        let s = self.mem_slice(cta, w, l, space, a, size, fp, true).map_err(|k| lane_err(k, l, gaddr))?;
+                        let s = self.mem_slice(cta, w, l, space, a, size, fp).map_err(|k| lane_err(k, l, gaddr))?;
                         s.copy_from_slice(&v.to_le_bytes()[..size as usize]);
                         self.mem_log.push(MemAccess { lane: l as u8, kind, space, addr: a as u32, size: size as u8, data: v });
                     } else {
@@ -781,7 +778,7 @@ impl Machine<'_> {
                     self.count(space, MemKind::Atomic);
                     let bv = self.read(cta, w, b, ty, l);
                     let cv = c.map_or(0, |c| self.read(cta, w, c, ty, l));
-                    let s = self.mem_slice(cta, w, l, space, a, size, false, true).map_err(|k| lane_err(k, l, Some(a)))?;
+                    let s = self.mem_slice(cta, w, l, space, a, size, false).map_err(|k| lane_err(k, l, Some(a)))?;
                     let mut buf = [0u8; 8];
                     buf[..size as usize].copy_from_slice(s);
                     let old = u64::from_le_bytes(buf);
@@ -807,7 +804,6 @@ impl Machine<'_> {
                 }
             }
         }
-        let _ = ws;
         Ok(())
     }
 
@@ -966,7 +962,6 @@ impl Machine<'_> {
                 None => groups.push((f, 1 << l)),
             }
         }
-        let caller_idx = cta.frames[w].last().expect("frame").func;
         let mut pushed: Vec<(u32, u64)> = vec![];
         let mut frames = vec![];
         for &(f, mask) in &groups {
@@ -1004,7 +999,6 @@ impl Machine<'_> {
             frames.push(frame);
             pushed.push((0, mask));
         }
-        let _ = caller_idx;
         if pushed.is_empty() {
             return Ok(());
         }
@@ -1122,10 +1116,7 @@ impl Machine<'_> {
                 }
                 return Ok(());
             }
-            "mov" => match (&a[0], &a[1]) {
-                (Opd::Vec(_), _) => r(self, 1, ty),
-                _ => r(self, 1, ty),
-            },
+            "mov" => r(self, 1, ty),
             "add" | "sub" | "addc" | "subc" if !is_f => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 let carry = cta.warps[w].carry >> l & 1 == 1;
