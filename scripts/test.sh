@@ -6,11 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required (https://rustup.rs)" >&2; exit 2; }
-if ! command -v verilator >/dev/null; then
+# `patch` checks that the vendored crates' PATCH.diff still reverse-applies.
+if ! command -v verilator >/dev/null || ! command -v patch >/dev/null; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends verilator >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends verilator patch >/dev/null
 fi
 # The FPGA flow's tools (tests/fpga.rs): YoWASP's yosys and nextpnr, pinned;
 # pip does nothing when they are installed already.
