@@ -177,7 +177,10 @@ fn memory_latency_changes_only_the_cycles() {
     // The manifest's own latency, with its files found where they are.
     let dir = std::fs::canonicalize("tests/corpus/vector_types").unwrap();
     let d = dir.to_str().unwrap();
-    let text = std::fs::read_to_string(case).unwrap().replace("\"file\": \"", &format!("\"file\": \"{d}/")).replace("\"kernel.", &format!("\"{d}/kernel."));
+    let text = std::fs::read_to_string(case)
+        .unwrap()
+        .replace("\"file\": \"", &format!("\"file\": \"{d}/"))
+        .replace("\"kernel.", &format!("\"{d}/kernel."));
     let copy = std::env::temp_dir().join(format!("heddle-latency-{}.json", std::process::id()));
     std::fs::write(&copy, text.replacen('{', "{\"mem_latency\": 8, ", 1)).unwrap();
     assert_eq!(stats(&["--manifest", copy.to_str().unwrap()]), (c8, t8));

@@ -118,6 +118,9 @@ pub struct Case {
     /// The RTL engines' memory answers with wait states (stalls, answers
     /// 1-4 cycles late), seeded with this (`RtlOptions::bus_waits`).
     pub bus_waits: Option<u64>,
+    /// The RTL engines' memory answers N cycles after a transfer
+    /// (`RtlOptions::mem_latency`; `None`: the next cycle).
+    pub mem_latency: Option<u32>,
 }
 
 impl Case {
@@ -167,7 +170,8 @@ impl Case {
             ("bus_bits", c.bus_bits.to_string()),
         ];
         let sets: String = sets.iter().map(|(k, v)| format!(" --set {k}={v}")).collect();
-        let waits = self.bus_waits.map_or(String::new(), |w| format!(" --bus-waits {w}"));
+        let waits = self.bus_waits.map_or(String::new(), |w| format!(" --bus-waits {w}"))
+            + &self.mem_latency.map_or(String::new(), |n| format!(" --mem-latency {n}"));
         format!(
             "--engine {engine} --lockstep{waits} --grid {} --block {}{sets} --arg buf:out:u32:{} --arg buf:data:u32:{}={data}",
             self.grid,
@@ -458,7 +462,8 @@ pub fn case_with(u: &mut Unstructured, opts: Options) -> Result<Case> {
     let n = g.u.int_in_range(3..=14)?;
     let body = g.stmts(n, 0, 0, true, true)?;
     let bus_waits = if g.u.ratio(1, 2)? { Some(g.u.arbitrary::<u16>()? as u64) } else { None };
-    Ok(Case { config: cfg, grid, block, data, body, funcs, bus_waits })
+    let mem_latency = if g.u.ratio(1, 4)? { Some(g.u.int_in_range(2..=40)?) } else { None };
+    Ok(Case { config: cfg, grid, block, data, body, funcs, bus_waits, mem_latency })
 }
 
 impl Gen<'_, '_> {

@@ -214,7 +214,13 @@ pub fn run_case(case: &Case, oracle: &Oracle) -> Result<Verdict, String> {
     let (mut rtl_cycles, mut mismatch) = (0, None);
     for &engine in &oracle.engines {
         let (mut rd, l) = setup(case, &obj)?;
-        let opts = RtlOptions { lockstep: true, verilator: engine == Engine::Verilator, bus_waits: case.bus_waits, ..oracle.rtl.clone() };
+        let opts = RtlOptions {
+            lockstep: true,
+            verilator: engine == Engine::Verilator,
+            bus_waits: case.bus_waits,
+            mem_latency: case.mem_latency,
+            ..oracle.rtl.clone()
+        };
         let t = Instant::now();
         let rres = rd.launch_rtl(&l, &opts, &mut NoTrace);
         secs.push((engine, t.elapsed().as_secs_f64()));
@@ -382,6 +388,9 @@ fn smaller_cases(c: &Case) -> Vec<Case> {
     }
     if c.bus_waits.is_some() {
         out.push(Case { bus_waits: None, ..c.clone() });
+    }
+    if c.mem_latency.is_some() {
+        out.push(Case { mem_latency: None, ..c.clone() });
     }
     if c.data.iter().any(|&v| v != 0) {
         out.push(Case { data: vec![0; c.data.len()], ..c.clone() });
