@@ -122,32 +122,23 @@ impl Budget {
                 .map(|m| format!(" (the largest: {} x {} bits in {})", m.words, m.bits, m.module))
                 .unwrap_or_default()
         };
-        if self.brams > cap.brams {
-            return Some(format!(
-                "as declared, its memories read at a registered address need {} block RAMs, the part has {}{}",
-                self.brams,
-                cap.brams,
-                largest(Read::Registered)
-            ));
-        }
-        if self.dist_ram_luts > cap.luts {
-            return Some(format!(
-                "as declared, its memories read asynchronously need {} distributed-RAM cells, {} LUTs, the part has {}{}",
-                self.dist_ram,
+        let needs = [
+            (self.brams, cap.brams, Read::Registered, format!("read at a registered address need {} block RAMs", self.brams)),
+            (
                 self.dist_ram_luts,
                 cap.luts,
-                largest(Read::Asynchronous)
-            ));
-        }
-        if self.ffs > cap.ffs {
-            return Some(format!(
-                "as declared, its memories read asynchronously become {} flip-flops on a part without distributed RAM, the part has {}{}",
+                Read::Asynchronous,
+                format!("read asynchronously need {} distributed-RAM cells, {} LUTs", self.dist_ram, self.dist_ram_luts),
+            ),
+            (
                 self.ffs,
                 cap.ffs,
-                largest(Read::Asynchronous)
-            ));
-        }
-        None
+                Read::Asynchronous,
+                format!("read asynchronously become {} flip-flops on a part without distributed RAM", self.ffs),
+            ),
+        ];
+        let (_, has, read, need) = needs.into_iter().find(|(need, has, _, _)| need > has)?;
+        Some(format!("as declared, its memories {need}, the part has {has}{}", largest(read)))
     }
 }
 
