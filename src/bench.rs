@@ -135,34 +135,13 @@ fn rtl_row(out: &mut String, config: &str, kernel: &str, block: u32, r: &RtlRun)
 /// a configuration cannot run (too few threads or registers, a missing
 /// unit) prints why.
 pub fn run_rtl_corpus(path: &Path, status: &Status) -> Result<String, String> {
-    let mut cases: Vec<PathBuf> = if path.join("case.json").is_file() {
-        vec![path.join("case.json")]
-    } else {
-        std::fs::read_dir(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .filter_map(|e| Some(e.ok()?.path().join("case.json")))
-            .filter(|p| p.is_file())
-            .collect()
-    };
-    cases.sort();
+    let cases = manifests(path)?;
     let mut out = format!("RTL (rust-hdl, simulate() driven by hand), one core, corpus {}\n{RTL_HEADER}\n", path.display());
     for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
         for (i, case) in cases.iter().enumerate() {
             let kernel = case.parent().and_then(|d| d.file_name()).map_or("?".into(), |n| n.to_string_lossy().to_string());
             status.say(format!("RTL benchmark on {name}: {kernel} ({} of {})", i + 1, cases.len()));
-            let opt = manifest::Options {
-                engine: heddle_sim::Engine::Rtl,
-                ptx_variant: None,
-                dump: None,
-                json: false,
-                config: cfg.clone(),
-                compile: crate::cli::compile_options(&cfg, None)?,
-                rtl: Default::default(),
-                trace: false,
-                limits: Default::default(),
-                progress: None,
-                pictures: Default::default(),
-            };
+            let opt = engine_options(heddle_sim::Engine::Rtl, &cfg)?;
             let start = Instant::now();
             let r = manifest::run(case, &opt);
             let secs = start.elapsed().as_secs_f64();
@@ -189,6 +168,77 @@ pub fn run_rtl_corpus(path: &Path, status: &Status) -> Result<String, String> {
             }
         }
     }
+    Ok(out)
+}
+
+/// The launch manifests under `path`: its own `case.json`, or those of the
+/// directories in it, sorted.
+fn manifests(path: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut cases: Vec<PathBuf> = if path.join("case.json").is_file() {
+        vec![path.join("case.json")]
+    } else {
+        std::fs::read_dir(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .filter_map(|e| Some(e.ok()?.path().join("case.json")))
+            .filter(|p| p.is_file())
+            .collect()
+    };
+    cases.sort();
+    Ok(cases)
+}
+
+/// Options that run a manifest on `engine` for `cfg`, quietly.
+fn engine_options(engine: heddle_sim::Engine, cfg: &SmConfig) -> Result<manifest::Options, String> {
+    Ok(manifest::Options {
+        engine,
+        ptx_variant: None,
+        dump: None,
+        json: false,
+        config: cfg.clone(),
+        compile: crate::cli::compile_options(cfg, None)?,
+        rtl: Default::default(),
+        trace: false,
+        limits: Default::default(),
+        progress: None,
+        pictures: Default::default(),
+    })
+}
+
+/// `heddle bench --ptx`: the PTX reference interpreter's speed on every
+/// launch manifest under `path`, in thread instructions per second. Each
+/// case is run again (parse, check, prepare, interpret, compare) until its
+/// runs have taken `seconds`; every run must pass.
+pub fn run_ptx_corpus(path: &Path, seconds: f64, status: &Status) -> Result<String, String> {
+    let cases = manifests(path)?;
+    let opt = engine_options(heddle_sim::Engine::Ptx, &SmConfig::default_config())?;
+    let mut out = format!(
+        "PTX interpreter, one core, corpus {}; each run parses, prepares and interprets
+",
+        path.display()
+    );
+    let _ = writeln!(out, "{:<26} {:>6} {:>14} {:>10} {:>16}", "kernel", "runs", "thread instr", "seconds", "thread instr/s");
+    let (mut all_instr, mut all_time, mut log_sum) = (0u64, 0f64, 0f64);
+    for (i, case) in cases.iter().enumerate() {
+        let kernel = case.parent().and_then(|d| d.file_name()).map_or("?".into(), |n| n.to_string_lossy().to_string());
+        status.say(format!("PTX interpreter benchmark: {kernel} ({} of {})", i + 1, cases.len()));
+        let (mut runs, mut instr, start) = (0u32, 0u64, Instant::now());
+        while runs == 0 || start.elapsed().as_secs_f64() < seconds {
+            let r = manifest::run(case, &opt)?;
+            if r.code != 0 {
+                return Err(format!("PTX interpreter benchmark {kernel}: the case failed:\n{}", r.text));
+            }
+            instr += r.thread_instructions;
+            runs += 1;
+        }
+        let t = start.elapsed().as_secs_f64();
+        let rate = instr as f64 / t;
+        let _ = writeln!(out, "{kernel:<26} {runs:>6} {instr:>14} {t:>10.3} {rate:>16.3e}");
+        all_instr += instr;
+        all_time += t;
+        log_sum += rate.ln();
+    }
+    let _ = writeln!(out, "{:<26} {:>6} {:>14} {:>10.3} {:>16.3e}", "total", "", all_instr, all_time, all_instr as f64 / all_time);
+    let _ = writeln!(out, "geometric mean {:.3e} thread instructions/s", (log_sum / cases.len().max(1) as f64).exp());
     Ok(out)
 }
 

@@ -269,10 +269,14 @@ enum Cmd {
         /// Benchmark the RTL instead: cycles per second, IPC and lane utilisation.
         #[arg(long)]
         rtl: bool,
-        /// With --rtl: run the launch manifests under this path (a case
-        /// directory or a directory of them, e.g. tests/corpus) instead of the
-        /// built-in kernels.
-        #[arg(long, requires = "rtl")]
+        /// Benchmark the PTX reference interpreter on launch manifests
+        /// (those under --corpus, tests/corpus by default).
+        #[arg(long, conflicts_with_all = ["rtl", "verilator"])]
+        ptx: bool,
+        /// With --rtl or --ptx: run the launch manifests under this path (a
+        /// case directory or a directory of them, e.g. tests/corpus) instead
+        /// of the built-in kernels.
+        #[arg(long)]
         corpus: Option<PathBuf>,
         /// Benchmark the Verilator engine beside rust-hdl: cycles per second
         /// of both on the built-in kernels (builds the models first).
@@ -750,10 +754,12 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             out!("{text}");
             Ok(if bad > 0 { 1 } else { 0 })
         }
-        Cmd::Bench { seconds, rtl, corpus, verilator } => {
+        Cmd::Bench { seconds, rtl, ptx, corpus, verilator } => {
             let status = crate::progress::Status::new(quiet);
             let text = match (rtl, corpus) {
                 _ if verilator => crate::bench::run_verilator(seconds, &status)?,
+                (_, c) if ptx => crate::bench::run_ptx_corpus(&c.unwrap_or_else(|| "tests/corpus".into()), seconds, &status)?,
+                (false, Some(_)) => return Err("--corpus needs --rtl or --ptx".into()),
                 (true, Some(c)) => crate::bench::run_rtl_corpus(&c, &status)?,
                 (true, None) => crate::bench::run_rtl(seconds, &status)?,
                 _ => crate::bench::run(seconds, &status)?,
