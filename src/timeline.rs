@@ -151,7 +151,7 @@ impl Labels {
             f.insts
                 .iter()
                 .map(|i| {
-                    let mut m = i.op.clone();
+                    let mut m = i.op.name().to_string();
                     if let Some(s) = i.space {
                         m.push_str(s.name());
                     }
@@ -173,14 +173,17 @@ impl Labels {
 /// A PTX instruction's category, from its opcode and types.
 fn ptx_category(i: &heddle_sim::ptx::prep::PInst) -> u8 {
     use heddle_compiler::ptx::ast::Type;
-    match i.op.as_str() {
-        "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "membar" | "fence" => cat::MEMORY,
-        "bar" if i.mods.has("warp") => cat::CONTROL,
-        "bar" | "barrier" => cat::BARRIER,
-        "bra" | "call" | "ret" | "exit" | "trap" | "brkpt" | "vote" | "shfl" | "activemask" | "match" | "redux" => cat::CONTROL,
-        "div" | "rem" => cat::DVU,
-        "sqrt" | "rcp" if !i.mods.has("approx") => cat::DVU,
-        "sin" | "cos" | "lg2" | "ex2" | "rcp" | "rsqrt" | "sqrt" | "tanh" => cat::SFU,
+    use heddle_compiler::ptx::insts::{Mod, Op};
+    match i.op {
+        Op::Ld | Op::Ldu | Op::St | Op::Atom | Op::Red | Op::Prefetch | Op::Prefetchu | Op::Membar | Op::Fence => cat::MEMORY,
+        Op::Bar if i.mods.has(Mod::Warp) => cat::CONTROL,
+        Op::Bar | Op::Barrier => cat::BARRIER,
+        Op::Bra | Op::Call | Op::Ret | Op::Exit | Op::Trap | Op::Brkpt | Op::Vote | Op::Shfl | Op::Activemask | Op::Match | Op::Redux => {
+            cat::CONTROL
+        }
+        Op::Div | Op::Rem => cat::DVU,
+        Op::Sqrt | Op::Rcp if !i.mods.has(Mod::Approx) => cat::DVU,
+        Op::Sin | Op::Cos | Op::Lg2 | Op::Ex2 | Op::Rcp | Op::Rsqrt | Op::Sqrt | Op::Tanh => cat::SFU,
         _ if i.types.contains(&Type::F64) => cat::DPU,
         _ if i.types.iter().any(|t| matches!(t, Type::F32 | Type::F16 | Type::F16x2 | Type::Bf16 | Type::Bf16x2)) => cat::FPU,
         _ => cat::ALU,

@@ -14,6 +14,7 @@ use super::layout::{Layout, Sym};
 use super::mir::*;
 use crate::ptx::ast::*;
 use crate::ptx::expr::{self, Value};
+use crate::ptx::insts::{group, Mod, Op};
 use heddle_isa::fields::RZ;
 use heddle_isa::mem::align_up;
 use heddle_isa::sreg::SReg;
@@ -105,36 +106,35 @@ fn sreg(name: &str) -> Option<SReg> {
     })
 }
 
-/// ICmp code of a PTX comparison name (integers); signedness from the type.
-fn icmp(name: &str, signed: bool) -> Option<u32> {
-    Some(match (name, signed) {
-        ("eq", _) => 0,
-        ("ne", _) => 1,
-        ("lt", true) => 2,
-        ("le", true) => 3,
-        ("gt", true) => 4,
-        ("ge", true) => 5,
-        ("lt" | "lo", false) | ("lo", true) => 6,
-        ("le" | "ls", false) | ("ls", true) => 7,
-        ("gt" | "hi", false) | ("hi", true) => 8,
-        ("ge" | "hs", false) | ("hs", true) => 9,
+/// ICmp code of a PTX comparison (integers); signedness from the type.
+fn icmp(cmp: Mod, signed: bool) -> Option<u32> {
+    Some(match (cmp, signed) {
+        (Mod::Eq, _) => 0,
+        (Mod::Ne, _) => 1,
+        (Mod::Lt, true) => 2,
+        (Mod::Le, true) => 3,
+        (Mod::Gt, true) => 4,
+        (Mod::Ge, true) => 5,
+        (Mod::Lt | Mod::Lo, false) | (Mod::Lo, true) => 6,
+        (Mod::Le | Mod::Ls, false) | (Mod::Ls, true) => 7,
+        (Mod::Gt | Mod::Hi, false) | (Mod::Hi, true) => 8,
+        (Mod::Ge | Mod::Hs, false) | (Mod::Hs, true) => 9,
         _ => return None,
     })
 }
 
-fn fcmp(name: &str) -> Option<u32> {
-    ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"]
-        .iter()
-        .position(|n| *n == name)
-        .map(|p| p as u32)
+/// FCmp code of a PTX comparison (floats).
+fn fcmp(cmp: Mod) -> Option<u32> {
+    use Mod::*;
+    [Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan].iter().position(|&n| n == cmp).map(|p| p as u32)
 }
 
 fn rnd_of(i: &Inst) -> u32 {
-    if i.has(".rz") || i.has(".rzi") {
+    if i.has(Mod::Rz) || i.has(Mod::Rzi) {
         1
-    } else if i.has(".rm") || i.has(".rmi") {
+    } else if i.has(Mod::Rm) || i.has(Mod::Rmi) {
         2
-    } else if i.has(".rp") || i.has(".rpi") {
+    } else if i.has(Mod::Rp) || i.has(Mod::Rpi) {
         3
     } else {
         0
@@ -550,36 +550,36 @@ impl<'a> Sel<'a> {
 
     fn inst(&mut self, i: &Inst) -> R<()> {
         let g = self.guard(i)?;
-        let op = i.opcode.name.as_str();
+        let op = Self::op_of(i)?;
         match op {
-            "bra" => {
+            Op::Bra => {
                 let Some(Operand::Name(t)) = i.args.first() else { return Err("bra needs a label".into()) };
                 let target = *self.labels.get(&t.name).ok_or(format!("undefined label `{}`", t.name))?;
                 let mut m = MI::new(Opcode::Bra);
                 m.target = Some(target);
                 // rpc 0 asks the emitter for the join point; .uni keeps the uniform marker.
-                if !i.has(".uni") {
+                if !i.has(Mod::Uni) {
                     m.inst.set_rpc(0);
                 }
                 self.guarded(g, m);
                 Ok(())
             }
-            "exit" => {
+            Op::Exit => {
                 self.guarded(g, MI::new(Opcode::Exit));
                 Ok(())
             }
-            "ret" => {
+            Op::Ret => {
                 self.guarded(g, MI::new(if self.entry { Opcode::Exit } else { Opcode::Ret }));
                 Ok(())
             }
-            "trap" | "brkpt" => {
-                self.guarded(g, MI::new(if op == "trap" { Opcode::Trap } else { Opcode::Brkpt }));
+            Op::Trap | Op::Brkpt => {
+                self.guarded(g, MI::new(if op == Op::Trap { Opcode::Trap } else { Opcode::Brkpt }));
                 Ok(())
             }
-            "membar" | "fence" => {
-                let scope = if i.has(".cta") {
+            Op::Membar | Op::Fence => {
+                let scope = if i.has(Mod::Cta) {
                     0
-                } else if i.has(".sys") {
+                } else if i.has(Mod::Sys) {
                     2
                 } else {
                     1
@@ -589,39 +589,44 @@ impl<'a> Sel<'a> {
                 self.guarded(g, m);
                 Ok(())
             }
-            "prefetch" | "prefetchu" | "pmevent" | "nanosleep" => Ok(()),
+            Op::Prefetch | Op::Prefetchu | Op::Pmevent | Op::Nanosleep => Ok(()),
             _ => self.under_guard(g, |s| s.plain(i)),
         }
     }
 
     fn ty(i: &Inst, k: usize) -> Option<Type> {
-        i.mods.iter().filter_map(|m| Type::from_name(&m.name)).nth(k)
+        i.types.get(k).copied()
+    }
+
+    /// The opcode of a checked instruction.
+    fn op_of(i: &Inst) -> R<Op> {
+        i.op.ok_or_else(|| format!("unknown instruction `{}`", i.opcode.name))
     }
 
     /// Instructions without control flow (already under their guard).
     fn plain(&mut self, i: &Inst) -> R<()> {
-        let op = i.opcode.name.as_str();
+        let op = Self::op_of(i)?;
         let ty = Self::ty(i, 0).unwrap_or(Type::B32);
         let a = &i.args;
         let signed = ty.kind() == TypeKind::Signed;
         let sg = (ModKind::Sign, signed as u32);
         match op {
-            "mov" => self.mov_inst(i, ty),
-            "ld" | "ldu" => self.load(i, ty),
-            "st" => self.store(i, ty),
-            "cvta" => {
+            Op::Mov => self.mov_inst(i, ty),
+            Op::Ld | Op::Ldu => self.load(i, ty),
+            Op::St => self.store(i, ty),
+            Op::Cvta => {
                 let (d, dt) = self.dst(&a[0])?;
                 let x = self.src32(&a[1], Type::U32)?;
                 let win = match () {
-                    _ if i.has(".shared") => heddle_isa::mem::SHARED_WINDOW,
-                    _ if i.has(".local") => heddle_isa::mem::LOCAL_WINDOW,
-                    _ if i.has(".const") => heddle_isa::mem::CONST_WINDOW,
-                    _ if i.has(".param") => heddle_isa::mem::PARAM_WINDOW,
+                    _ if i.has(Mod::Shared) => heddle_isa::mem::SHARED_WINDOW,
+                    _ if i.has(Mod::Local) => heddle_isa::mem::LOCAL_WINDOW,
+                    _ if i.has(Mod::Const) => heddle_isa::mem::CONST_WINDOW,
+                    _ if i.has(Mod::Param) => heddle_isa::mem::PARAM_WINDOW,
                     _ => 0,
                 };
                 let t = self.v1();
                 let xl = self.in_reg(x);
-                if i.has(".to") {
+                if i.has(Mod::To) {
                     self.op(Opcode::Sub, &[], Loc::R(t), xl, Src::Imm(win), Loc::None);
                 } else {
                     self.op(Opcode::Add, &[], Loc::R(t), xl, Src::Imm(win), Loc::None);
@@ -629,12 +634,12 @@ impl<'a> Sel<'a> {
                 self.put32(d, dt, Loc::R(t), Type::U32);
                 Ok(())
             }
-            "add" | "sub" | "addc" | "subc" if ty.kind() != TypeKind::Float => {
+            Op::Add | Op::Sub | Op::Addc | Op::Subc if ty.kind() != TypeKind::Float => {
                 let (d, _) = self.dst(&a[0])?;
-                let is_add = op.starts_with("add");
+                let is_add = matches!(op, Op::Add | Op::Addc);
                 let o = if is_add { Opcode::Add } else { Opcode::Sub };
-                let x = (op == "addc" || op == "subc") as u32;
-                let cc = i.has(".cc") as u32;
+                let x = (op == Op::Addc || op == Op::Subc) as u32;
+                let cc = i.has(Mod::Cc) as u32;
                 if is64(ty) {
                     let (p, q) = (self.src64(&a[1], ty)?, self.src64(&a[2], ty)?);
                     let (Loc::R(p), Loc::R(q)) = (p, q) else { unreachable!() };
@@ -644,13 +649,13 @@ impl<'a> Sel<'a> {
                 } else {
                     let p = self.reg32(&a[1], ty)?;
                     let q = self.src32(&a[2], ty)?;
-                    let sat = (i.has(".sat") && ty == Type::S32) as u32;
+                    let sat = (i.has(Mod::Sat) && ty == Type::S32) as u32;
                     self.op(o, &[(ModKind::Cc, cc), (ModKind::X, x), (ModKind::Sat, sat)], Loc::R(d), p, q, Loc::None);
                 }
                 Ok(())
             }
-            "mul" | "mad" | "madc" if ty.kind() != TypeKind::Float => self.mul_mad(i, ty),
-            "sad" => {
+            Op::Mul | Op::Mad | Op::Madc if ty.kind() != TypeKind::Float => self.mul_mad(i, ty),
+            Op::Sad => {
                 // d = c + |a - b| (compare by the type's signedness, arithmetic wrapping).
                 let (d, _) = self.dst(&a[0])?;
                 if is64(ty) {
@@ -669,9 +674,9 @@ impl<'a> Sel<'a> {
                 self.op(Opcode::Add, &[], Loc::R(d), cl, Src::Loc(Loc::R(diff)), Loc::None);
                 Ok(())
             }
-            "div" | "rem" if ty.kind() != TypeKind::Float => {
+            Op::Div | Op::Rem if ty.kind() != TypeKind::Float => {
                 let (d, _) = self.dst(&a[0])?;
-                let rem = op == "rem";
+                let rem = op == Op::Rem;
                 if is64(ty) {
                     let (p, q) = (self.src64(&a[1], ty)?, self.src64(&a[2], ty)?);
                     self.define(d);
@@ -685,22 +690,22 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
-            "min" | "max" | "abs" | "neg" if ty.kind() != TypeKind::Float => self.int_misc(i, ty),
-            "and" | "or" | "xor" | "not" | "cnot" => {
+            Op::Min | Op::Max | Op::Abs | Op::Neg if ty.kind() != TypeKind::Float => self.int_misc(i, ty),
+            Op::And | Op::Or | Op::Xor | Op::Not | Op::Cnot => {
                 let (d, _) = self.dst(&a[0])?;
                 let o = match op {
-                    "and" => Opcode::And,
-                    "or" => Opcode::Or,
+                    Op::And => Opcode::And,
+                    Op::Or => Opcode::Or,
                     _ => Opcode::Xor,
                 };
                 if is64(ty) {
                     let p = self.src64(&a[1], ty)?;
                     let Loc::R(p) = p else { unreachable!() };
-                    let q = if op == "not" || op == "cnot" { None } else { Some(self.src64(&a[2], ty)?) };
+                    let q = if op == Op::Not || op == Op::Cnot { None } else { Some(self.src64(&a[2], ty)?) };
                     self.define(d);
                     for k in 0..2 {
                         match (op, q) {
-                            ("not", _) => self.op(Opcode::Xor, &[], Loc::Half(d, k), Loc::Half(p, k), Src::Imm(u32::MAX), Loc::None),
+                            (Op::Not, _) => self.op(Opcode::Xor, &[], Loc::Half(d, k), Loc::Half(p, k), Src::Imm(u32::MAX), Loc::None),
                             (_, Some(Loc::R(q))) => self.op(o, &[], Loc::Half(d, k), Loc::Half(p, k), Src::Loc(Loc::Half(q, k)), Loc::None),
                             _ => return Err("cnot.b64 is not supported".into()),
                         }
@@ -709,9 +714,9 @@ impl<'a> Sel<'a> {
                 }
                 let p = self.reg32(&a[1], ty)?;
                 match op {
-                    "not" if ty == Type::Pred => self.op(Opcode::Xor, &[], Loc::R(d), p, Src::Imm(1), Loc::None),
-                    "not" => self.op(Opcode::Xor, &[], Loc::R(d), p, Src::Imm(u32::MAX), Loc::None),
-                    "cnot" => {
+                    Op::Not if ty == Type::Pred => self.op(Opcode::Xor, &[], Loc::R(d), p, Src::Imm(1), Loc::None),
+                    Op::Not => self.op(Opcode::Xor, &[], Loc::R(d), p, Src::Imm(u32::MAX), Loc::None),
+                    Op::Cnot => {
                         let n = self.norm(Src::Loc(p), ty);
                         self.set_from_cmp(d, n, Src::Imm(0), 0);
                     }
@@ -722,19 +727,19 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
-            "shl" | "shr" => {
+            Op::Shl | Op::Shr => {
                 let (d, _) = self.dst(&a[0])?;
                 let n = self.src32(&a[2], Type::U32)?;
                 if is64(ty) {
                     let p = self.src64(&a[1], ty)?;
                     self.define(d);
-                    let o = if op == "shl" { Opcode::Shl64 } else { Opcode::Shr64 };
-                    let mods: &[(ModKind, u32)] = if op == "shl" { &[] } else { &[(ModKind::Sign, signed as u32)] };
+                    let o = if op == Op::Shl { Opcode::Shl64 } else { Opcode::Shr64 };
+                    let mods: &[(ModKind, u32)] = if op == Op::Shl { &[] } else { &[(ModKind::Sign, signed as u32)] };
                     self.op(o, mods, Loc::R(d), p, n, Loc::None);
                 } else {
                     let p = self.src32(&a[1], ty)?;
                     let nn = self.in_reg(n);
-                    if op == "shl" {
+                    if op == Op::Shl {
                         let pl = self.in_reg(p);
                         // Amounts at or past the type's width give 0 (narrow types too).
                         let t = self.v1();
@@ -749,14 +754,14 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
-            "shf" => {
+            Op::Shf => {
                 let (d, _) = self.dst(&a[0])?;
                 let lo = self.reg32(&a[1], Type::B32)?;
                 let hi = self.reg32(&a[2], Type::B32)?;
                 let n = self.reg32(&a[3], Type::U32)?;
                 self.op(
                     Opcode::Shf,
-                    &[(ModKind::ShfDir, i.has(".r") as u32), (ModKind::Clamp, i.has(".clamp") as u32)],
+                    &[(ModKind::ShfDir, i.has(Mod::R) as u32), (ModKind::Clamp, i.has(Mod::Clamp) as u32)],
                     Loc::R(d),
                     lo,
                     Src::Loc(n),
@@ -764,19 +769,19 @@ impl<'a> Sel<'a> {
                 );
                 Ok(())
             }
-            "popc" | "clz" | "brev" | "bfind" => {
+            Op::Popc | Op::Clz | Op::Brev | Op::Bfind => {
                 let (d, _) = self.dst(&a[0])?;
                 if is64(ty) {
                     return self.bits64(i, ty, d);
                 }
                 let p = self.reg32(&a[1], ty)?;
                 match op {
-                    "popc" => self.op(Opcode::Popc, &[], Loc::R(d), p, Src::Loc(Loc::None), Loc::None),
-                    "clz" => self.op(Opcode::Clz, &[], Loc::R(d), p, Src::Loc(Loc::None), Loc::None),
-                    "brev" => self.op(Opcode::Brev, &[], Loc::R(d), p, Src::Loc(Loc::None), Loc::None),
+                    Op::Popc => self.op(Opcode::Popc, &[], Loc::R(d), p, Src::Loc(Loc::None), Loc::None),
+                    Op::Clz => self.op(Opcode::Clz, &[], Loc::R(d), p, Src::Loc(Loc::None), Loc::None),
+                    Op::Brev => self.op(Opcode::Brev, &[], Loc::R(d), p, Src::Loc(Loc::None), Loc::None),
                     _ => self.op(
                         Opcode::Bfind,
-                        &[sg, (ModKind::ShiftAmt, i.has(".shiftamt") as u32)],
+                        &[sg, (ModKind::ShiftAmt, i.has(Mod::Shiftamt) as u32)],
                         Loc::R(d),
                         p,
                         Src::Loc(Loc::None),
@@ -785,9 +790,9 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
-            "dp4a" | "dp2a" => self.dot(i),
-            "lop3" => self.lop3(i),
-            "bfe" => {
+            Op::Dp4a | Op::Dp2a => self.dot(i),
+            Op::Lop3 => self.lop3(i),
+            Op::Bfe => {
                 let (d, _) = self.dst(&a[0])?;
                 if is64(ty) && signed {
                     // msb = min(pos + len - 1, 63); (a << (63 - msb)) >>s (63 - msb + pos) puts bit
@@ -846,7 +851,7 @@ impl<'a> Sel<'a> {
                 self.op(Opcode::Bfe, &[sg], Loc::R(d), x, pl, Loc::None);
                 Ok(())
             }
-            "bfi" => {
+            Op::Bfi => {
                 let (d, _) = self.dst(&a[0])?;
                 if is64(ty) {
                     // mask = ((1 << len) - 1) << pos; d = (base & ~mask) | ((ins << pos) & mask).
@@ -880,19 +885,21 @@ impl<'a> Sel<'a> {
                 self.op(Opcode::Bfi, &[], Loc::R(d), ins, Src::Loc(pl), base);
                 Ok(())
             }
-            "prmt" => {
+            Op::Prmt => {
                 let (d, _) = self.dst(&a[0])?;
                 let x = self.reg32(&a[1], Type::B32)?;
                 let y = self.reg32(&a[2], Type::B32)?;
                 let sel = self.src32(&a[3], Type::B32)?;
-                let mode =
-                    ["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"].iter().position(|m| i.has(&format!(".{m}"))).map_or(0, |p| p as u32 + 1);
+                let mode = [Mod::F4e, Mod::B4e, Mod::Rc8, Mod::Ecl, Mod::Ecr, Mod::Rc16]
+                    .iter()
+                    .position(|&m| i.has(m))
+                    .map_or(0, |p| p as u32 + 1);
                 let sl = self.in_reg(sel);
                 self.op(Opcode::Prmt, &[(ModKind::PrmtMode, mode)], Loc::R(d), x, Src::Loc(sl), y);
                 Ok(())
             }
-            "setp" | "set" => self.setp(i),
-            "selp" => {
+            Op::Setp | Op::Set => self.setp(i),
+            Op::Selp => {
                 let (d, _) = self.dst(&a[0])?;
                 let p = self.reg32(&a[3], Type::Pred)?;
                 self.test_pred(p, PRED);
@@ -920,14 +927,32 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
-            "cvt" => self.cvt(i),
-            "add" | "sub" | "mul" | "fma" | "mad" | "div" | "min" | "max" | "abs" | "neg" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos"
-            | "lg2" | "ex2" | "tanh" | "copysign" | "testp" => self.float(i, ty),
-            "atom" | "red" => self.atomic(i, ty),
+            Op::Cvt => self.cvt(i),
+            Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Fma
+            | Op::Mad
+            | Op::Div
+            | Op::Min
+            | Op::Max
+            | Op::Abs
+            | Op::Neg
+            | Op::Rcp
+            | Op::Sqrt
+            | Op::Rsqrt
+            | Op::Sin
+            | Op::Cos
+            | Op::Lg2
+            | Op::Ex2
+            | Op::Tanh
+            | Op::Copysign
+            | Op::Testp => self.float(i, ty),
+            Op::Atom | Op::Red => self.atomic(i, ty),
             // __syncwarp: warps execute in lockstep.
-            "bar" if i.has(".warp") => Ok(()),
-            "bar" | "barrier" => {
-                if i.has(".red") {
+            Op::Bar if i.has(Mod::Warp) => Ok(()),
+            Op::Bar | Op::Barrier => {
+                if i.has(Mod::Red) {
                     if a.len() == 4 {
                         return Err("bar.red with a thread count is not supported by the compiler yet".into());
                     }
@@ -938,9 +963,9 @@ impl<'a> Sel<'a> {
                         o => (self.reg32(o, Type::Pred)?, false),
                     };
                     self.test_pred(p, PRED2);
-                    let op = if i.has(".popc") {
+                    let op = if i.has(Mod::Popc) {
                         0
-                    } else if i.has(".and") {
+                    } else if i.has(Mod::And) {
                         1
                     } else {
                         2
@@ -956,25 +981,25 @@ impl<'a> Sel<'a> {
                 let id = self.src32(&a[0], Type::U32)?;
                 let cnt = if a.len() > 1 { self.reg32(&a[1], Type::U32)? } else { Loc::Phys(RZ) };
                 let mut m = MI::new(Opcode::Bar);
-                m.inst.set_modifier(ModKind::BarMode, i.has(".arrive") as u32);
+                m.inst.set_modifier(ModKind::BarMode, i.has(Mod::Arrive) as u32);
                 m.b = id;
                 m.a = cnt;
                 self.push(m);
                 Ok(())
             }
-            "vote" => {
+            Op::Vote => {
                 let (d, _) = self.dst(&a[0])?;
                 let p = self.reg32(&a[1], Type::Pred)?;
                 self.test_pred(p, PRED2);
-                if i.has(".ballot") {
+                if i.has(Mod::Ballot) {
                     let mut m = MI::new(Opcode::Ballot);
                     m.d = Loc::R(d);
                     m.inst.a = PRED2;
                     self.push(m);
                 } else {
-                    let mode = if i.has(".all") {
+                    let mode = if i.has(Mod::All) {
                         0
-                    } else if i.has(".any") {
+                    } else if i.has(Mod::Any) {
                         1
                     } else {
                         2
@@ -988,7 +1013,7 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
-            "activemask" => {
+            Op::Activemask => {
                 let (d, _) = self.dst(&a[0])?;
                 let mut m = MI::new(Opcode::S2r);
                 m.d = Loc::R(d);
@@ -996,7 +1021,7 @@ impl<'a> Sel<'a> {
                 self.push(m);
                 Ok(())
             }
-            "shfl" => {
+            Op::Shfl => {
                 let (d, p) = match &a[0] {
                     Operand::Pair(x, y) => (self.dst(&Operand::Name(x.clone()))?.0, Some(self.dst(&Operand::Name(y.clone()))?.0)),
                     o => (self.dst(o)?.0, None),
@@ -1004,11 +1029,11 @@ impl<'a> Sel<'a> {
                 let x = self.reg32(&a[1], Type::B32)?;
                 let b = self.src32(&a[2], Type::U32)?;
                 let c = self.reg32(&a[3], Type::U32)?;
-                let mode = if i.has(".up") {
+                let mode = if i.has(Mod::Up) {
                     1
-                } else if i.has(".down") {
+                } else if i.has(Mod::Down) {
                     2
-                } else if i.has(".bfly") {
+                } else if i.has(Mod::Bfly) {
                     3
                 } else {
                     0
@@ -1027,8 +1052,8 @@ impl<'a> Sel<'a> {
                 }
                 Ok(())
             }
-            "match" => self.match_sync(i),
-            "call" => self.call(i),
+            Op::Match => self.match_sync(i),
+            Op::Call => self.call(i),
             other => Err(format!("`{other}` is not supported by the compiler yet")),
         }
     }
@@ -1083,7 +1108,7 @@ impl<'a> Sel<'a> {
         m.d = Loc::R(active);
         m.inst.a = SReg::ActiveMask as u8;
         self.push(m);
-        if !i.has(".all") {
+        if !i.has(Mod::All) {
             self.op(Opcode::And, &[], Loc::R(d), Loc::R(same), Src::Loc(Loc::R(active)), Loc::None);
             return Ok(());
         }
@@ -1191,10 +1216,10 @@ impl<'a> Sel<'a> {
         let x = self.reg32(&a[1], Type::B32)?;
         let y = self.reg32(&a[2], Type::B32)?;
         let mut acc = self.reg32(&a[3], Type::B32)?;
-        let lanes: Vec<(u32, u32, u32)> = if i.opcode.name == "dp4a" {
+        let lanes: Vec<(u32, u32, u32)> = if i.is(Op::Dp4a) {
             (0..4).map(|k| (8 * k, 8, 8 * k)).collect()
         } else {
-            let off = if i.has(".hi") { 16 } else { 0 };
+            let off = if i.has(Mod::Hi) { 16 } else { 0 };
             (0..2).map(|k| (16 * k, 16, off + 8 * k)).collect()
         };
         for (n, &(apos, alen, bpos)) in lanes.iter().enumerate() {
@@ -1267,40 +1292,40 @@ impl<'a> Sel<'a> {
         self.op(Opcode::And, &[], Loc::R(e), hi_word, Src::Imm(0x7fff_ffff), Loc::None);
         // (cmp, a, b, combine with the previous result: None, Some(false) = and, Some(true) = or)
         let mut tests: Vec<(u32, Loc, Src, Option<bool>)> = vec![];
-        let test = i.mods.iter().find(|m| m.name != ".f32" && m.name != ".f64").map(|m| m.name.as_str());
+        let test = [Mod::Finite, Mod::Infinite, Mod::Number, Mod::Notanumber, Mod::Normal, Mod::Subnormal].into_iter().find(|&m| i.has(m));
         match (test, lo_word) {
-            (Some(".finite"), _) => tests.push((LO, Loc::R(e), Src::Imm(inf), None)),
-            (Some(".infinite"), None) => tests.push((EQ, Loc::R(e), Src::Imm(inf), None)),
-            (Some(".infinite"), Some(lo)) => {
+            (Some(Mod::Finite), _) => tests.push((LO, Loc::R(e), Src::Imm(inf), None)),
+            (Some(Mod::Infinite), None) => tests.push((EQ, Loc::R(e), Src::Imm(inf), None)),
+            (Some(Mod::Infinite), Some(lo)) => {
                 tests.push((EQ, Loc::R(e), Src::Imm(inf), None));
                 tests.push((EQ, lo, Src::Imm(0), Some(false)));
             }
-            (Some(".number"), None) => tests.push((LS, Loc::R(e), Src::Imm(inf), None)),
-            (Some(".notanumber"), None) => tests.push((HI, Loc::R(e), Src::Imm(inf), None)),
-            (Some(m @ (".number" | ".notanumber")), Some(lo)) => {
+            (Some(Mod::Number), None) => tests.push((LS, Loc::R(e), Src::Imm(inf), None)),
+            (Some(Mod::Notanumber), None) => tests.push((HI, Loc::R(e), Src::Imm(inf), None)),
+            (Some(m @ (Mod::Number | Mod::Notanumber)), Some(lo)) => {
                 // NaN: e > inf, or e == inf with a nonzero low word; e | (lo != 0) > inf says both.
                 let (t, f) = (self.v1(), self.v1());
                 self.set_from_cmp(t, lo, Src::Imm(0), NE);
                 self.op(Opcode::Or, &[], Loc::R(f), Loc::R(e), Src::Loc(Loc::R(t)), Loc::None);
-                tests.push((if m == ".number" { LS } else { HI }, Loc::R(f), Src::Imm(inf), None));
+                tests.push((if m == Mod::Number { LS } else { HI }, Loc::R(f), Src::Imm(inf), None));
             }
-            (Some(".normal"), _) => {
+            (Some(Mod::Normal), _) => {
                 let t = self.v1();
                 self.op(Opcode::Sub, &[], Loc::R(t), Loc::R(e), Src::Imm(min_normal), Loc::None);
                 tests.push((LO, Loc::R(t), Src::Imm(normal_span), None));
             }
-            (Some(".subnormal"), None) => {
+            (Some(Mod::Subnormal), None) => {
                 let t = self.v1();
                 self.op(Opcode::Sub, &[], Loc::R(t), Loc::R(e), Src::Imm(1), Loc::None);
                 tests.push((LO, Loc::R(t), Src::Imm(min_normal - 1), None));
             }
-            (Some(".subnormal"), Some(lo)) => {
+            (Some(Mod::Subnormal), Some(lo)) => {
                 let t = self.v1();
                 self.op(Opcode::Or, &[], Loc::R(t), Loc::R(e), Src::Loc(lo), Loc::None);
                 tests.push((LO, Loc::R(e), Src::Imm(min_normal), None));
                 tests.push((NE, Loc::R(t), Src::Imm(0), Some(false)));
             }
-            (m, _) => return Err(format!("testp{} is not a PTX test", m.unwrap_or(""))),
+            (_, _) => return Err("testp needs a test (.finite .infinite .number .notanumber .normal .subnormal)".into()),
         }
         for (cmp, x, y, combine) in tests {
             let mut m = MI::new(Opcode::Isetp);
@@ -1357,15 +1382,15 @@ impl<'a> Sel<'a> {
     fn bits64(&mut self, i: &Inst, ty: Type, d: VReg) -> R<()> {
         let p = self.src64(&i.args[1], ty)?;
         let Loc::R(p) = p else { unreachable!() };
-        match i.opcode.name.as_str() {
-            "popc" => {
+        match Self::op_of(i)? {
+            Op::Popc => {
                 let (x, y) = (self.v1(), self.v1());
                 self.op(Opcode::Popc, &[], Loc::R(x), Loc::Half(p, 0), Src::Loc(Loc::None), Loc::None);
                 self.op(Opcode::Popc, &[], Loc::R(y), Loc::Half(p, 1), Src::Loc(Loc::None), Loc::None);
                 self.op(Opcode::Add, &[], Loc::R(d), Loc::R(x), Src::Loc(Loc::R(y)), Loc::None);
             }
-            "clz" => self.clz64(d, p),
-            "bfind" => {
+            Op::Clz => self.clz64(d, p),
+            Op::Bfind => {
                 // The highest bit differing from the sign (s64) or set (u64) is 63 - clz of the
                 // sign-folded value; clz = 64 (no such bit) gives 0xffffffff either way.
                 let src = if ty.kind() == TypeKind::Signed {
@@ -1381,7 +1406,7 @@ impl<'a> Sel<'a> {
                 };
                 let c = self.v1();
                 self.clz64(c, src);
-                if i.has(".shiftamt") {
+                if i.has(Mod::Shiftamt) {
                     let mut m = MI::new(Opcode::Isetp);
                     m.inst.set_modifier(ModKind::ICmp, 0);
                     m.inst.d = PRED | (7 << 3);
@@ -1402,7 +1427,7 @@ impl<'a> Sel<'a> {
                     self.op(Opcode::Sub, &[], Loc::R(d), Loc::R(n), Src::Loc(Loc::R(c)), Loc::None);
                 }
             }
-            "brev" => {
+            Op::Brev => {
                 // The halves swap: both are read before d is written (d may be p).
                 let (lo, hi) = (self.v1(), self.v1());
                 self.op(Opcode::Brev, &[], Loc::R(lo), Loc::Half(p, 1), Src::Loc(Loc::None), Loc::None);
@@ -1419,13 +1444,13 @@ impl<'a> Sel<'a> {
     fn int_misc(&mut self, i: &Inst, ty: Type) -> R<()> {
         let a = &i.args;
         let (d, _) = self.dst(&a[0])?;
-        let op = i.opcode.name.as_str();
+        let op = Self::op_of(i)?;
         let signed = ty.kind() == TypeKind::Signed;
         if is64(ty) {
             let x = self.src64(&a[1], ty)?;
             let Loc::R(x) = x else { unreachable!() };
             match op {
-                "min" | "max" => {
+                Op::Min | Op::Max => {
                     let y = self.src64(&a[2], ty)?;
                     let Loc::R(y) = y else { unreachable!() };
                     let cmp = if signed { 2 } else { 6 };
@@ -1435,7 +1460,7 @@ impl<'a> Sel<'a> {
                     m.a = Loc::R(x);
                     m.b = Src::Loc(Loc::R(y));
                     self.push(m);
-                    let (first, second) = if op == "min" { (x, y) } else { (y, x) };
+                    let (first, second) = if op == Op::Min { (x, y) } else { (y, x) };
                     self.define(d);
                     for k in 0..2 {
                         let mut s = MI::new(Opcode::Sel);
@@ -1452,7 +1477,7 @@ impl<'a> Sel<'a> {
                     self.op(Opcode::Sub, &[(ModKind::Cc, 1)], Loc::Half(n, 0), Loc::Phys(RZ), Src::Loc(Loc::Half(x, 0)), Loc::None);
                     self.op(Opcode::Sub, &[(ModKind::X, 1)], Loc::Half(n, 1), Loc::Phys(RZ), Src::Loc(Loc::Half(x, 1)), Loc::None);
                     self.define(d);
-                    if op == "neg" {
+                    if op == Op::Neg {
                         self.mov(Loc::Half(d, 0), Src::Loc(Loc::Half(n, 0)));
                         self.mov(Loc::Half(d, 1), Src::Loc(Loc::Half(n, 1)));
                     } else {
@@ -1478,13 +1503,13 @@ impl<'a> Sel<'a> {
         let x = self.src32(&a[1], ty)?;
         let x = self.norm(x, ty);
         match op {
-            "min" | "max" => {
+            Op::Min | Op::Max => {
                 let y = self.src32(&a[2], ty)?;
                 let y = self.norm(y, ty);
-                let o = if op == "min" { Opcode::Min } else { Opcode::Max };
+                let o = if op == Op::Min { Opcode::Min } else { Opcode::Max };
                 self.op(o, &[(ModKind::Sign, signed as u32)], Loc::R(d), x, Src::Loc(y), Loc::None);
             }
-            "neg" => self.op(Opcode::Sub, &[], Loc::R(d), Loc::Phys(RZ), Src::Loc(x), Loc::None),
+            Op::Neg => self.op(Opcode::Sub, &[], Loc::R(d), Loc::Phys(RZ), Src::Loc(x), Loc::None),
             _ => self.op(Opcode::Abs, &[], Loc::R(d), x, Src::Loc(Loc::None), Loc::None),
         }
         Ok(())
@@ -1493,11 +1518,11 @@ impl<'a> Sel<'a> {
     fn mul_mad(&mut self, i: &Inst, ty: Type) -> R<()> {
         let a = &i.args;
         let (d, _) = self.dst(&a[0])?;
-        let op = i.opcode.name.as_str();
+        let op = Self::op_of(i)?;
         let signed = ty.kind() == TypeKind::Signed;
-        let hi = i.has(".hi");
-        let wide = i.has(".wide");
-        let mad = op == "mad" || op == "madc";
+        let hi = i.has(Mod::Hi);
+        let wide = i.has(Mod::Wide);
+        let mad = op == Op::Mad || op == Op::Madc;
         if is64(ty) {
             let (x, y) = (self.src64(&a[1], ty)?, self.src64(&a[2], ty)?);
             let p = if mad { self.v2() } else { d };
@@ -1562,9 +1587,9 @@ impl<'a> Sel<'a> {
         let mods = [
             (ModKind::Hi, hi as u32),
             (ModKind::Sign, signed as u32),
-            (ModKind::Sat, (i.has(".sat") && ty == Type::S32) as u32),
-            (ModKind::Cc, i.has(".cc") as u32),
-            (ModKind::X, (op == "madc") as u32),
+            (ModKind::Sat, (i.has(Mod::Sat) && ty == Type::S32) as u32),
+            (ModKind::Cc, i.has(Mod::Cc) as u32),
+            (ModKind::X, (op == Op::Madc) as u32),
         ];
         if mad {
             let c = self.reg32(&a[3], ty)?;
@@ -1578,15 +1603,14 @@ impl<'a> Sel<'a> {
 
     fn setp(&mut self, i: &Inst) -> R<()> {
         let a = &i.args;
-        let is_set = i.opcode.name == "set";
+        let is_set = i.is(Op::Set);
         let sty = if is_set { Self::ty(i, 1).unwrap_or(Type::B32) } else { Self::ty(i, 0).unwrap_or(Type::B32) };
-        let names = ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
-        let cmpname = i.mods.iter().map(|m| &m.name[1..]).find(|m| names.contains(m)).ok_or("a comparison is required")?.to_string();
-        let bop = if i.has(".and") {
+        let cmp = group::COMPARISON.iter().copied().find(|&m| i.has(m)).ok_or("a comparison is required")?;
+        let bop = if i.has(Mod::And) {
             Some(0)
-        } else if i.has(".or") {
+        } else if i.has(Mod::Or) {
             Some(1)
-        } else if i.has(".xor") {
+        } else if i.has(Mod::Xor) {
             Some(2)
         } else {
             None
@@ -1603,7 +1627,7 @@ impl<'a> Sel<'a> {
         let mut m;
         match sty.kind() {
             TypeKind::Float => {
-                let cmp = fcmp(&cmpname).ok_or(format!("`{cmpname}` is not a float comparison"))?;
+                let cmp = fcmp(cmp).ok_or(format!("`.{}` is not a float comparison", cmp.name()))?;
                 if is64(sty) {
                     let (x, y) = (self.src64(&a[1], sty)?, self.src64(&a[2], sty)?);
                     m = MI::new(Opcode::Dsetp);
@@ -1619,7 +1643,7 @@ impl<'a> Sel<'a> {
                     }
                     m = MI::new(Opcode::Fsetp);
                     m.inst.set_modifier(ModKind::FCmp, cmp);
-                    if i.has(".ftz") {
+                    if i.has(Mod::Ftz) {
                         m.inst.set_modifier(ModKind::FtzExt, 1);
                         y = Src::Loc(self.in_reg(y));
                     }
@@ -1629,7 +1653,7 @@ impl<'a> Sel<'a> {
             }
             _ => {
                 let signed = sty.kind() == TypeKind::Signed;
-                let cmp = icmp(&cmpname, signed).ok_or(format!("`{cmpname}` is not an integer comparison"))?;
+                let cmp = icmp(cmp, signed).ok_or(format!("`.{}` is not an integer comparison", cmp.name()))?;
                 if is64(sty) {
                     let (x, y) = (self.src64(&a[1], sty)?, self.src64(&a[2], sty)?);
                     m = MI::new(Opcode::Isetp64);
@@ -1807,15 +1831,15 @@ impl<'a> Sel<'a> {
         if let Some(s) = over {
             return s;
         }
-        if i.has(".global") {
+        if i.has(Mod::Global) {
             1
-        } else if i.has(".shared") {
+        } else if i.has(Mod::Shared) {
             2
-        } else if i.has(".local") {
+        } else if i.has(Mod::Local) {
             3
-        } else if i.has(".const") {
+        } else if i.has(Mod::Const) {
             4
-        } else if i.has(".param") {
+        } else if i.has(Mod::Param) {
             5
         } else {
             0
@@ -1917,7 +1941,7 @@ impl<'a> Sel<'a> {
     }
 
     fn atomic(&mut self, i: &Inst, ty: Type) -> R<()> {
-        let red = i.opcode.name == "red";
+        let red = i.is(Op::Red);
         let a = &i.args;
         let (addr, bi, ci) = if red { (&a[0], 1, None) } else { (&a[1], 2, a.get(3)) };
         let (base, off, over) = self.address(addr)?;
@@ -1935,17 +1959,17 @@ impl<'a> Sel<'a> {
         };
         let signed = ty.kind() == TypeKind::Signed;
         let code = match () {
-            _ if i.has(".add") && ty.kind() == TypeKind::Float => 1,
-            _ if i.has(".add") => 0,
-            _ if i.has(".min") => 2 + signed as u32,
-            _ if i.has(".max") => 4 + signed as u32,
-            _ if i.has(".inc") => 6,
-            _ if i.has(".dec") => 7,
-            _ if i.has(".and") => 8,
-            _ if i.has(".or") => 9,
-            _ if i.has(".xor") => 10,
-            _ if i.has(".exch") => 11,
-            _ if i.has(".cas") => 12,
+            _ if i.has(Mod::Add) && ty.kind() == TypeKind::Float => 1,
+            _ if i.has(Mod::Add) => 0,
+            _ if i.has(Mod::Min) => 2 + signed as u32,
+            _ if i.has(Mod::Max) => 4 + signed as u32,
+            _ if i.has(Mod::Inc) => 6,
+            _ if i.has(Mod::Dec) => 7,
+            _ if i.has(Mod::And) => 8,
+            _ if i.has(Mod::Or) => 9,
+            _ if i.has(Mod::Xor) => 10,
+            _ if i.has(Mod::Exch) => 11,
+            _ if i.has(Mod::Cas) => 12,
             _ => return Err("unknown atomic operation".into()),
         };
         let mut m = MI::new(Opcode::Atom);
@@ -1977,12 +2001,12 @@ impl<'a> Sel<'a> {
 
     fn float(&mut self, i: &Inst, ty: Type) -> R<()> {
         let a = &i.args;
-        let op = i.opcode.name.as_str();
+        let op = Self::op_of(i)?;
         let (d, _) = self.dst(&a[0])?;
         let rnd = rnd_of(i);
-        let ftz = i.has(".ftz") as u32;
-        let sat = i.has(".sat") as u32;
-        if op == "testp" {
+        let ftz = i.has(Mod::Ftz) as u32;
+        let sat = i.has(Mod::Sat) as u32;
+        if op == Op::Testp {
             return self.testp(i, ty, d);
         }
         if ty == Type::F64 {
@@ -1991,37 +2015,37 @@ impl<'a> Sel<'a> {
             self.define(d);
             let r = [(ModKind::Rnd, rnd)];
             match op {
-                "add" | "sub" | "mul" | "div" | "min" | "max" => {
+                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Min | Op::Max => {
                     let y = pair(self, 2)?;
                     let o = match op {
-                        "add" => Opcode::Dadd,
-                        "sub" => Opcode::Dsub,
-                        "mul" => Opcode::Dmul,
-                        "div" => Opcode::Ddiv,
-                        "min" => Opcode::Dmin,
+                        Op::Add => Opcode::Dadd,
+                        Op::Sub => Opcode::Dsub,
+                        Op::Mul => Opcode::Dmul,
+                        Op::Div => Opcode::Ddiv,
+                        Op::Min => Opcode::Dmin,
                         _ => Opcode::Dmax,
                     };
-                    let mods: &[(ModKind, u32)] = if matches!(op, "min" | "max") { &[] } else { &r };
+                    let mods: &[(ModKind, u32)] = if matches!(op, Op::Min | Op::Max) { &[] } else { &r };
                     self.op(o, mods, Loc::R(d), x, Src::Loc(y), Loc::None);
                 }
-                "fma" | "mad" => {
+                Op::Fma | Op::Mad => {
                     let (y, z) = (pair(self, 2)?, pair(self, 3)?);
                     self.op(Opcode::Dfma, &r, Loc::R(d), x, Src::Loc(y), z);
                 }
-                "sqrt" => self.op(Opcode::Dsqrt, &r, Loc::R(d), x, Src::Loc(Loc::None), Loc::None),
-                "rcp" => {
+                Op::Sqrt => self.op(Opcode::Dsqrt, &r, Loc::R(d), x, Src::Loc(Loc::None), Loc::None),
+                Op::Rcp => {
                     let one = self.src64(&Operand::Expr(Expr { kind: ExprKind::Float(1.0), span: Default::default() }), ty)?;
                     self.op(Opcode::Ddiv, &r, Loc::R(d), one, Src::Loc(x), Loc::None);
                 }
-                "rsqrt" => {
+                Op::Rsqrt => {
                     let s = self.v2();
                     self.op(Opcode::Dsqrt, &[], Loc::R(s), x, Src::Loc(Loc::None), Loc::None);
                     let one = self.src64(&Operand::Expr(Expr { kind: ExprKind::Float(1.0), span: Default::default() }), ty)?;
                     self.op(Opcode::Ddiv, &[], Loc::R(d), one, Src::Loc(Loc::R(s)), Loc::None);
                 }
-                "abs" | "neg" | "copysign" => {
+                Op::Abs | Op::Neg | Op::Copysign => {
                     let Loc::R(xv) = x else { unreachable!() };
-                    if op == "copysign" {
+                    if op == Op::Copysign {
                         let y = pair(self, 2)?;
                         let Loc::R(yv) = y else { unreachable!() };
                         let t = self.v1();
@@ -2032,7 +2056,7 @@ impl<'a> Sel<'a> {
                         self.op(Opcode::Or, &[], Loc::Half(d, 1), Loc::R(t), Src::Loc(Loc::R(u)), Loc::None);
                     } else {
                         self.mov(Loc::Half(d, 0), Src::Loc(Loc::Half(xv, 0)));
-                        let (o, imm) = if op == "abs" { (Opcode::And, 0x7fff_ffff) } else { (Opcode::Xor, 0x8000_0000) };
+                        let (o, imm) = if op == Op::Abs { (Opcode::And, 0x7fff_ffff) } else { (Opcode::Xor, 0x8000_0000) };
                         self.op(o, &[], Loc::Half(d, 1), Loc::Half(xv, 1), Src::Imm(imm), Loc::None);
                     }
                 }
@@ -2040,15 +2064,15 @@ impl<'a> Sel<'a> {
             }
             return Ok(());
         }
-        if matches!(ty, Type::F16 | Type::F16x2) && matches!(op, "neg" | "abs") {
+        if matches!(ty, Type::F16 | Type::F16x2) && matches!(op, Op::Neg | Op::Abs) {
             // Sign-bit operations on the binary16 bits, NaN payloads kept (as the PTX interpreter does).
             let signs = if ty == Type::F16 { 0x8000 } else { 0x8000_8000 };
             let x = self.reg32(&a[1], Type::B32)?;
-            let (o, imm) = if op == "abs" { (Opcode::And, !signs) } else { (Opcode::Xor, signs) };
+            let (o, imm) = if op == Op::Abs { (Opcode::And, !signs) } else { (Opcode::Xor, signs) };
             self.op(o, &[], Loc::R(d), x, Src::Imm(imm), Loc::None);
             return Ok(());
         }
-        if ty == Type::F16x2 && matches!(op, "add" | "sub" | "mul" | "fma") {
+        if ty == Type::F16x2 && matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Fma) {
             // Two binary16 lanes: each through binary32 (exact for add, sub, mul).
             let srcs: Vec<Loc> = (1..a.len()).map(|k| self.reg32(&a[k], Type::B32)).collect::<R<_>>()?;
             let mut halves = vec![];
@@ -2069,9 +2093,9 @@ impl<'a> Sel<'a> {
                 let r = self.v1();
                 let rf = [(ModKind::Rnd, rnd), (ModKind::Ftz, 0), (ModKind::Sat, sat)];
                 match op {
-                    "add" => self.op(Opcode::Fadd, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
-                    "sub" => self.op(Opcode::Fsub, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
-                    "mul" => self.op(Opcode::Fmul, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
+                    Op::Add => self.op(Opcode::Fadd, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
+                    Op::Sub => self.op(Opcode::Fsub, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
+                    Op::Mul => self.op(Opcode::Fmul, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
                     _ => self.op(Opcode::Ffma, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), vals[2]),
                 }
                 let h = self.v1();
@@ -2101,34 +2125,34 @@ impl<'a> Sel<'a> {
         };
         let out = if half { self.v1() } else { d };
         let rf = [(ModKind::Rnd, rnd), (ModKind::Ftz, ftz), (ModKind::Sat, sat)];
-        let approx_default = !(i.has(".rn") || i.has(".rz") || i.has(".rm") || i.has(".rp"));
+        let approx_default = !(i.has(Mod::Rn) || i.has(Mod::Rz) || i.has(Mod::Rm) || i.has(Mod::Rp));
         match op {
-            "add" | "sub" | "mul" => {
+            Op::Add | Op::Sub | Op::Mul => {
                 let y = src(self, 2)?;
                 let o = match op {
-                    "add" => Opcode::Fadd,
-                    "sub" => Opcode::Fsub,
+                    Op::Add => Opcode::Fadd,
+                    Op::Sub => Opcode::Fsub,
                     _ => Opcode::Fmul,
                 };
                 self.op(o, &rf, Loc::R(out), x, y, Loc::None);
             }
-            "fma" | "mad" => {
+            Op::Fma | Op::Mad => {
                 let y = src(self, 2)?;
                 let y = Src::Loc(self.in_reg(y));
                 let z = src(self, 3)?;
                 let z = self.in_reg(z);
                 self.op(Opcode::Ffma, &rf, Loc::R(out), x, y, z);
             }
-            "div" => {
+            Op::Div => {
                 let y = src(self, 2)?;
                 // div.approx and div.full: IEEE division, as the PTX interpreter defines them.
                 self.op(Opcode::Fdiv, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(out), x, y, Loc::None);
             }
-            "min" | "max" => {
+            Op::Min | Op::Max => {
                 let y = src(self, 2)?;
-                self.op(if op == "min" { Opcode::Fmin } else { Opcode::Fmax }, &[(ModKind::Ftz, ftz)], Loc::R(out), x, y, Loc::None);
+                self.op(if op == Op::Min { Opcode::Fmin } else { Opcode::Fmax }, &[(ModKind::Ftz, ftz)], Loc::R(out), x, y, Loc::None);
             }
-            "abs" | "neg" => {
+            Op::Abs | Op::Neg => {
                 let xf = if ftz == 1 {
                     // Flush a subnormal to its signed zero on the bits (NaN payloads kept), then the sign operation.
                     let (e, z, t) = (self.v1(), self.v1(), self.v1());
@@ -2150,10 +2174,10 @@ impl<'a> Sel<'a> {
                 } else {
                     x
                 };
-                let (o, imm) = if op == "abs" { (Opcode::And, 0x7fff_ffff) } else { (Opcode::Xor, 0x8000_0000) };
+                let (o, imm) = if op == Op::Abs { (Opcode::And, 0x7fff_ffff) } else { (Opcode::Xor, 0x8000_0000) };
                 self.op(o, &[], Loc::R(out), xf, Src::Imm(imm), Loc::None);
             }
-            "copysign" => {
+            Op::Copysign => {
                 let y = src(self, 2)?;
                 let yl = self.in_reg(y);
                 let (t, u) = (self.v1(), self.v1());
@@ -2161,23 +2185,23 @@ impl<'a> Sel<'a> {
                 self.op(Opcode::And, &[], Loc::R(u), yl, Src::Imm(0x7fff_ffff), Loc::None);
                 self.op(Opcode::Or, &[], Loc::R(out), Loc::R(t), Src::Loc(Loc::R(u)), Loc::None);
             }
-            "rcp" | "sqrt" if !approx_default => {
-                if op == "rcp" {
+            Op::Rcp | Op::Sqrt if !approx_default => {
+                if op == Op::Rcp {
                     let one = self.in_reg(Src::Imm(0x3f80_0000));
                     self.op(Opcode::Fdiv, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(out), one, Src::Loc(x), Loc::None);
                 } else {
                     self.op(Opcode::Fsqrt, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(out), x, Src::Loc(Loc::None), Loc::None);
                 }
             }
-            "rcp" | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" => {
+            Op::Rcp | Op::Sqrt | Op::Rsqrt | Op::Sin | Op::Cos | Op::Lg2 | Op::Ex2 | Op::Tanh => {
                 let f = match op {
-                    "rcp" => 0,
-                    "rsqrt" => 1,
-                    "lg2" => 2,
-                    "ex2" => 3,
-                    "sin" => 4,
-                    "cos" => 5,
-                    "sqrt" => 6,
+                    Op::Rcp => 0,
+                    Op::Rsqrt => 1,
+                    Op::Lg2 => 2,
+                    Op::Ex2 => 3,
+                    Op::Sin => 4,
+                    Op::Cos => 5,
+                    Op::Sqrt => 6,
                     _ => 7,
                 };
                 self.op(Opcode::Mufu, &[(ModKind::SfuFn, f), (ModKind::Ftz, ftz)], Loc::R(out), x, Src::Loc(Loc::None), Loc::None);
@@ -2196,9 +2220,9 @@ impl<'a> Sel<'a> {
         let aty = Self::ty(i, 1).ok_or("cvt needs two types")?;
         let (d, dt) = self.dst(&a[0])?;
         let rnd = rnd_of(i);
-        let int_round = i.has(".rni") || i.has(".rzi") || i.has(".rmi") || i.has(".rpi");
-        let ftz = i.has(".ftz") as u32;
-        let sat = i.has(".sat");
+        let int_round = i.has(Mod::Rni) || i.has(Mod::Rzi) || i.has(Mod::Rmi) || i.has(Mod::Rpi);
+        let ftz = i.has(Mod::Ftz) as u32;
+        let sat = i.has(Mod::Sat);
         let (dk, ak) = (dty.kind() == TypeKind::Float, aty.kind() == TypeKind::Float);
         let intty = |t: Type| match (t.kind() == TypeKind::Signed, is64(t)) {
             (false, false) => 0,

@@ -4,6 +4,7 @@
 //! The parser is generic over instructions (an opcode, its `.modifiers` and
 //! operands); which combinations are legal is the checker's business.
 
+use super::insts::{Mod, ModSet, Op};
 use super::source::Span;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -292,15 +293,45 @@ pub struct Guard {
 pub struct Inst {
     pub guard: Option<Guard>,
     pub opcode: Ident,
-    /// `.modifiers` in source order, with their spans.
+    /// The opcode, typed (`None`: unknown or unsupported, which the checker reports).
+    pub op: Option<Op>,
+    /// `.modifiers` and types in source order, with their spans.
     pub mods: Vec<Ident>,
+    /// The type suffixes, in order.
+    pub types: Vec<Type>,
+    /// The other suffixes that name a known modifier.
+    pub flags: ModSet,
     pub args: Vec<Operand>,
     pub span: Span,
 }
 
 impl Inst {
-    pub fn has(&self, m: &str) -> bool {
-        self.mods.iter().any(|x| x.name == m)
+    /// An instruction from its source parts; the typed fields follow from the names.
+    pub fn new(guard: Option<Guard>, opcode: Ident, mods: Vec<Ident>, args: Vec<Operand>, span: Span) -> Inst {
+        let op = Op::from_name(&opcode.name);
+        let types = mods.iter().filter_map(|m| Type::from_name(&m.name)).collect();
+        let mut flags = ModSet::default();
+        for m in mods.iter().filter_map(|m| Mod::from_name(m.name.strip_prefix('.')?)) {
+            flags.insert(m);
+        }
+        Inst { guard, opcode, op, mods, types, flags, args, span }
+    }
+    pub fn has(&self, m: Mod) -> bool {
+        self.flags.has(m)
+    }
+    /// The state space its modifiers name (`.global`, `.shared`, `.local`, `.const`, `.param`), if any.
+    pub fn space(&self) -> Option<Space> {
+        self.flags.first_of(&[
+            (Mod::Global, Space::Global),
+            (Mod::Shared, Space::Shared),
+            (Mod::Local, Space::Local),
+            (Mod::Const, Space::Const),
+            (Mod::Param, Space::Param),
+        ])
+    }
+    /// Whether the opcode is `op`.
+    pub fn is(&self, op: Op) -> bool {
+        self.op == Some(op)
     }
 }
 

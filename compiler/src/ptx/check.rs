@@ -4,7 +4,7 @@
 //! goes on after an error.
 
 use super::ast::*;
-use super::insts::{self, Spec};
+use super::insts::{self, group, Mod, Op, Spec};
 use super::source::{SourceFile, Span};
 use heddle_isa::diag::Diagnostic;
 use std::collections::HashMap;
@@ -69,7 +69,7 @@ struct Checker<'a> {
     /// Functions: (return values, parameters).
     sigs: HashMap<String, (usize, usize)>,
     /// The opcode being checked.
-    cur_op: String,
+    cur_op: Option<Op>,
 }
 
 /// Checks a parsed module; returns every error (empty: the module is valid).
@@ -88,7 +88,7 @@ pub fn check(src: &SourceFile, m: &Module) -> Vec<Diagnostic> {
         scopes: vec![Scope::default()],
         labels: HashMap::new(),
         sigs: HashMap::new(),
-        cur_op: String::new(),
+        cur_op: None,
     };
     c.module(m);
     c.errors.sort_by_key(|d| (d.line, d.col));
@@ -411,9 +411,9 @@ impl Checker<'_> {
     }
 
     fn inst(&mut self, i: &Inst) {
-        let op = i.opcode.name.as_str();
-        self.cur_op = op.to_string();
-        let Some(spec) = insts::spec(op) else {
+        self.cur_op = i.op;
+        let Some(op) = i.op else {
+            let op = i.opcode.name.as_str();
             if insts::UNSUPPORTED.contains(&op) {
                 self.error(i.opcode.span, format!("`{op}` is not supported by Heddle"));
             } else {
@@ -421,19 +421,20 @@ impl Checker<'_> {
             }
             return;
         };
+        let spec = op.spec();
         if let Some(g) = &i.guard {
             self.expect_pred(&g.pred);
         }
         // Version gating.
-        let sync = i.has(".sync") && matches!(op, "shfl" | "vote" | "match" | "redux");
+        let sync = i.has(Mod::Sync) && matches!(op, Op::Shfl | Op::Vote | Op::Match | Op::Redux);
         let need = if sync {
             (6, 0)
-        } else if op == "fma" && i.has(".f32") {
+        } else if op == Op::Fma && i.types.first() == Some(&Type::F32) {
             (2, 0)
         } else {
             spec.ptx
         };
-        if op == "shfl" && self.sm != 0 && self.sm < 30 {
+        if op == Op::Shfl && self.sm != 0 && self.sm < 30 {
             self.error(i.opcode.span, format!("`shfl` needs target sm_30 or later (this file targets sm_{})", self.sm));
         }
         if self.version < need {
@@ -456,7 +457,7 @@ impl Checker<'_> {
         let errors_before = self.errors.len();
         for m in &i.mods {
             let name = &m.name[1..];
-            if seen.contains(&name) && !matches!(op, "cvt" | "set" | "slct" | "dp4a" | "dp2a") {
+            if seen.contains(&name) && !matches!(op, Op::Cvt | Op::Set | Op::Slct | Op::Dp4a | Op::Dp2a) {
                 self.error(m.span, format!("modifier `{}` is repeated", m.name));
                 continue;
             }
@@ -466,7 +467,7 @@ impl Checker<'_> {
                 self.check_type_target(t, m.span);
             } else if EXTRA_TYPES.contains(&name) && spec.allows_type(name) {
                 extra_types += 1;
-            } else if spec.allows_mod(name) {
+            } else if Mod::from_name(name).is_some_and(|m| spec.allows_mod(m)) {
             } else if Type::from_name(&m.name).is_some() {
                 self.error(m.span, format!("`{op}` does not take type `{}`", m.name));
                 extra_types += 1;
@@ -497,13 +498,12 @@ impl Checker<'_> {
 
     /// Required and exclusive modifiers (what ptxas enforces beyond the table).
     fn modifier_rules(&mut self, i: &Inst, types: &[(Type, Span)]) {
-        let op = i.opcode.name.as_str();
-        let count = |names: &[&str]| names.iter().filter(|n| i.has(&format!(".{n}"))).count();
-        let rounding = count(&["rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna"]);
+        let Some(op) = i.op else { return };
+        let count = |group: &[Mod]| i.flags.count(group);
+        let rounding = count(group::ROUNDING);
         let span = i.opcode.span;
         if rounding > 1 {
-            let second =
-                i.mods.iter().filter(|m| matches!(&m.name[1..], "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" | "rna")).nth(1);
+            let second = i.mods.iter().filter(|m| Mod::from_name(&m.name[1..]).is_some_and(|m| group::ROUNDING.contains(&m))).nth(1);
             self.error(
                 second.map_or(span, |m| m.span),
                 format!("`{op}` takes at most one rounding modifier; `{}` is a second one", second.map_or("", |m| m.name.as_str())),
@@ -512,14 +512,12 @@ impl Checker<'_> {
         let ty = types.first().map(|t| t.0);
         let is_float = ty.is_some_and(|t| t.kind() == TypeKind::Float);
         match op {
-            "setp" | "set" => {
-                let cmps = count(&[
-                    "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
-                ]);
+            Op::Setp | Op::Set => {
+                let cmps = count(group::COMPARISON);
                 if cmps != 1 {
                     self.error(span, format!("`{op}` needs exactly one comparison (.eq .ne .lt ...)"));
                 }
-                let bops = count(&["and", "or", "xor"]);
+                let bops = count(group::BOOL_OP);
                 let n = i.args.len();
                 if bops == 1 && n != 4 {
                     self.error(span, format!("`{op}` with a boolean combine takes 4 operands, found {n}"));
@@ -527,17 +525,17 @@ impl Checker<'_> {
                     self.error(span, format!("`{op}` takes a 4th operand only with .and, .or or .xor"));
                 }
             }
-            "mul" | "mad" if !is_float && count(&["lo", "hi", "wide"]) != 1 => {
+            Op::Mul | Op::Mad if !is_float && count(group::MUL_HALF) != 1 => {
                 self.error(span, format!("integer `{op}` needs one of .lo .hi .wide"));
             }
-            "fma" if rounding == 0 && (ty != Some(Type::F32) || self.version >= (2, 0)) => {
+            Op::Fma if rounding == 0 && (ty != Some(Type::F32) || self.version >= (2, 0)) => {
                 self.error(span, "`fma` needs a rounding modifier (.rn .rz .rm .rp)");
             }
-            "cvt" if types.len() == 2 => {
+            Op::Cvt if types.len() == 2 => {
                 let (d, a) = (types[0].0, types[1].0);
                 let (df, af) = (d.kind() == TypeKind::Float, a.kind() == TypeKind::Float);
-                let int_r = count(&["rni", "rzi", "rmi", "rpi"]) > 0;
-                let fp_r = count(&["rn", "rz", "rm", "rp", "rna"]) > 0;
+                let int_r = count(group::INT_ROUNDING) > 0;
+                let fp_r = count(group::FLOAT_ROUNDING) > 0;
                 let narrowing = df && af && d.size() < a.size();
                 if (!df && af && !int_r) || (df && !af && !fp_r) || (narrowing && !fp_r) {
                     if self.version >= (1, 4) {
@@ -547,43 +545,43 @@ impl Checker<'_> {
                     self.error(span, format!("this rounding modifier is not valid for `cvt{}{}`", d.name(), a.name()));
                 }
             }
-            "atom" | "red" if count(&["and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"]) != 1 => {
+            Op::Atom | Op::Red if count(group::ATOM_OP) != 1 => {
                 self.error(span, format!("`{op}` needs exactly one operation (.add .min .cas ...)"));
             }
-            "shfl" if count(&["up", "down", "bfly", "idx"]) != 1 => self.error(span, "`shfl` needs a mode: one of .up .down .bfly .idx"),
-            "vote" if count(&["all", "any", "uni", "ballot"]) != 1 => self.error(span, "`vote` needs one of .all .any .uni .ballot"),
+            Op::Shfl if count(group::SHFL_MODE) != 1 => self.error(span, "`shfl` needs a mode: one of .up .down .bfly .idx"),
+            Op::Vote if count(group::VOTE_MODE) != 1 => self.error(span, "`vote` needs one of .all .any .uni .ballot"),
             _ => {}
         }
-        if i.has(".wide") && ty.is_some_and(|t| t.size() > 4) {
+        if i.has(Mod::Wide) && ty.is_some_and(|t| t.size() > 4) {
             let w = types.first().map_or(span, |t| t.1);
             self.error(w, format!("`{op}.wide` takes a 16- or 32-bit type"));
         }
         // Operand counts that depend on modifiers.
         let n = i.args.len();
         let want = match op {
-            "vote" | "shfl" | "match" | "redux" if i.has(".sync") => Some(if op == "shfl" { 5 } else { 3 }),
-            "bar" | "barrier" if i.has(".red") => Some(if n == 4 { 4 } else { 3 }),
-            "bar" | "barrier"
-                if !i.has(".warp")
+            Op::Vote | Op::Shfl | Op::Match | Op::Redux if i.has(Mod::Sync) => Some(if op == Op::Shfl { 5 } else { 3 }),
+            Op::Bar | Op::Barrier if i.has(Mod::Red) => Some(if n == 4 { 4 } else { 3 }),
+            Op::Bar | Op::Barrier
+                if !i.has(Mod::Warp)
                     && matches!(i.args.first(), Some(Operand::Expr(e)) if crate::ptx::expr::eval_int(e).is_ok_and(|v| v > 15)) =>
             {
                 let text = crate::ptx::print::operand(&i.args[0]);
                 self.error(i.args[0].span(), format!("barrier {text} does not exist: barriers go from 0 to 15"));
                 None
             }
-            "bar" | "barrier" => Some(if n == 2 { 2 } else { 1 }),
-            "atom" if i.has(".cas") => Some(4),
-            "atom" => Some(3),
+            Op::Bar | Op::Barrier => Some(if n == 2 { 2 } else { 1 }),
+            Op::Atom if i.has(Mod::Cas) => Some(4),
+            Op::Atom => Some(3),
             _ => None,
         };
         if let Some(w) = want {
-            if n != w && !(op == "match" && i.has(".all") && n == 3) {
+            if n != w && !(op == Op::Match && i.has(Mod::All) && n == 3) {
                 self.error(span, format!("`{op}` here takes {w} operands, found {n}"));
             }
         }
         // A vector access needs a vector operand.
         if let Some(v) = i.mods.iter().find_map(|m| m.name.strip_prefix(".v").and_then(|w| w.parse::<usize>().ok())) {
-            let data = if op == "st" { i.args.get(1) } else { i.args.first() };
+            let data = if op == Op::St { i.args.get(1) } else { i.args.first() };
             if let Some(d) = data {
                 let vector_reg = matches!(d, Operand::Name(n) if matches!(self.lookup(&n.name), Some(Sym::Var { vector: Some(_), .. })));
                 if !matches!(d, Operand::Vector(..)) && !vector_reg {
@@ -602,8 +600,8 @@ impl Checker<'_> {
     }
 
     fn operands(&mut self, i: &Inst, spec: &Spec, types: &[(Type, Span)]) {
-        let op = i.opcode.name.as_str();
-        if op == "call" {
+        let Some(op) = i.op else { return };
+        if op == Op::Call {
             return self.call(i);
         }
         let (req, opt) = spec.shapes();
@@ -614,7 +612,7 @@ impl Checker<'_> {
             return;
         }
         let ty = types.first().map(|t| t.0);
-        let relaxed = matches!(op, "ld" | "st" | "cvt" | "ldu");
+        let relaxed = matches!(op, Op::Ld | Op::St | Op::Cvt | Op::Ldu);
         for (k, arg) in i.args.iter().enumerate() {
             let shape = req.iter().chain(&opt).nth(k).copied().unwrap_or('s');
             // The type an operand at this position should have, where the rules are simple.
@@ -634,7 +632,7 @@ impl Checker<'_> {
                     self.error(Span::new(n.span.start as usize - 1, n.span.start as usize), "a destination cannot be negated")
                 }
                 (_, Operand::Pair(a, b)) => {
-                    let pair_ok = matches!(op, "setp" | "shfl" | "testp" | "isspacep") || (op == "match" && i.has(".all"));
+                    let pair_ok = matches!(op, Op::Setp | Op::Shfl | Op::Testp | Op::Isspacep) || (op == Op::Match && i.has(Mod::All));
                     if !(pair_ok && k == 0) {
                         self.error(a.span.to(b.span), format!("`{op}` takes no `d|p` operand here"));
                     }
@@ -648,7 +646,7 @@ impl Checker<'_> {
                     let width = i.mods.iter().find_map(|m| m.name.strip_prefix(".v").and_then(|w| w.parse::<usize>().ok()));
                     let ok = match width {
                         Some(w) => v.len() == w,
-                        None => op == "mov" && matches!(v.len(), 2 | 4),
+                        None => op == Op::Mov && matches!(v.len(), 2 | 4),
                     };
                     if !ok {
                         self.error(
@@ -660,7 +658,7 @@ impl Checker<'_> {
                             ),
                         );
                     }
-                    let elem = if op == "mov" { None } else { want };
+                    let elem = if op == Op::Mov { None } else { want };
                     for e in v {
                         match e {
                             Operand::Name(n) => self.name_operand(n, elem, relaxed, shape),
@@ -678,8 +676,8 @@ impl Checker<'_> {
 
     /// The register type an operand position requires, when the rule is simple.
     fn operand_type(&self, i: &Inst, k: usize, types: &[(Type, Span)], ty: Option<Type>) -> Option<Type> {
-        let op = i.opcode.name.as_str();
-        let wide = i.has(".wide");
+        let op = i.op?;
+        let wide = i.has(Mod::Wide);
         let double = |t: Type| match t {
             Type::U16 => Type::U32,
             Type::S16 => Type::S32,
@@ -688,60 +686,86 @@ impl Checker<'_> {
             t => t,
         };
         match op {
-            "add" | "sub" | "addc" | "subc" | "div" | "rem" | "abs" | "neg" | "min" | "max" | "and" | "or" | "xor" | "not" | "cnot"
-            | "fma" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "copysign" | "cvta" | "mul24" | "mad24"
-            | "sad" => ty,
-            "mul" | "mad" => match (wide, k) {
+            Op::Add
+            | Op::Sub
+            | Op::Addc
+            | Op::Subc
+            | Op::Div
+            | Op::Rem
+            | Op::Abs
+            | Op::Neg
+            | Op::Min
+            | Op::Max
+            | Op::And
+            | Op::Or
+            | Op::Xor
+            | Op::Not
+            | Op::Cnot
+            | Op::Fma
+            | Op::Rcp
+            | Op::Sqrt
+            | Op::Rsqrt
+            | Op::Sin
+            | Op::Cos
+            | Op::Lg2
+            | Op::Ex2
+            | Op::Tanh
+            | Op::Copysign
+            | Op::Cvta
+            | Op::Mul24
+            | Op::Mad24
+            | Op::Sad => ty,
+            Op::Mul | Op::Mad => match (wide, k) {
                 (true, 0) | (true, 3) => ty.map(double),
                 _ => ty,
             },
-            "selp" => {
+            Op::Selp => {
                 if k == 3 {
                     Some(Type::Pred)
                 } else {
                     ty
                 }
             }
-            "setp" => {
+            Op::Setp => {
                 if k == 0 || k == 3 {
                     Some(Type::Pred)
                 } else {
                     ty
                 }
             }
-            "shl" | "shr" => {
+            Op::Shl | Op::Shr => {
                 if k == 2 {
                     Some(Type::U32)
                 } else {
                     ty
                 }
             }
-            "mov" if !matches!(i.args.get(1), Some(Operand::Vector(..))) && !matches!(i.args.first(), Some(Operand::Vector(..))) => ty,
-            "ld" | "ldu" => {
+            Op::Mov if !matches!(i.args.get(1), Some(Operand::Vector(..))) && !matches!(i.args.first(), Some(Operand::Vector(..))) => ty,
+            Op::Ld | Op::Ldu => {
                 if k == 0 {
                     ty
                 } else {
                     None
                 }
             }
-            "st" => {
+            Op::St => {
                 if k == 1 {
                     ty
                 } else {
                     None
                 }
             }
-            "cvt" => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0),
-            "set" => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0).filter(|_| k < 3),
-            "shfl" if k <= 1 => ty,
-            "popc" | "clz" => {
+            Op::Cvt => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0),
+            Op::Set => types.get(if k == 0 { 0 } else { 1 }).map(|t| t.0).filter(|_| k < 3),
+            Op::Shfl if k <= 1 => ty,
+            Op::Popc | Op::Clz => {
                 if k == 0 {
                     Some(Type::U32)
                 } else {
                     ty
                 }
             }
-            "testp" => {
+            Op::Testp => {
                 if k == 0 {
                     Some(Type::Pred)
                 } else {
@@ -761,7 +785,7 @@ impl Checker<'_> {
             // Special registers read as any integer width (16-bit components in PTX 1.x).
             Some(Sym::Var { space: Space::Sreg, .. }) => {}
             Some(Sym::Label) if shape != 'l' => self.error(n.span, format!("label `{}` cannot be used as a value", n.name)),
-            Some(Sym::Var { space: Space::Param, .. }) if !matches!(self.cur_op.as_str(), "mov" | "cvta") => {
+            Some(Sym::Var { space: Space::Param, .. }) if !matches!(self.cur_op, Some(Op::Mov | Op::Cvta)) => {
                 self.error(n.span, format!("`{}` is a .param variable: read it with ld.param", n.name))
             }
             Some(Sym::Var { space: Space::Reg, ty, .. }) => {
@@ -830,8 +854,8 @@ impl Checker<'_> {
     }
 
     fn address(&mut self, i: &Inst, a: &Address) {
-        let op = i.opcode.name.as_str();
-        let space = [".global", ".shared", ".local", ".const", ".param"].iter().find(|s| i.has(s)).and_then(|s| Space::from_name(s));
+        let Some(op) = i.op else { return };
+        let space = i.space();
         if let Some(b) = &a.base {
             match self.lookup(&b.name) {
                 None => self.error(b.span, format!("undefined register or variable `{}`", b.name)),

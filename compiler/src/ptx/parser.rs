@@ -639,7 +639,7 @@ impl Parser<'_> {
                 self.bump();
             }
             let end = self.expect(";")?;
-            return Ok(Inst { guard, opcode, mods, args, span: start.to(end) });
+            return Ok(Inst::new(guard, opcode, mods, args, start.to(end)));
         }
         if !self.is(";") {
             args.push(self.operand(is_call)?);
@@ -651,7 +651,7 @@ impl Parser<'_> {
             return Err((self.span(), format!("expected `,` or `;` after an operand, found {}", describe(self.peek()))));
         }
         let end = self.bump().span;
-        Ok(Inst { guard, opcode, mods, args, span: start.to(end) })
+        Ok(Inst::new(guard, opcode, mods, args, start.to(end)))
     }
 
     /// A name with attached `.x` components (`%tid.x`).

@@ -5,6 +5,7 @@
 //! so it shares none of its analyses.
 
 use super::prep::{Opd, PInst};
+use heddle_compiler::ptx::insts::Op;
 
 /// The reconvergence pc of a branch whose paths only meet at the function's
 /// end: the ISA's, which no program reaches (programs are shorter than
@@ -28,7 +29,7 @@ fn targets(i: &PInst) -> Vec<u32> {
 }
 
 fn ends_block(i: &PInst) -> bool {
-    matches!(i.op.as_str(), "bra" | "brx" | "ret" | "exit" | "trap")
+    matches!(i.op, Op::Bra | Op::Brx | Op::Ret | Op::Exit | Op::Trap)
 }
 
 /// For each instruction: the pc where the paths of a branch there meet again
@@ -42,7 +43,7 @@ pub fn reconvergence(insts: &[PInst]) -> Vec<u32> {
     let mut leader = vec![false; n + 1];
     leader[0] = true;
     for (pc, i) in insts.iter().enumerate() {
-        if i.op == "bra" || i.op == "brx" {
+        if i.op == Op::Bra || i.op == Op::Brx {
             for t in targets(i) {
                 if (t as usize) < n {
                     leader[t as usize] = true;
@@ -63,16 +64,16 @@ pub fn reconvergence(insts: &[PInst]) -> Vec<u32> {
         let last = &insts[end - 1];
         let fall = if end < n { block_of(end) } else { exit };
         let guarded = last.guard.is_some();
-        match last.op.as_str() {
-            "bra" | "brx" => {
+        match last.op {
+            Op::Bra | Op::Brx => {
                 for t in targets(last) {
                     succ[b].push(if (t as usize) < n { block_of(t as usize) } else { exit });
                 }
-                if guarded || last.op == "brx" && targets(last).is_empty() {
+                if guarded || last.op == Op::Brx && targets(last).is_empty() {
                     succ[b].push(fall);
                 }
             }
-            "ret" | "exit" | "trap" => {
+            Op::Ret | Op::Exit | Op::Trap => {
                 succ[b].push(exit);
                 if guarded {
                     succ[b].push(fall);

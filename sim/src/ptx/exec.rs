@@ -15,6 +15,7 @@ use crate::syscall::{self, Regions};
 use crate::trap::{Space as MSpace, Trap, TrapKind};
 use crate::warp::Warp;
 use heddle_compiler::ptx::ast::{Space, Type, TypeKind};
+use heddle_compiler::ptx::insts::{Mod, ModSet, Op};
 use heddle_isa::mem;
 use heddle_isa::scalar::fp::{self, Rnd};
 use heddle_isa::scalar::{int, sfu};
@@ -607,15 +608,15 @@ impl Machine<'_> {
         let ty = i.types.first().copied().unwrap_or(Type::B32);
         let lane_err = |k: Fault, l: usize, a: Option<u64>| Box::new((k, Some(l), a));
         let warp_err = |k: Fault| Box::new((k, None, None));
-        match i.op.as_str() {
-            "bra" => {
+        match i.op {
+            Op::Bra => {
                 self.stats.branches += 1;
                 let target = match i.args.first() {
                     Some(Opd::Label(t)) => *t,
                     _ => return Err(warp_err(TrapKind::InvalidInstruction { reason: "bra without a label".into() })),
                 };
                 let join = func.rpc[pc as usize];
-                if exec != 0 && exec != active && i.mods.has("uni") {
+                if exec != 0 && exec != active && i.mods.has(Mod::Uni) {
                     return Err(warp_err(TrapKind::DivergentUniformBranch));
                 }
                 match cta.warps[w].branch(pc, target, join, exec, self.stack_depth) {
@@ -627,11 +628,11 @@ impl Machine<'_> {
                     // Paths meet only at the function's end: nothing waits at the join.
                 }
             }
-            "exit" => {
+            Op::Exit => {
                 cta.warps[w].exit(exec);
                 Self::check_barriers(self, cta);
             }
-            "ret" => {
+            Op::Ret => {
                 if func.entry {
                     cta.warps[w].exit(exec);
                 } else {
@@ -639,13 +640,13 @@ impl Machine<'_> {
                 }
                 Self::check_barriers(self, cta);
             }
-            "call" => self.call(cta, w, pc, i, exec)?,
-            "trap" if exec != 0 => return Err(Box::new((TrapKind::UserTrap, Some(exec.trailing_zeros() as usize), None))),
-            "brkpt" if exec != 0 => return Err(Box::new((TrapKind::Breakpoint, Some(exec.trailing_zeros() as usize), None))),
-            "trap" | "brkpt" | "membar" | "fence" | "prefetch" | "prefetchu" | "pmevent" | "nanosleep" => {}
+            Op::Call => self.call(cta, w, pc, i, exec)?,
+            Op::Trap if exec != 0 => return Err(Box::new((TrapKind::UserTrap, Some(exec.trailing_zeros() as usize), None))),
+            Op::Brkpt if exec != 0 => return Err(Box::new((TrapKind::Breakpoint, Some(exec.trailing_zeros() as usize), None))),
+            Op::Trap | Op::Brkpt | Op::Membar | Op::Fence | Op::Prefetch | Op::Prefetchu | Op::Pmevent | Op::Nanosleep => {}
             // __syncwarp: the warp runs in lockstep, its memory effects are already ordered.
-            "bar" if i.mods.has("warp") => {}
-            "bar" | "barrier" => {
+            Op::Bar if i.mods.has(Mod::Warp) => {}
+            Op::Bar | Op::Barrier => {
                 if exec != 0 {
                     self.barrier(cta, w, pc, i, exec)?;
                     if cta.warps[w].wait.is_some() {
@@ -653,42 +654,42 @@ impl Machine<'_> {
                     }
                 }
             }
-            "vote" => {
+            Op::Vote => {
                 let mut v = 0u64;
                 for l in lanes(exec) {
                     if self.read(cta, w, &i.args[1], Type::Pred, l) & 1 == 1 {
                         v |= 1 << l;
                     }
                 }
-                let r = if i.mods.has("ballot") {
+                let r = if i.mods.has(Mod::Ballot) {
                     v
                 } else {
-                    let b = if i.mods.has("all") {
+                    let b = if i.mods.has(Mod::All) {
                         v == exec
-                    } else if i.mods.has("any") {
+                    } else if i.mods.has(Mod::Any) {
                         v != 0
                     } else {
                         v == 0 || v == exec
                     };
                     b as u64
                 };
-                let t = if i.mods.has("ballot") { Type::B32 } else { Type::Pred };
+                let t = if i.mods.has(Mod::Ballot) { Type::B32 } else { Type::Pred };
                 for l in lanes(exec) {
                     self.write(cta, w, &i.args[0], t, l, r);
                 }
             }
-            "activemask" => {
+            Op::Activemask => {
                 for l in lanes(exec) {
                     self.write(cta, w, &i.args[0], Type::B32, l, active);
                 }
             }
-            "shfl" => self.shuffle(cta, w, i, exec, active),
-            "match" => {
+            Op::Shfl => self.shuffle(cta, w, i, exec, active),
+            Op::Match => {
                 let vals: Vec<u64> = (0..ws).map(|l| if exec >> l & 1 == 1 { self.read(cta, w, &i.args[1], ty, l) } else { 0 }).collect();
                 for l in lanes(exec) {
                     let same: u64 = lanes(exec).filter(|&k| vals[k] == vals[l]).fold(0, |m, k| m | 1 << k);
                     let all = same == exec;
-                    let r = if !i.mods.has("all") {
+                    let r = if !i.mods.has(Mod::All) {
                         same
                     } else if all {
                         exec
@@ -701,19 +702,19 @@ impl Machine<'_> {
                     }
                 }
             }
-            "redux" => {
+            Op::Redux => {
                 let vals: Vec<u64> = lanes(exec).map(|l| self.read(cta, w, &i.args[1], ty, l)).collect();
                 let s = ops::signed(ty);
                 let r = vals.iter().copied().reduce(|a, b| {
-                    if i.mods.has("add") {
+                    if i.mods.has(Mod::Add) {
                         a.wrapping_add(b)
-                    } else if i.mods.has("and") {
+                    } else if i.mods.has(Mod::And) {
                         a & b
-                    } else if i.mods.has("or") {
+                    } else if i.mods.has(Mod::Or) {
                         a | b
-                    } else if i.mods.has("xor") {
+                    } else if i.mods.has(Mod::Xor) {
                         a ^ b
-                    } else if i.mods.has("min") {
+                    } else if i.mods.has(Mod::Min) {
                         if s {
                             (ops::sext(a, ty).min(ops::sext(b, ty))) as u64
                         } else {
@@ -729,8 +730,8 @@ impl Machine<'_> {
                     self.write(cta, w, &i.args[0], ty, l, r.unwrap_or(0));
                 }
             }
-            "ld" | "ldu" | "st" => {
-                let store = i.op == "st";
+            Op::Ld | Op::Ldu | Op::St => {
+                let store = i.op == Op::St;
                 let (data, addr) = if store { (&i.args[1], &i.args[0]) } else { (&i.args[0], &i.args[1]) };
                 let n = i.vec.max(1);
                 let esize = ty.size().max(1);
@@ -766,8 +767,8 @@ impl Machine<'_> {
                     }
                 }
             }
-            "atom" | "red" => {
-                let red = i.op == "red";
+            Op::Atom | Op::Red => {
+                let red = i.op == Op::Red;
                 let (addr, b, c) = if red { (&i.args[0], &i.args[1], None) } else { (&i.args[1], &i.args[2], i.args.get(3)) };
                 for l in lanes(exec) {
                     let (space, a, _) = self.resolve(cta, w, i, addr, l).map_err(|k| lane_err(k, l, None))?;
@@ -842,7 +843,7 @@ impl Machine<'_> {
     fn barrier(&mut self, cta: &mut Cta, w: usize, pc: u32, i: &PInst, exec: u64) -> Result<(), Box<(Fault, Option<usize>, Option<u64>)>> {
         self.stats.barriers += 1;
         let first = exec.trailing_zeros() as usize;
-        let is_red = i.mods.has("red");
+        let is_red = i.mods.has(Mod::Red);
         let off = if is_red { 1 } else { 0 };
         let id = self.read(cta, w, &i.args[off], Type::U32, first) as usize;
         let count = match i.args.get(off + 1) {
@@ -870,9 +871,9 @@ impl Machine<'_> {
             r.0 += pc_count;
             r.1 &= all;
             r.2 |= any;
-            let kind = if i.mods.has("popc") {
+            let kind = if i.mods.has(Mod::Popc) {
                 0
-            } else if i.mods.has("and") {
+            } else if i.mods.has(Mod::And) {
                 1
             } else {
                 2
@@ -882,7 +883,7 @@ impl Machine<'_> {
         let warp = &mut cta.warps[w];
         cta.bars[id].0 += warp.live().count_ones();
         cta.bars[id].1 = count;
-        if !i.mods.has("arrive") {
+        if !i.mods.has(Mod::Arrive) {
             warp.wait = Some((id as u8, pc));
         }
         self.check_barriers(cta);
@@ -900,13 +901,13 @@ impl Machine<'_> {
             let (clamp, seg) = (c & lm, (c >> 8) & lm);
             let max_lane = (lane & seg) | (clamp & !seg);
             let min_lane = lane & seg;
-            let (j, inside) = if i.mods.has("up") {
+            let (j, inside) = if i.mods.has(Mod::Up) {
                 let j = lane as i64 - b as i64;
                 (j, j >= max_lane as i64)
-            } else if i.mods.has("down") {
+            } else if i.mods.has(Mod::Down) {
                 let j = (lane + b) as i64;
                 (j, j <= max_lane as i64)
-            } else if i.mods.has("bfly") {
+            } else if i.mods.has(Mod::Bfly) {
                 let j = (lane ^ (b & lm)) as i64;
                 (j, j <= max_lane as i64)
             } else {
@@ -1094,15 +1095,15 @@ impl Machine<'_> {
         let m = i.mods;
         let a = &i.args;
         let legacy = self.prog.legacy;
-        let ftz = m.has("ftz") || (legacy && ty == Type::F32);
-        let sat = m.has("sat");
+        let ftz = m.has(Mod::Ftz) || (legacy && ty == Type::F32);
+        let sat = m.has(Mod::Sat);
         let rnd = ops::rnd_of(m);
         let r = |s: &Self, k: usize, t: Type| s.read(cta, w, &a[k], t, l);
-        let op = i.op.as_str();
+        let op = i.op;
         let is_f = ty.kind() == TypeKind::Float;
         let v: u64 = match op {
             // mov.v2/.v4: element by element.
-            "mov" if i.vec > 1 => {
+            Op::Mov if i.vec > 1 => {
                 let elems = |o: &Opd| -> Vec<Opd> {
                     match o {
                         Opd::Vec(v) => v.clone(),
@@ -1116,52 +1117,52 @@ impl Machine<'_> {
                 }
                 return Ok(());
             }
-            "mov" => r(self, 1, ty),
-            "add" | "sub" | "addc" | "subc" if !is_f => {
+            Op::Mov => r(self, 1, ty),
+            Op::Add | Op::Sub | Op::Addc | Op::Subc if !is_f => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 let carry = cta.warps[w].carry >> l & 1 == 1;
-                let cin = (op == "addc" || op == "subc") && carry;
+                let cin = (op == Op::Addc || op == Op::Subc) && carry;
                 let bitsz = ops::bits(ty);
-                let (res, cout) = if op.starts_with("add") {
+                let (res, cout) = if matches!(op, Op::Add | Op::Addc) {
                     let wide = x as u128 + y as u128 + cin as u128;
                     (wide as u64, wide >> bitsz & 1 == 1)
                 } else {
                     let sub = y as u128 + cin as u128;
                     ((x as u128).wrapping_sub(sub) as u64, (x as u128) < sub)
                 };
-                if m.has("cc") {
+                if m.has(Mod::Cc) {
                     let c = &mut cta.warps[w].carry;
                     *c = (*c & !(1 << l)) | (cout as u64) << l;
                 }
                 if sat && ty == Type::S32 {
                     let (sx, sy) = (ops::sext(x, ty) as i64, ops::sext(y, ty) as i64);
-                    int::sat_s32(if op == "add" { sx + sy } else { sx - sy }) as u64
+                    int::sat_s32(if op == Op::Add { sx + sy } else { sx - sy }) as u64
                 } else {
                     res
                 }
             }
-            "add" | "sub" | "mul" | "fma" | "mad" if is_f => {
+            Op::Add | Op::Sub | Op::Mul | Op::Fma | Op::Mad if is_f => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
-                let z = if matches!(op, "fma" | "mad") { r(self, 3, ty) } else { 0 };
+                let z = if matches!(op, Op::Fma | Op::Mad) { r(self, 3, ty) } else { 0 };
                 match ty {
                     Type::F32 => {
                         let (x, y, z) = (x as u32, y as u32, z as u32);
                         (match op {
-                            "add" => fp::add32(x, y, rnd, ftz, sat),
-                            "sub" => fp::sub32(x, y, rnd, ftz, sat),
-                            "mul" => fp::mul32(x, y, rnd, ftz, sat),
+                            Op::Add => fp::add32(x, y, rnd, ftz, sat),
+                            Op::Sub => fp::sub32(x, y, rnd, ftz, sat),
+                            Op::Mul => fp::mul32(x, y, rnd, ftz, sat),
                             // FP-MAD32: with c = +-0 a separate mul then add.
-                            _ if legacy && op == "mad" && z & 0x7fff_ffff == 0 => {
+                            _ if legacy && op == Op::Mad && z & 0x7fff_ffff == 0 => {
                                 fp::add32(fp::mul32(x, y, Rnd::Rn, true, false), z, Rnd::Rn, true, sat)
                             }
-                            _ if legacy && op == "mad" => legacy_mad32(x, y, z, sat),
+                            _ if legacy && op == Op::Mad => legacy_mad32(x, y, z, sat),
                             _ => fp::fma32(x, y, z, rnd, ftz, sat),
                         }) as u64
                     }
                     Type::F64 => match op {
-                        "add" => fp::add64(x, y, rnd),
-                        "sub" => fp::sub64(x, y, rnd),
-                        "mul" => fp::mul64(x, y, rnd),
+                        Op::Add => fp::add64(x, y, rnd),
+                        Op::Sub => fp::sub64(x, y, rnd),
+                        Op::Mul => fp::mul64(x, y, rnd),
                         _ => fp::fma64(x, y, z, rnd),
                     },
                     Type::F16 => {
@@ -1180,12 +1181,12 @@ impl Machine<'_> {
                     _ => return Err(TrapKind::InvalidInstruction { reason: format!("`{op}{}` is not supported", ty.name()) }),
                 }
             }
-            "mul" | "mad" | "madc" | "mul24" | "mad24" => {
+            Op::Mul | Op::Mad | Op::Madc | Op::Mul24 | Op::Mad24 => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 let s = ops::signed(ty);
                 let bitsz = ops::bits(ty);
                 let s24 = |v: u64| ((((v & 0xff_ffff) as u32) << 8) as i32 >> 8) as i128;
-                let (xx, yy) = if op.ends_with("24") {
+                let (xx, yy) = if matches!(op, Op::Mul24 | Op::Mad24) {
                     (if s { s24(x) } else { (x & 0xff_ffff) as i128 }, if s { s24(y) } else { (y & 0xff_ffff) as i128 })
                 } else if s {
                     (ops::sext(x, ty) as i128, ops::sext(y, ty) as i128)
@@ -1193,9 +1194,9 @@ impl Machine<'_> {
                     (x as i128, y as i128)
                 };
                 let t = xx.wrapping_mul(yy) as u128;
-                let wide = m.has("wide");
-                let part = if m.has("hi") {
-                    if op.ends_with("24") {
+                let wide = m.has(Mod::Wide);
+                let part = if m.has(Mod::Hi) {
+                    if matches!(op, Op::Mul24 | Op::Mad24) {
                         (t >> 16) as u64
                     } else {
                         (t >> bitsz) as u64
@@ -1213,15 +1214,15 @@ impl Machine<'_> {
                 } else {
                     ty
                 };
-                let res = if op.starts_with("mad") {
+                let res = if matches!(op, Op::Mad | Op::Madc | Op::Mad24) {
                     let c = r(self, 3, dty);
-                    if sat && m.has("hi") && ty == Type::S32 {
+                    if sat && m.has(Mod::Hi) && ty == Type::S32 {
                         int::sat_s32(ops::sext(part, ty) + ops::sext(c, ty)) as u64
                     } else {
                         let carry = cta.warps[w].carry >> l & 1 == 1;
-                        let cin = op == "madc" && carry;
+                        let cin = op == Op::Madc && carry;
                         let sum = ops::mask(part, dty) as u128 + ops::mask(c, dty) as u128 + cin as u128;
-                        if m.has("cc") {
+                        if m.has(Mod::Cc) {
                             let cc = &mut cta.warps[w].carry;
                             *cc = (*cc & !(1 << l)) | ((sum >> ops::bits(dty) & 1) as u64) << l;
                         }
@@ -1234,13 +1235,13 @@ impl Machine<'_> {
                 self.write(cta, w, d, dty, l, ops::mask(res, dty));
                 return Ok(());
             }
-            "sad" => {
+            Op::Sad => {
                 let (x, y, z) = (r(self, 1, ty), r(self, 2, ty), r(self, 3, ty));
                 let lt = if ops::signed(ty) { ops::sext(x, ty) < ops::sext(y, ty) } else { x < y };
                 z.wrapping_add(if lt { y.wrapping_sub(x) } else { x.wrapping_sub(y) })
             }
-            "div" | "rem" if !is_f => int::div_rem(r(self, 1, ty), r(self, 2, ty), ops::bits(ty), ops::signed(ty), op == "rem"),
-            "div" => {
+            Op::Div | Op::Rem if !is_f => int::div_rem(r(self, 1, ty), r(self, 2, ty), ops::bits(ty), ops::signed(ty), op == Op::Rem),
+            Op::Div => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 if ty == Type::F64 {
                     fp::div64(x, y, rnd)
@@ -1250,14 +1251,14 @@ impl Machine<'_> {
                     fp::div32(x as u32, y as u32, rnd, ftz) as u64
                 }
             }
-            "abs" | "neg" => {
+            Op::Abs | Op::Neg => {
                 let x = r(self, 1, ty);
                 match ty.kind() {
                     TypeKind::Float => {
                         let x = if ftz && ty == Type::F32 { fp::ftz32(x as u32) as u64 } else { x };
                         let sign = 1u64 << (ops::bits(ty) - 1);
                         let signs = if ty == Type::F16x2 { 0x8000_8000 } else { sign };
-                        if op == "abs" {
+                        if op == Op::Abs {
                             x & !signs
                         } else {
                             x ^ signs
@@ -1265,13 +1266,13 @@ impl Machine<'_> {
                     }
                     _ => {
                         let sx = ops::sext(x, ty);
-                        (if op == "abs" { sx.wrapping_abs() } else { sx.wrapping_neg() }) as u64
+                        (if op == Op::Abs { sx.wrapping_abs() } else { sx.wrapping_neg() }) as u64
                     }
                 }
             }
-            "min" | "max" => {
+            Op::Min | Op::Max => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
-                let max = op == "max";
+                let max = op == Op::Max;
                 match ty {
                     Type::F32 => fp::minmax32(x as u32, y as u32, max, ftz) as u64,
                     Type::F64 => fp::minmax64(x, y, max),
@@ -1288,21 +1289,21 @@ impl Machine<'_> {
                     }
                 }
             }
-            "and" | "or" | "xor" => {
+            Op::And | Op::Or | Op::Xor => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 match op {
-                    "and" => x & y,
-                    "or" => x | y,
+                    Op::And => x & y,
+                    Op::Or => x | y,
                     _ => x ^ y,
                 }
             }
-            "not" => ops::mask(!r(self, 1, ty), ty),
-            "cnot" => (r(self, 1, ty) == 0) as u64,
-            "shl" | "shr" => {
+            Op::Not => ops::mask(!r(self, 1, ty), ty),
+            Op::Cnot => (r(self, 1, ty) == 0) as u64,
+            Op::Shl | Op::Shr => {
                 let x = r(self, 1, ty);
                 let n = r(self, 2, Type::U32);
                 let b = ops::bits(ty) as u64;
-                if op == "shl" {
+                if op == Op::Shl {
                     if n >= b {
                         0
                     } else {
@@ -1316,17 +1317,17 @@ impl Machine<'_> {
                     x >> n
                 }
             }
-            "shf" => int::shf(
+            Op::Shf => int::shf(
                 r(self, 1, Type::B32) as u32,
                 r(self, 3, Type::U32) as u32,
                 r(self, 2, Type::B32) as u32,
-                m.has("r"),
-                m.has("clamp"),
+                m.has(Mod::R),
+                m.has(Mod::Clamp),
             ) as u64,
-            "popc" => r(self, 1, ty).count_ones() as u64,
-            "clz" => (r(self, 1, ty).leading_zeros() - (64 - ops::bits(ty))) as u64,
-            "brev" => r(self, 1, ty).reverse_bits() >> (64 - ops::bits(ty)),
-            "bfind" => {
+            Op::Popc => r(self, 1, ty).count_ones() as u64,
+            Op::Clz => (r(self, 1, ty).leading_zeros() - (64 - ops::bits(ty))) as u64,
+            Op::Brev => r(self, 1, ty).reverse_bits() >> (64 - ops::bits(ty)),
+            Op::Bfind => {
                 let x = r(self, 1, ty);
                 let b = ops::bits(ty);
                 let v = if ops::signed(ty) && ops::sext(x, ty) < 0 { ops::mask(!x, ty) } else { x };
@@ -1334,14 +1335,14 @@ impl Machine<'_> {
                     0xffff_ffff
                 } else {
                     let pos = 63 - v.leading_zeros() as u64;
-                    if m.has("shiftamt") {
+                    if m.has(Mod::Shiftamt) {
                         b as u64 - 1 - pos
                     } else {
                         pos
                     }
                 }
             }
-            "bfe" => {
+            Op::Bfe => {
                 let x = r(self, 1, ty);
                 let pos = r(self, 2, Type::U32) & 0xff;
                 let len = r(self, 3, Type::U32) & 0xff;
@@ -1354,7 +1355,7 @@ impl Machine<'_> {
                 }
                 d
             }
-            "bfi" => {
+            Op::Bfi => {
                 let (ins, base) = (r(self, 1, ty), r(self, 2, ty));
                 let pos = r(self, 3, Type::U32) & 0xff;
                 let len = r(self, 4, Type::U32) & 0xff;
@@ -1367,12 +1368,14 @@ impl Machine<'_> {
                 }
                 d
             }
-            "prmt" => {
-                let mode =
-                    ["", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"].iter().position(|n| !n.is_empty() && m.has(n)).unwrap_or(0) as u32;
+            Op::Prmt => {
+                let mode = [Mod::F4e, Mod::B4e, Mod::Rc8, Mod::Ecl, Mod::Ecr, Mod::Rc16]
+                    .iter()
+                    .position(|&n| m.has(n))
+                    .map_or(0, |p| p as u32 + 1);
                 int::prmt(r(self, 1, Type::B32) as u32, r(self, 3, Type::B32) as u32, r(self, 2, Type::B32) as u32, mode) as u64
             }
-            "lop3" => {
+            Op::Lop3 => {
                 let (x, y, z) = (r(self, 1, ty), r(self, 2, ty), r(self, 3, ty));
                 let lut = r(self, 4, Type::U32) & 0xff;
                 let mut d = 0u64;
@@ -1382,57 +1385,57 @@ impl Machine<'_> {
                 }
                 d
             }
-            "copysign" => {
+            Op::Copysign => {
                 let (x, y) = (r(self, 1, ty), r(self, 2, ty));
                 let sign = 1u64 << (ops::bits(ty) - 1);
                 (y & !sign) | (x & sign)
             }
-            "rcp" | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" => {
+            Op::Rcp | Op::Sqrt | Op::Rsqrt | Op::Sin | Op::Cos | Op::Lg2 | Op::Ex2 | Op::Tanh => {
                 let x = r(self, 1, ty);
                 if ty == Type::F64 {
                     match op {
-                        "rcp" => fp::div64(1f64.to_bits(), x, rnd),
-                        "sqrt" => fp::sqrt64(x, rnd),
+                        Op::Rcp => fp::div64(1f64.to_bits(), x, rnd),
+                        Op::Sqrt => fp::sqrt64(x, rnd),
                         // rsqrt.approx.f64: the correctly rounded 1/sqrt(x) of the rounded root.
-                        "rsqrt" => fp::div64(1f64.to_bits(), fp::sqrt64(x, Rnd::Rn), Rnd::Rn),
+                        Op::Rsqrt => fp::div64(1f64.to_bits(), fp::sqrt64(x, Rnd::Rn), Rnd::Rn),
                         _ => return Err(TrapKind::InvalidInstruction { reason: format!("`{op}.f64` is not supported") }),
                     }
                 } else if ty == Type::F32 {
                     let x = x as u32;
-                    let approx = m.has("approx") || !(m.has("rn") || m.has("rz") || m.has("rm") || m.has("rp"));
+                    let approx = m.has(Mod::Approx) || !(m.has(Mod::Rn) || m.has(Mod::Rz) || m.has(Mod::Rm) || m.has(Mod::Rp));
                     (match op {
-                        "rcp" if !approx => fp::div32(1f32.to_bits(), x, rnd, ftz),
-                        "sqrt" if !approx => fp::sqrt32(x, rnd, ftz),
-                        "rcp" => sfu::rcp(x, ftz),
-                        "sqrt" => sfu::sqrt(x, ftz),
-                        "rsqrt" => sfu::rsqrt(x, ftz),
-                        "sin" => sfu::sin(x, ftz),
-                        "cos" => sfu::cos(x, ftz),
-                        "lg2" => sfu::lg2(x, ftz),
-                        "ex2" => sfu::ex2(x, ftz),
+                        Op::Rcp if !approx => fp::div32(1f32.to_bits(), x, rnd, ftz),
+                        Op::Sqrt if !approx => fp::sqrt32(x, rnd, ftz),
+                        Op::Rcp => sfu::rcp(x, ftz),
+                        Op::Sqrt => sfu::sqrt(x, ftz),
+                        Op::Rsqrt => sfu::rsqrt(x, ftz),
+                        Op::Sin => sfu::sin(x, ftz),
+                        Op::Cos => sfu::cos(x, ftz),
+                        Op::Lg2 => sfu::lg2(x, ftz),
+                        Op::Ex2 => sfu::ex2(x, ftz),
                         _ => sfu::tanh(x, ftz),
                     }) as u64
                 } else {
                     // f16: through binary32 and the same SFU algorithms.
                     let f = fp::h2f(x as u32);
                     let y = match op {
-                        "ex2" => sfu::ex2(f, false),
+                        Op::Ex2 => sfu::ex2(f, false),
                         _ => sfu::tanh(f, false),
                     };
                     fp::f2h(y, Rnd::Rn, false) as u64
                 }
             }
-            "testp" => {
+            Op::Testp => {
                 let x = ops::float_to_f64(r(self, 1, ty), ty, false);
-                let res = if m.has("finite") {
+                let res = if m.has(Mod::Finite) {
                     x.is_finite()
-                } else if m.has("infinite") {
+                } else if m.has(Mod::Infinite) {
                     x.is_infinite()
-                } else if m.has("number") {
+                } else if m.has(Mod::Number) {
                     !x.is_nan()
-                } else if m.has("notanumber") {
+                } else if m.has(Mod::Notanumber) {
                     x.is_nan()
-                } else if m.has("normal") {
+                } else if m.has(Mod::Normal) {
                     if ty == Type::F32 {
                         (x as f32).is_normal()
                     } else {
@@ -1446,18 +1449,18 @@ impl Machine<'_> {
                 self.write(cta, w, &a[0], Type::Pred, l, res as u64);
                 return Ok(());
             }
-            "setp" | "set" => {
-                let sty = if op == "set" { i.types.get(1).copied().unwrap_or(ty) } else { ty };
+            Op::Setp | Op::Set => {
+                let sty = if op == Op::Set { i.types.get(1).copied().unwrap_or(ty) } else { ty };
                 let (x, y) = (r(self, 1, sty), r(self, 2, sty));
-                let cmp = compare(m, sty, x, y, (m.has("ftz") || legacy) && sty == Type::F32);
+                let cmp = compare(m, sty, x, y, (m.has(Mod::Ftz) || legacy) && sty == Type::F32);
                 let c = if a.len() > 3 { Some(r(self, 3, Type::Pred) & 1 == 1) } else { None };
                 let comb = |v: bool| match c {
                     None => v,
-                    Some(c) if m.has("and") => v && c,
-                    Some(c) if m.has("or") => v || c,
+                    Some(c) if m.has(Mod::And) => v && c,
+                    Some(c) if m.has(Mod::Or) => v || c,
                     Some(c) => v ^ c,
                 };
-                if op == "setp" {
+                if op == Op::Setp {
                     match &a[0] {
                         Opd::Pair(p, q) => {
                             self.set_pred(cta, w, *p, l, comb(cmp));
@@ -1476,18 +1479,18 @@ impl Machine<'_> {
                     0
                 }
             }
-            "selp" => {
+            Op::Selp => {
                 if r(self, 3, Type::Pred) & 1 == 1 {
                     r(self, 1, ty)
                 } else {
                     r(self, 2, ty)
                 }
             }
-            "slct" => {
+            Op::Slct => {
                 let cty = i.types.get(1).copied().unwrap_or(Type::S32);
                 let c = r(self, 3, cty);
                 let ge = if cty == Type::F32 {
-                    let flush = m.has("ftz") || legacy;
+                    let flush = m.has(Mod::Ftz) || legacy;
                     let cv = f32::from_bits(if flush { fp::ftz32(c as u32) } else { c as u32 });
                     cv >= 0.0
                 } else {
@@ -1499,39 +1502,39 @@ impl Machine<'_> {
                     r(self, 2, ty)
                 }
             }
-            "cvt" => {
+            Op::Cvt => {
                 let aty = i.types.get(1).copied().unwrap_or(ty);
                 let x = r(self, 1, aty);
-                let int_round = m.has("rni") || m.has("rzi") || m.has("rmi") || m.has("rpi");
+                let int_round = m.has(Mod::Rni) || m.has(Mod::Rzi) || m.has(Mod::Rmi) || m.has(Mod::Rpi);
                 let rnd = if aty.kind() == TypeKind::Float && ty.kind() != TypeKind::Float && !int_round { Rnd::Rz } else { rnd };
                 let c = Cvt {
                     rnd,
                     int_round,
                     // CVT-30: the sm_1x implicit flush skips .f64 and 64-bit integers.
-                    ftz: m.has("ftz")
+                    ftz: m.has(Mod::Ftz)
                         || (legacy && (ty == Type::F32 || aty == Type::F32) && ty != Type::F64 && aty != Type::F64 && ty.size() < 8),
                     sat,
                     legacy,
                 };
                 ops::cvt(ty, aty, x, &c)
             }
-            "cvta" => {
+            Op::Cvta => {
                 let x = r(self, 1, ty);
                 let win = i.space.and_then(memory_space).map_or(0, |s| space::window_base(s) as u64);
-                if m.has("to") {
+                if m.has(Mod::To) {
                     x.wrapping_sub(win)
                 } else {
                     x.wrapping_add(win)
                 }
             }
-            "isspacep" => {
+            Op::Isspacep => {
                 let x = r(self, 1, Type::U64);
                 let a32 = x as u32;
                 let res = space::in_window(i.space.and_then(memory_space).unwrap_or(MSpace::Global), a32);
                 self.write(cta, w, &a[0], Type::Pred, l, res as u64);
                 return Ok(());
             }
-            "dp4a" | "dp2a" => {
+            Op::Dp4a | Op::Dp2a => {
                 let (aty, bty) = (ty, i.types.get(1).copied().unwrap_or(ty));
                 let (x, y, z) = (r(self, 1, Type::B32), r(self, 2, Type::B32), r(self, 3, Type::B32));
                 let lane8 = |v: u64, k: u32, s: bool| {
@@ -1549,12 +1552,12 @@ impl Machine<'_> {
                     }
                 };
                 let mut acc = ops::sext(z, Type::S32);
-                if op == "dp4a" {
+                if op == Op::Dp4a {
                     for k in 0..4 {
                         acc += lane8(x, k, ops::signed(aty)) * lane8(y, k, ops::signed(bty));
                     }
                 } else {
-                    let off = if m.has("hi") { 2 } else { 0 };
+                    let off = if m.has(Mod::Hi) { 2 } else { 0 };
                     for k in 0..2 {
                         acc += lane16(x, k, ops::signed(aty)) * lane8(y, k + off, ops::signed(bty));
                     }
@@ -1579,49 +1582,49 @@ fn legacy_mad32(a: u32, b: u32, c: u32, sat: bool) -> u32 {
 }
 
 /// A PTX comparison (setp/set) on values of type `t`.
-fn compare(m: super::prep::Mods, t: Type, x: u64, y: u64, ftz: bool) -> bool {
-    let names = ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
+fn compare(m: ModSet, t: Type, x: u64, y: u64, ftz: bool) -> bool {
+    use Mod::*;
     if t.kind() == TypeKind::Float {
-        let code = names.iter().position(|n| m.has(n)).unwrap_or(0) as u32;
+        let code = [Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan].iter().position(|&n| m.has(n)).unwrap_or(0) as u32;
         let (a, b) = (ops::float_to_f64(x, t, ftz), ops::float_to_f64(y, t, ftz));
         return fp::compare(a.partial_cmp(&b), code);
     }
     let s = ops::signed(t);
     let (a, b) = (ops::sext(x, t), ops::sext(y, t));
     let (ua, ub) = (ops::mask(x, t), ops::mask(y, t));
-    if m.has("eq") {
+    if m.has(Mod::Eq) {
         ua == ub
-    } else if m.has("ne") {
+    } else if m.has(Mod::Ne) {
         ua != ub
-    } else if m.has("lt") {
+    } else if m.has(Mod::Lt) {
         if s {
             a < b
         } else {
             ua < ub
         }
-    } else if m.has("le") {
+    } else if m.has(Mod::Le) {
         if s {
             a <= b
         } else {
             ua <= ub
         }
-    } else if m.has("gt") {
+    } else if m.has(Mod::Gt) {
         if s {
             a > b
         } else {
             ua > ub
         }
-    } else if m.has("ge") {
+    } else if m.has(Mod::Ge) {
         if s {
             a >= b
         } else {
             ua >= ub
         }
-    } else if m.has("lo_") {
+    } else if m.has(Mod::Lo) {
         ua < ub
-    } else if m.has("ls") {
+    } else if m.has(Mod::Ls) {
         ua <= ub
-    } else if m.has("hi") {
+    } else if m.has(Mod::Hi) {
         ua > ub
     } else {
         ua >= ub
@@ -1632,39 +1635,39 @@ fn compare(m: super::prep::Mods, t: Type, x: u64, y: u64, ftz: bool) -> bool {
 fn atom_op(i: &PInst, ty: Type, old: u64, b: u64, c: u64) -> u64 {
     let m = i.mods;
     let s = ops::signed(ty);
-    let v = if m.has("add") {
+    let v = if m.has(Mod::Add) {
         match ty {
-            Type::F32 => fp::add32(old as u32, b as u32, Rnd::Rn, !m.has("noftz"), false) as u64,
+            Type::F32 => fp::add32(old as u32, b as u32, Rnd::Rn, !m.has(Mod::Noftz), false) as u64,
             Type::F64 => fp::add64(old, b, Rnd::Rn),
             _ => old.wrapping_add(b),
         }
-    } else if m.has("cas") {
+    } else if m.has(Mod::Cas) {
         if old == b {
             c
         } else {
             old
         }
-    } else if m.has("exch") {
+    } else if m.has(Mod::Exch) {
         b
-    } else if m.has("and") {
+    } else if m.has(Mod::And) {
         old & b
-    } else if m.has("or") {
+    } else if m.has(Mod::Or) {
         old | b
-    } else if m.has("xor") {
+    } else if m.has(Mod::Xor) {
         old ^ b
-    } else if m.has("inc") {
+    } else if m.has(Mod::Inc) {
         if old >= b {
             0
         } else {
             old + 1
         }
-    } else if m.has("dec") {
+    } else if m.has(Mod::Dec) {
         if old == 0 || old > b {
             b
         } else {
             old - 1
         }
-    } else if m.has("min") {
+    } else if m.has(Mod::Min) {
         if s {
             ops::sext(old, ty).min(ops::sext(b, ty)) as u64
         } else {

@@ -4,6 +4,7 @@
 
 use heddle_compiler::ptx::ast::{Type, TypeKind};
 use heddle_compiler::ptx::expr::Value;
+use heddle_compiler::ptx::insts::{Mod, ModSet, Op};
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};
 use rustc_apfloat::ieee::{Double, Half};
 use rustc_apfloat::{Float, FloatConvert, Round};
@@ -70,12 +71,12 @@ fn float_from_f64(f: f64, ty: Type) -> u64 {
     }
 }
 
-pub fn rnd_of(m: super::prep::Mods) -> Rnd {
-    if m.has("rz") || m.has("rzi") {
+pub fn rnd_of(m: ModSet) -> Rnd {
+    if m.has(Mod::Rz) || m.has(Mod::Rzi) {
         Rnd::Rz
-    } else if m.has("rm") || m.has("rmi") {
+    } else if m.has(Mod::Rm) || m.has(Mod::Rmi) {
         Rnd::Rm
-    } else if m.has("rp") || m.has("rpi") {
+    } else if m.has(Mod::Rp) || m.has(Mod::Rpi) {
         Rnd::Rp
     } else {
         Rnd::Rn
@@ -92,12 +93,12 @@ fn ap(r: Rnd) -> Round {
 }
 
 /// binary16 arithmetic (IEEE, canonical NaN).
-pub fn f16_op(op: &str, a: u64, b: u64, c: u64, r: Rnd) -> u64 {
+pub fn f16_op(op: Op, a: u64, b: u64, c: u64, r: Rnd) -> u64 {
     let h = |x: u64| Half::from_bits((x & 0xffff) as u128);
     let x = match op {
-        "add" => h(a).add_r(h(b), ap(r)).value,
-        "sub" => h(a).sub_r(h(b), ap(r)).value,
-        "mul" => h(a).mul_r(h(b), ap(r)).value,
+        Op::Add => h(a).add_r(h(b), ap(r)).value,
+        Op::Sub => h(a).sub_r(h(b), ap(r)).value,
+        Op::Mul => h(a).mul_r(h(b), ap(r)).value,
         _ => h(a).mul_add_r(h(b), h(c), ap(r)).value,
     };
     if x.is_nan() {

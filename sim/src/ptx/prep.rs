@@ -14,111 +14,11 @@
 use super::cfg;
 use heddle_compiler::ptx::ast::*;
 use heddle_compiler::ptx::expr::{self, Value};
+use heddle_compiler::ptx::insts::{Mod, ModSet, Op};
 use heddle_compiler::ptx::SourceFile;
 use heddle_isa::mem::align_up;
 use heddle_isa::mem::MODULE_GLOBAL_BASE;
 use std::collections::HashMap;
-
-/// Modifier names the interpreter distinguishes, one bit each.
-pub const MOD_NAMES: &[&str] = &[
-    "sat",
-    "cc",
-    "hi",
-    "lo",
-    "wide",
-    "rn",
-    "rz",
-    "rm",
-    "rp",
-    "rni",
-    "rzi",
-    "rmi",
-    "rpi",
-    "ftz",
-    "approx",
-    "full",
-    "uni",
-    "to",
-    "global",
-    "shared",
-    "local",
-    "const",
-    "param",
-    "eq",
-    "ne",
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "lo_",
-    "ls",
-    "hs",
-    "equ",
-    "neu",
-    "ltu",
-    "leu",
-    "gtu",
-    "geu",
-    "num",
-    "nan",
-    "and",
-    "or",
-    "xor",
-    "cas",
-    "exch",
-    "add",
-    "inc",
-    "dec",
-    "min",
-    "max",
-    "all",
-    "any",
-    "ballot",
-    "sync",
-    "arrive",
-    "red",
-    "popc",
-    "up",
-    "down",
-    "bfly",
-    "idx",
-    "l",
-    "r",
-    "clamp",
-    "wrap",
-    "f4e",
-    "b4e",
-    "rc8",
-    "ecl",
-    "ecr",
-    "rc16",
-    "shiftamt",
-    "v2",
-    "v4",
-    "relu",
-    "NaN",
-    "finite",
-    "infinite",
-    "number",
-    "notanumber",
-    "normal",
-    "subnormal",
-    "noftz",
-    "xorsign",
-    "abs",
-    "generic",
-    "warp",
-];
-
-/// A set of modifiers (bit i = `MOD_NAMES[i]`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Mods(pub u128);
-
-impl Mods {
-    pub fn has(self, name: &str) -> bool {
-        MOD_NAMES.iter().position(|n| *n == name).is_some_and(|i| self.0 >> i & 1 == 1)
-    }
-}
 
 /// Where a memory operand's base points.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -159,9 +59,9 @@ pub enum Opd {
 
 #[derive(Debug, Clone)]
 pub struct PInst {
-    pub op: String,
+    pub op: Op,
     pub types: Vec<Type>,
-    pub mods: Mods,
+    pub mods: ModSet,
     /// Vector width (`.v2`, `.v4`), 1 otherwise.
     pub vec: u32,
     /// Explicit state space of ld/st/atom/cvta.
@@ -379,7 +279,6 @@ struct FnCtx<'a> {
     param_area: u32,
     local_frame: u32,
     labels: HashMap<String, u32>,
-    entry: bool,
 }
 
 fn prepare_func(
@@ -399,7 +298,6 @@ fn prepare_func(
         param_area: 0,
         local_frame: 0,
         labels: HashMap::new(),
-        entry: f.entry,
     };
     let mut rets = vec![];
     let mut params = vec![];
@@ -635,30 +533,15 @@ impl FnCtx<'_> {
     }
 
     fn inst(&self, i: &Inst) -> Result<PInst, String> {
-        let mut types = vec![];
-        let mut mods = Mods::default();
-        let mut vec = 1;
-        let mut space = None;
-        let lo_is_cmp = i.opcode.name == "setp" || i.opcode.name == "set";
-        for m in &i.mods {
-            let name = &m.name[1..];
-            if let Some(t) = Type::from_name(&m.name) {
-                types.push(t);
-                continue;
-            }
-            if let Some(s) = Space::from_name(&m.name) {
-                space = Some(s);
-            }
-            match name {
-                "v2" => vec = 2,
-                "v4" => vec = 4,
-                _ => {}
-            }
-            let key = if name == "lo" && lo_is_cmp { "lo_" } else { name };
-            if let Some(bit) = MOD_NAMES.iter().position(|n| *n == key) {
-                mods.0 |= 1 << bit;
-            }
-        }
+        let op = i.op.ok_or_else(|| format!("unknown instruction `{}`", i.opcode.name))?;
+        let vec = if i.has(Mod::V4) {
+            4
+        } else if i.has(Mod::V2) {
+            2
+        } else {
+            1
+        };
+        let (types, mods, space) = (i.types.clone(), i.flags, i.space());
         let guard = match &i.guard {
             Some(g) => match self.lookup(&g.pred.name) {
                 Some(Opd::Reg(s, _)) => Some((s, g.neg)),
@@ -668,7 +551,6 @@ impl FnCtx<'_> {
         };
         let args = i.args.iter().map(|a| self.operand(a)).collect::<Result<Vec<_>, _>>()?;
         let (line, col) = self.src.line_col(i.span.start as usize);
-        let _ = self.entry;
-        Ok(PInst { op: i.opcode.name.clone(), types, mods, vec, space, guard, args, line: line as u32, col: col as u32 })
+        Ok(PInst { op, types, mods, vec, space, guard, args, line: line as u32, col: col as u32 })
     }
 }
