@@ -171,7 +171,7 @@ impl Labels {
 }
 
 /// A PTX instruction's category, from its opcode and types.
-fn ptx_category(i: &heddle_sim::ptx::prep::PInst) -> u8 {
+fn ptx_category(i: &heddle_sim::ptx::ir::PInst) -> u8 {
     use heddle_compiler::ptx::ast::Type;
     use heddle_compiler::ptx::insts::{Mod, Op};
     match i.op {

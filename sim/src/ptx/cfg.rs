@@ -4,7 +4,7 @@
 //! purpose: the PTX interpreter is an independent oracle for the compiler,
 //! so it shares none of its analyses.
 
-use super::prep::{Opd, PInst};
+use super::ir::{Opd, PInst};
 use heddle_compiler::ptx::insts::Op;
 
 /// The reconvergence pc of a branch whose paths only meet at the function's

@@ -11,13 +11,14 @@
 
 pub mod cfg;
 mod exec;
+pub mod ir;
 pub mod ops;
 pub mod prep;
 
 use heddle_compiler::ptx::ast::Module;
 use heddle_compiler::ptx::SourceFile;
 use heddle_isa::object::{Kernel, Object, Param};
-pub use prep::Prog;
+pub use ir::Prog;
 
 /// Prepares a checked module for the interpreter.
 pub fn prepare(src: &SourceFile, m: &Module) -> Result<Prog, String> {

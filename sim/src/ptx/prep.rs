@@ -12,136 +12,14 @@
 //! boundary.
 
 use super::cfg;
+use super::ir::*;
 use heddle_compiler::ptx::ast::*;
 use heddle_compiler::ptx::expr::{self, Value};
-use heddle_compiler::ptx::insts::{Mod, ModSet, Op};
+use heddle_compiler::ptx::insts::Mod;
 use heddle_compiler::ptx::SourceFile;
 use heddle_isa::mem::align_up;
 use heddle_isa::mem::MODULE_GLOBAL_BASE;
 use std::collections::HashMap;
-
-/// Where a memory operand's base points.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Base {
-    /// No base: an absolute address in the instruction's space.
-    None,
-    Reg(u32),
-    /// Addresses (or offsets) of variables in their space.
-    Global(u32),
-    Const(u32),
-    Shared(u32),
-    /// Offset in the current frame's local memory.
-    Local(u32),
-    /// Kernel parameter space offset.
-    KParam(u32),
-    /// Offset in the current frame's per-thread parameter area.
-    FParam(u32),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Opd {
-    Reg(u32, Type),
-    Const(Value),
-    /// `0f` bits (SYN-43: standalone, exact).
-    F32(u32),
-    Special(u8, u8),
-    Not(u32),
-    Addr(Base, i64),
-    Vec(Vec<Opd>),
-    Pair(u32, u32),
-    Sink,
-    Label(u32),
-    Func(usize),
-    List(Vec<Opd>),
-    /// A variable name used as a value: its address.
-    Sym(Base),
-}
-
-#[derive(Debug, Clone)]
-pub struct PInst {
-    pub op: Op,
-    pub types: Vec<Type>,
-    pub mods: ModSet,
-    /// Vector width (`.v2`, `.v4`), 1 otherwise.
-    pub vec: u32,
-    /// Explicit state space of ld/st/atom/cvta.
-    pub space: Option<Space>,
-    pub guard: Option<(u32, bool)>,
-    pub args: Vec<Opd>,
-    /// Source line and column.
-    pub line: u32,
-    pub col: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ParamInfo {
-    pub offset: u32,
-    pub size: u32,
-}
-
-#[derive(Debug, Clone)]
-pub struct Func {
-    pub name: String,
-    pub entry: bool,
-    /// Declared but not defined here (vprintf, malloc, free, __assertfail).
-    pub external: bool,
-    pub reg_types: Vec<Type>,
-    pub rets: Vec<ParamInfo>,
-    pub params: Vec<ParamInfo>,
-    /// Bytes of the per-thread parameter area (rets, params, call-site params).
-    pub param_area: u32,
-    /// Bytes of `.local` variables.
-    pub local_frame: u32,
-    pub insts: Vec<PInst>,
-    /// Reconvergence pc of each instruction that branches (`cfg::EXIT_JOIN` where the paths meet only at the end).
-    pub rpc: Vec<u32>,
-}
-
-#[derive(Debug, Clone)]
-pub struct Prog {
-    pub file: String,
-    pub funcs: Vec<Func>,
-    pub func_index: HashMap<String, usize>,
-    pub global_image: Vec<u8>,
-    pub const_image: Vec<u8>,
-    pub static_shared: u32,
-    /// sm_1x target: f32 always flushes subnormals, mad.f32 is not fused.
-    pub legacy: bool,
-}
-
-/// Function "addresses" (for indirect calls) lie above the 32-bit address space.
-pub const FUNC_ADDR: u64 = 1 << 32;
-
-pub const SPECIALS: &[&str] = &[
-    "%tid",
-    "%ntid",
-    "%ctaid",
-    "%nctaid",
-    "%laneid",
-    "%warpid",
-    "%nwarpid",
-    "%smid",
-    "%nsmid",
-    "%gridid",
-    "%clock",
-    "%clock_hi",
-    "%clock64",
-    "%lanemask_eq",
-    "%lanemask_le",
-    "%lanemask_lt",
-    "%lanemask_ge",
-    "%lanemask_gt",
-    "%dynamic_smem_size",
-    "%total_smem_size",
-    "WARP_SZ",
-    "%globaltimer",
-    "%globaltimer_lo",
-    "%globaltimer_hi",
-    "%pm0",
-    "%pm1",
-    "%pm2",
-    "%pm3",
-];
 
 fn decl_size(v: &VarDecl, d: &Declarator) -> u32 {
     let elem = v.ty.size() * v.vector.unwrap_or(1);
@@ -442,13 +320,13 @@ impl FnCtx<'_> {
             Some((b, c)) if matches!(c, "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a") => (b, Some(c)),
             _ => (name, None),
         };
-        if let Some(i) = SPECIALS.iter().position(|s| *s == base) {
+        if let Some(sr) = Special::from_name(base) {
             let k = match comp {
                 Some("y") => 1,
                 Some("z") => 2,
                 _ => 0,
             };
-            return Some(Opd::Special(i as u8, k));
+            return Some(Opd::Special(sr, k));
         }
         for (scope, fam) in self.scopes.iter().zip(&self.families).rev() {
             if let Some(o) = scope.get(base) {
@@ -502,7 +380,7 @@ impl FnCtx<'_> {
                     expr::eval(e, &|n| match self.lookup(n) {
                         Some(Opd::Addr(Base::Global(a), _)) => Some(Value::U64(a as u64)),
                         Some(Opd::Addr(Base::Const(a) | Base::Shared(a) | Base::Local(a), _)) => Some(Value::U64(a as u64)),
-                        Some(Opd::Special(20, _)) => Some(Value::S64(32)),
+                        Some(Opd::Special(Special::WarpSz, _)) => Some(Value::S64(32)),
                         _ => None,
                     })
                     .map_err(|(_, m)| m)?,
