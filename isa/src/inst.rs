@@ -2,7 +2,6 @@
 
 use crate::fields::{self, NUM_REGS, PT, RZ};
 use crate::table::{mod_info, Format, ModKind, Opcode, Regs};
-use std::fmt;
 
 /// A guard predicate: the instruction executes in lanes where `pred` (negated if `neg`) holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -351,8 +350,3 @@ impl Inst {
     }
 }
 
-impl fmt::Display for Inst {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::asm::print::write_inst(f, self, &|pc| format!("{pc}"))
-    }
-}

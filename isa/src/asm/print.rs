@@ -159,3 +159,10 @@ pub fn write_inst(f: &mut dyn Write, i: &Inst, label: &dyn Fn(u32) -> String) ->
 pub fn has_mod(op: Opcode, kind: ModKind) -> bool {
     op.info().mods.contains(&kind)
 }
+
+/// An instruction as assembly text, branch targets as numbers.
+impl fmt::Display for Inst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_inst(f, self, &|pc| format!("{pc}"))
+    }
+}
