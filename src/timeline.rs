@@ -49,27 +49,25 @@ pub mod cat {
     pub const FPU: u8 = 1;
     pub const SFU: u8 = 2;
     pub const DPU: u8 = 3;
-    pub const DVU: u8 = 4;
-    pub const MEMORY: u8 = 5;
-    pub const CONTROL: u8 = 6;
-    pub const BARRIER: u8 = 7;
-    pub const BANK_CONFLICT: u8 = 8;
-    pub const FRONT_END: u8 = 9;
-    pub const BARRIER_WAIT: u8 = 10;
-    pub const CTA_SETUP: u8 = 11;
-    pub const OTHER: u8 = 12;
+    pub const MEMORY: u8 = 4;
+    pub const CONTROL: u8 = 5;
+    pub const BARRIER: u8 = 6;
+    pub const BANK_CONFLICT: u8 = 7;
+    pub const FRONT_END: u8 = 8;
+    pub const BARRIER_WAIT: u8 = 9;
+    pub const CTA_SETUP: u8 = 10;
+    pub const OTHER: u8 = 11;
 }
 
 /// Number of categories.
-pub const NCAT: usize = 13;
+pub const NCAT: usize = 12;
 
 /// The categories, in stacking order (bottom up) and legend order.
 pub const CATEGORIES: [Category; NCAT] = [
-    Category { name: "alu", colour: "#4e79a7", what: "integer ALU, moves, predicates, special registers" },
-    Category { name: "fpu", colour: "#59a14f", what: "FP32 arithmetic, comparisons, conversions" },
+    Category { name: "alu", colour: "#4e79a7", what: "integer ALU (division included), moves, predicates, special registers" },
+    Category { name: "fpu", colour: "#59a14f", what: "FP32 arithmetic, comparisons, conversions, IEEE division and square root" },
     Category { name: "sfu", colour: "#b07aa1", what: "special-function unit" },
     Category { name: "dpu", colour: "#9c755f", what: "binary64 unit" },
-    Category { name: "dvu", colour: "#edc948", what: "iterative divide and square root" },
     Category { name: "memory", colour: "#f28e2b", what: "loads, stores, atomics, system calls (rtl: their beats and bus waits)" },
     Category { name: "control", colour: "#76b7b2", what: "branches, calls, warp-wide operations (rtl: stack commands)" },
     Category { name: "barrier", colour: "#d37295", what: "a barrier instruction (rtl: arrive, check, release)" },
@@ -106,7 +104,6 @@ pub fn category(op: Opcode) -> u8 {
         Unit::Fpu => cat::FPU,
         Unit::Sfu => cat::SFU,
         Unit::Dpu => cat::DPU,
-        Unit::Dvu => cat::DVU,
         Unit::Lsu => cat::MEMORY,
         Unit::Ctl => cat::CONTROL,
     }
@@ -181,9 +178,8 @@ fn ptx_category(i: &heddle_sim::ptx::ir::PInst) -> u8 {
         Op::Bra | Op::Call | Op::Ret | Op::Exit | Op::Trap | Op::Brkpt | Op::Vote | Op::Shfl | Op::Activemask | Op::Match | Op::Redux => {
             cat::CONTROL
         }
-        Op::Div | Op::Rem => cat::DVU,
-        Op::Sqrt | Op::Rcp if !i.mods.has(Mod::Approx) => cat::DVU,
-        Op::Sin | Op::Cos | Op::Lg2 | Op::Ex2 | Op::Rcp | Op::Rsqrt | Op::Sqrt | Op::Tanh => cat::SFU,
+        Op::Sin | Op::Cos | Op::Lg2 | Op::Ex2 | Op::Rsqrt | Op::Tanh => cat::SFU,
+        Op::Rcp | Op::Sqrt if i.mods.has(Mod::Approx) => cat::SFU,
         _ if i.types.contains(&Type::F64) => cat::DPU,
         _ if i.types.iter().any(|t| matches!(t, Type::F32 | Type::F16 | Type::F16x2 | Type::Bf16 | Type::Bf16x2)) => cat::FPU,
         _ => cat::ALU,

@@ -98,8 +98,7 @@ fn graph(root: &Path) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
         let text = std::fs::read_to_string(f).expect("readable source");
         let mut uses = BTreeSet::new();
         for p in paths(&code(&text)) {
-            let (mut base, rest): (ModPath, &[String]) =
-                if p[0] == "crate" { (vec![], &p[1..]) } else { (m.clone(), &p[..]) };
+            let (mut base, rest): (ModPath, &[String]) = if p[0] == "crate" { (vec![], &p[1..]) } else { (m.clone(), &p[..]) };
             let mut rest = rest;
             while let Some(first) = rest.first().filter(|w| *w == "super" || *w == "self") {
                 if first == "super" {

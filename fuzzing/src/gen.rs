@@ -439,16 +439,10 @@ pub fn case_with(u: &mut Unstructured, opts: Options) -> Result<Case> {
     let units = cfg.units();
     let ops: Vec<Opcode> = TABLE
         .iter()
-        .filter(|i| match i.unit {
-            Unit::Alu => !matches!(i.format, Format::S2r),
-            Unit::Fpu | Unit::Sfu => units.fp32,
-            Unit::Dpu => units.fp64,
-            Unit::Dvu => match i.opcode {
-                Opcode::Div | Opcode::Rem | Opcode::Div64 | Opcode::Rem64 => units.int_div,
-                Opcode::Ddiv | Opcode::Dsqrt => units.fp64,
-                _ => units.fp32,
-            },
-            _ => false,
+        .filter(|i| {
+            matches!(i.unit, Unit::Alu | Unit::Fpu | Unit::Sfu | Unit::Dpu)
+                && i.format != Format::S2r
+                && heddle_hw::decode::missing_unit(i.opcode, false, units).is_none()
         })
         .map(|i| i.opcode)
         .collect();

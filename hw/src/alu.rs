@@ -21,7 +21,7 @@
 //! carry flag, used only with `.x`.
 
 use heddle_isa::scalar::int;
-use heddle_isa::table::{mod_info, MODS, TABLE};
+use heddle_isa::table::{mod_info, Unit, MODS, TABLE};
 use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
 
@@ -55,40 +55,11 @@ impl IntAlu {
 /// The opcodes of the dividers (built only with `SmConfig::int_div`).
 pub const DIV_OPS: &[Opcode] = &[Opcode::Div, Opcode::Rem, Opcode::Div64, Opcode::Rem64];
 
-/// Opcodes this unit executes.
-pub const OPS: &[Opcode] = &[
-    Opcode::Mov,
-    Opcode::Add,
-    Opcode::Sub,
-    Opcode::Mul,
-    Opcode::Mad,
-    Opcode::Min,
-    Opcode::Max,
-    Opcode::Abs,
-    Opcode::And,
-    Opcode::Or,
-    Opcode::Xor,
-    Opcode::Shl,
-    Opcode::Shr,
-    Opcode::Shf,
-    Opcode::Popc,
-    Opcode::Clz,
-    Opcode::Brev,
-    Opcode::Bfind,
-    Opcode::Bfe,
-    Opcode::Bfi,
-    Opcode::Prmt,
-    Opcode::Isetp,
-    Opcode::Sel,
-    Opcode::Isetp64,
-    Opcode::Shl64,
-    Opcode::Shr64,
-    Opcode::Mul64,
-    Opcode::Div,
-    Opcode::Rem,
-    Opcode::Div64,
-    Opcode::Rem64,
-];
+/// Opcodes this unit executes: the table's `Unit::Alu` rows but those the
+/// SM's control runs itself (`s2r`, `plop`, `nop`).
+pub fn ops() -> impl Iterator<Item = Opcode> {
+    TABLE.iter().filter(|i| i.unit == Unit::Alu && !matches!(i.opcode, Opcode::S2r | Opcode::Plop | Opcode::Nop)).map(|i| i.opcode)
+}
 
 /// The reference semantics: (d, cout, cc_we, pout).
 pub fn model(op: u8, modv: u32, a: u64, b: u64, c: u64, cin: bool, pin: bool) -> (u64, bool, bool, bool) {

@@ -4,8 +4,8 @@
 //! function.
 
 use crate::config::Units;
-use crate::{alu, fpu, sfu};
-use heddle_isa::table::{Format, Regs};
+use crate::{alu, fpu};
+use heddle_isa::table::{Format, Regs, Unit};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
@@ -60,9 +60,9 @@ pub const WORD_BITS: usize = 17;
 /// implemented.
 pub fn rom_word(op: Opcode, units: Units) -> u64 {
     let info = op.info();
-    let fp = (units.fp32 && fpu::OPS32.contains(&op)) || (units.fp64 && fpu::OPS64.contains(&op));
-    let sfu = units.fp32 && op == sfu::OP;
-    let int = alu::OPS.contains(&op) && (units.int_div || !alu::DIV_OPS.contains(&op));
+    let fp = (units.fp32 && fpu::ops32().any(|o| o == op)) || (units.fp64 && fpu::ops64().any(|o| o == op));
+    let sfu = units.fp32 && info.unit == Unit::Sfu;
+    let int = alu::ops().any(|o| o == op) && (units.int_div || !alu::DIV_OPS.contains(&op));
     let class = match op {
         _ if int || fp || sfu => class::ALU,
         Opcode::S2r => class::S2R,
@@ -128,7 +128,7 @@ pub fn missing_unit(op: Opcode, fadd_atom: bool, units: Units) -> Option<&'stati
     }
     Some(if alu::DIV_OPS.contains(&op) {
         "int_div"
-    } else if fpu::OPS64.contains(&op) {
+    } else if fpu::ops64().any(|o| o == op) {
         "fp64"
     } else {
         "fp32"

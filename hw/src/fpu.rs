@@ -41,7 +41,7 @@
 use crate::alu::isa_localparams;
 use crate::verilog::isqrt_function;
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};
-use heddle_isa::table::mod_info;
+use heddle_isa::table::{mod_info, Unit, TABLE};
 use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
 
@@ -62,41 +62,15 @@ pub struct Fpu {
     _ran: Gate,
 }
 
-/// binary32 opcodes this unit executes (`SmConfig::fp32`).
-pub const OPS32: &[Opcode] = &[
-    Opcode::Fadd,
-    Opcode::Fsub,
-    Opcode::Fmul,
-    Opcode::Ffma,
-    Opcode::Fmin,
-    Opcode::Fmax,
-    Opcode::Fsetp,
-    Opcode::Frnd,
-    Opcode::F2i,
-    Opcode::I2f,
-    Opcode::F2h,
-    Opcode::H2f,
-    Opcode::Fdiv,
-    Opcode::Fsqrt,
-];
+/// binary32 opcodes this unit executes (`SmConfig::fp32`): the table's `Unit::Fpu` rows.
+pub fn ops32() -> impl Iterator<Item = Opcode> {
+    TABLE.iter().filter(|i| i.unit == Unit::Fpu).map(|i| i.opcode)
+}
 
-/// binary64 opcodes this unit executes (`SmConfig::fp64`).
-pub const OPS64: &[Opcode] = &[
-    Opcode::Dadd,
-    Opcode::Dsub,
-    Opcode::Dmul,
-    Opcode::Dfma,
-    Opcode::Dmin,
-    Opcode::Dmax,
-    Opcode::Dsetp,
-    Opcode::Drnd,
-    Opcode::Ddiv,
-    Opcode::Dsqrt,
-    Opcode::F2d,
-    Opcode::D2f,
-    Opcode::D2i,
-    Opcode::I2d,
-];
+/// binary64 opcodes this unit executes (`SmConfig::fp64`): the table's `Unit::Dpu` rows.
+pub fn ops64() -> impl Iterator<Item = Opcode> {
+    TABLE.iter().filter(|i| i.unit == Unit::Dpu).map(|i| i.opcode)
+}
 
 /// The reference semantics: (d, pout).
 pub fn model(op: u8, modv: u32, ext0: bool, a: u64, b: u64, c: u64) -> (u64, bool) {

@@ -14,11 +14,8 @@ use crate::alu::isa_localparams;
 use crate::verilog::isqrt_function;
 use heddle_isa::scalar::sfu;
 use heddle_isa::table::mod_info;
-use heddle_isa::{ModKind, Opcode};
+use heddle_isa::ModKind;
 use rust_hdl::prelude::*;
-
-/// The opcode this unit executes.
-pub const OP: Opcode = Opcode::Mufu;
 
 #[derive(LogicBlock, Default)]
 pub struct Sfu {

@@ -1,7 +1,7 @@
 //! Custom blocks under rust-hdl and under Verilator, compared vector by
 //! vector (see `heddle_hw::cosim`).
 
-use heddle_hw::alu::{IntAlu, OPS};
+use heddle_hw::alu::{ops, IntAlu};
 use heddle_hw::bits::{Gather, Popc64};
 use heddle_hw::config::Units;
 use heddle_hw::cosim::{run_verilator, settle, Port};
@@ -49,7 +49,7 @@ fn operand(rng: &mut fastrand::Rng, wide: bool) -> u64 {
 fn int_alu_verilog_matches_its_model() {
     let mut rng = fastrand::Rng::with_seed(5);
     let mut vectors = vec![];
-    for &op in OPS {
+    for op in ops() {
         let wide = matches!(
             op,
             heddle_isa::Opcode::Isetp64

@@ -36,7 +36,8 @@ fn syntax(format: Format) -> &'static str {
 
 /// The whole reference document.
 pub fn reference() -> String {
-    let mut s = String::from(PREAMBLE);
+    let rows: Vec<String> = crate::syscall::SYSCALLS.iter().map(crate::syscall::doc_row).collect();
+    let mut s = PREAMBLE.replace("{syscalls}", &rows.join("\n"));
     let w = &mut s;
     let _ = writeln!(w, "\n## Fields\n\n| field | bits |\n|---|---|");
     for (name, f) in fields::ALL {

@@ -115,6 +115,19 @@ impl Inst {
         matches!(self.op.info().format, Format::Rrbc | Format::Atom | Format::Shfl)
     }
 
+    /// How many registers from `d` on the instruction writes when it
+    /// retires: `d`'s count, or a system call's result registers. `None`:
+    /// none then (`barred` writes `d` when its barrier completes; `free`
+    /// and `assertfail` return nothing).
+    pub fn retire_writes(&self) -> Option<u8> {
+        match self.op.info().format {
+            Format::Syscall => crate::syscall::Syscall::get(self.modifier(ModKind::SysNo)).and_then(|s| s.result_regs()),
+            Format::BarRed => None,
+            f if f.writes_d() => Some(self.reg_counts()[0]),
+            _ => None,
+        }
+    }
+
     /// How many consecutive registers d, a, b and c name.
     pub fn reg_counts(&self) -> [u8; 4] {
         let is64 = || self.modifier(ModKind::IntTy) >= 2;
@@ -349,4 +362,3 @@ impl Inst {
         v
     }
 }
-

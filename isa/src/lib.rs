@@ -21,6 +21,7 @@ pub mod mem;
 pub mod object;
 pub mod scalar;
 pub mod sreg;
+pub mod syscall;
 pub mod table;
 
 pub use inst::{Guard, Inst, InvalidInst, Operand};

@@ -11,16 +11,14 @@ use crate::fields::{Field, EXT, MOD};
 /// Which execution unit runs an instruction (the hardware issue class).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Unit {
-    /// Integer ALU, moves, predicates, special registers.
+    /// Integer ALU (with its optional dividers), moves, predicates, special registers.
     Alu,
-    /// FP32 add/mul/fma, compare, conversions.
+    /// FP32 add/mul/fma, compare, conversions, IEEE division and square root.
     Fpu,
     /// Special-function unit (approximate transcendental functions).
     Sfu,
-    /// Optional binary64 unit.
+    /// Optional binary64 unit (division and square root included).
     Dpu,
-    /// Iterative divide and square-root unit (integer and IEEE division, square root).
-    Dvu,
     /// Load/store unit: memory, atomics, fences.
     Lsu,
     /// Control: branches, calls, barriers, warp-wide operations, syscalls.
@@ -73,6 +71,28 @@ pub enum Format {
     S2r,
     /// `d, a`: result registers from `d`, argument registers from `a`.
     Syscall,
+}
+
+impl Format {
+    /// Whether `d` names registers the instruction writes (not ones it
+    /// reads, as `st`'s data, or a predicate).
+    pub fn writes_d(self) -> bool {
+        matches!(
+            self,
+            Format::Rb
+                | Format::Rr
+                | Format::Rrb
+                | Format::Rrbc
+                | Format::Ld
+                | Format::Atom
+                | Format::Shfl
+                | Format::S2r
+                | Format::Ballot
+                | Format::Sel
+                | Format::Syscall
+                | Format::BarRed
+        )
+    }
 }
 
 /// How many consecutive registers each of d, a, b, c names (1, 2 or 4).
@@ -189,44 +209,44 @@ impl ModInfo {
 }
 
 macro_rules! mods {
-    ($($kind:ident: $word:ident[$lo:literal, $w:literal] $omit:literal [$($name:literal),*] $doc:literal;)*) => {
+    ($($kind:ident: $word:ident[$lo:literal, $w:literal] $omit:literal $names:expr, $doc:literal;)*) => {
         /// Every modifier kind, with its bits and names.
         pub static MODS: &[ModInfo] = &[$(ModInfo {
             kind: ModKind::$kind, word: $word, lo: $lo, width: $w,
-            names: &[$($name),*], omit_default: $omit, doc: $doc,
+            names: &$names, omit_default: $omit, doc: $doc,
         },)*];
     };
 }
 
 mods! {
-    Rnd: MOD[0, 2] true ["rn", "rz", "rm", "rp"] "IEEE rounding: to nearest even (default), toward zero, toward -inf, toward +inf";
-    Ftz: MOD[2, 1] true ["ftz"] "flush subnormal inputs and results to sign-preserving zero";
-    Sat: MOD[3, 1] true ["sat"] "saturate: f32 results clamp to [0.0, 1.0] (NaN gives +0.0); integer add/mad.hi clamp to the s32 range";
-    Cc: MOD[0, 1] true ["cc"] "write the carry flag (borrow for sub)";
-    X: MOD[1, 1] true ["x"] "add the carry flag (sub: subtract the borrow)";
-    Hi: MOD[2, 1] true ["hi"] "take the high 32 bits of the 64-bit product (default: low 32 bits)";
-    Sign: MOD[4, 1] false ["u", "s"] "unsigned or signed operands";
-    ICmp: MOD[0, 4] false ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"] "integer comparison: lt/le/gt/ge signed, lo/ls/hi/hs unsigned";
-    FCmp: MOD[0, 4] false ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"] "float comparison: ordered (false on NaN), unordered (u: true on NaN), num (neither NaN), nan (either NaN)";
-    BoolOp: MOD[4, 2] true ["and", "or", "xor"] "boolean combine with the predicate operand";
-    Width: MOD[0, 3] false ["u8", "s8", "u16", "s16", "b32", "b64", "b128"] "access width; s8/s16 sign-extend, u8/u16 zero-extend";
-    Space: MOD[3, 3] true ["gen", "global", "shared", "local", "const", "param"] "state space (default: generic address)";
-    AtomOp: MOD[0, 4] false ["add", "fadd", "umin", "smin", "umax", "smax", "inc", "dec", "and", "or", "xor", "exch", "cas"] "atomic operation";
-    AtomSpace: MOD[4, 2] true ["gen", "global", "shared"] "atomic state space (default: generic address)";
-    SfuFn: MOD[3, 3] false ["rcp", "rsqrt", "lg2", "ex2", "sin", "cos", "sqrt", "tanh"] "special function";
-    IntTy: MOD[4, 2] false ["u32", "s32", "u64", "s64"] "integer type of a conversion";
-    ShflMode: MOD[0, 2] false ["idx", "up", "down", "bfly"] "shuffle source-lane rule";
-    VoteMode: MOD[0, 2] false ["all", "any", "uni"] "vote reduction";
-    Scope: MOD[0, 2] false ["cta", "gpu", "sys"] "fence scope";
-    BarMode: MOD[0, 1] false ["sync", "arrive"] "wait at the barrier, or only arrive";
-    RedOp: MOD[0, 2] false ["popc", "and", "or"] "barrier reduction: count, all or any of the predicate over the CTA";
-    SysNo: MOD[0, 2] false ["vprintf", "malloc", "free", "assertfail"] "system call serviced by the host";
-    ShfDir: MOD[0, 1] false ["l", "r"] "funnel-shift direction";
-    Clamp: MOD[1, 1] true ["clamp"] "clamp the shift amount to 32 (default: wrap, amount mod 32)";
-    PrmtMode: MOD[0, 3] true ["gen", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"] "byte-permute mode (default: generic selector)";
-    ShiftAmt: MOD[0, 1] true ["shiftamt"] "return the shift amount (31 - position) instead of the bit position";
-    B64: EXT[0, 1] true ["b64"] "64-bit operands in register pairs (register form only)";
-    FtzExt: EXT[0, 1] true ["ftz"] "flush subnormal inputs to sign-preserving zero (register form only)";
+    Rnd: MOD[0, 2] true ["rn", "rz", "rm", "rp"], "IEEE rounding: to nearest even (default), toward zero, toward -inf, toward +inf";
+    Ftz: MOD[2, 1] true ["ftz"], "flush subnormal inputs and results to sign-preserving zero";
+    Sat: MOD[3, 1] true ["sat"], "saturate: f32 results clamp to [0.0, 1.0] (NaN gives +0.0); integer add/mad.hi clamp to the s32 range";
+    Cc: MOD[0, 1] true ["cc"], "write the carry flag (borrow for sub)";
+    X: MOD[1, 1] true ["x"], "add the carry flag (sub: subtract the borrow)";
+    Hi: MOD[2, 1] true ["hi"], "take the high 32 bits of the 64-bit product (default: low 32 bits)";
+    Sign: MOD[4, 1] false ["u", "s"], "unsigned or signed operands";
+    ICmp: MOD[0, 4] false ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"], "integer comparison: lt/le/gt/ge signed, lo/ls/hi/hs unsigned";
+    FCmp: MOD[0, 4] false ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"], "float comparison: ordered (false on NaN), unordered (u: true on NaN), num (neither NaN), nan (either NaN)";
+    BoolOp: MOD[4, 2] true ["and", "or", "xor"], "boolean combine with the predicate operand";
+    Width: MOD[0, 3] false ["u8", "s8", "u16", "s16", "b32", "b64", "b128"], "access width; s8/s16 sign-extend, u8/u16 zero-extend";
+    Space: MOD[3, 3] true ["gen", "global", "shared", "local", "const", "param"], "state space (default: generic address)";
+    AtomOp: MOD[0, 4] false ["add", "fadd", "umin", "smin", "umax", "smax", "inc", "dec", "and", "or", "xor", "exch", "cas"], "atomic operation";
+    AtomSpace: MOD[4, 2] true ["gen", "global", "shared"], "atomic state space (default: generic address)";
+    SfuFn: MOD[3, 3] false ["rcp", "rsqrt", "lg2", "ex2", "sin", "cos", "sqrt", "tanh"], "special function";
+    IntTy: MOD[4, 2] false ["u32", "s32", "u64", "s64"], "integer type of a conversion";
+    ShflMode: MOD[0, 2] false ["idx", "up", "down", "bfly"], "shuffle source-lane rule";
+    VoteMode: MOD[0, 2] false ["all", "any", "uni"], "vote reduction";
+    Scope: MOD[0, 2] false ["cta", "gpu", "sys"], "fence scope";
+    BarMode: MOD[0, 1] false ["sync", "arrive"], "wait at the barrier, or only arrive";
+    RedOp: MOD[0, 2] false ["popc", "and", "or"], "barrier reduction: count, all or any of the predicate over the CTA";
+    SysNo: MOD[0, 2] false crate::syscall::NAMES, "system call serviced by the host (`syscall::SYSCALLS`)";
+    ShfDir: MOD[0, 1] false ["l", "r"], "funnel-shift direction";
+    Clamp: MOD[1, 1] true ["clamp"], "clamp the shift amount to 32 (default: wrap, amount mod 32)";
+    PrmtMode: MOD[0, 3] true ["gen", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"], "byte-permute mode (default: generic selector)";
+    ShiftAmt: MOD[0, 1] true ["shiftamt"], "return the shift amount (31 - position) instead of the bit position";
+    B64: EXT[0, 1] true ["b64"], "64-bit operands in register pairs (register form only)";
+    FtzExt: EXT[0, 1] true ["ftz"], "flush subnormal inputs to sign-preserving zero (register form only)";
 }
 
 /// The static description of a modifier kind.
@@ -299,10 +319,10 @@ isa! {
     Sel   = 0x17 "sel"   Sel [] Single imm Alu "d = p ? a : b.";
     Plop  = 0x18 "plop"  Plop [BoolOp] Single reg Alu "pd = pa op pb.";
     S2r   = 0x19 "s2r"   S2r [] Single reg Alu "d = special register sr.";
-    Div   = 0x1a "div"   Rrb [Sign] Single imm Dvu "d = a / b, truncating; b = 0 gives all ones (unsigned) or -1 (signed); -2^31 / -1 = -2^31.";
-    Rem   = 0x1b "rem"   Rrb [Sign] Single imm Dvu "d = a rem b (sign of a); b = 0 gives a.";
-    Div64 = 0x1c "div64" Rrb [Sign] AllPairs reg Dvu "64-bit d = a / b, as div.";
-    Rem64 = 0x1d "rem64" Rrb [Sign] AllPairs reg Dvu "64-bit d = a rem b, as rem.";
+    Div   = 0x1a "div"   Rrb [Sign] Single imm Alu "d = a / b, truncating; b = 0 gives all ones (unsigned) or -1 (signed); -2^31 / -1 = -2^31.";
+    Rem   = 0x1b "rem"   Rrb [Sign] Single imm Alu "d = a rem b (sign of a); b = 0 gives a.";
+    Div64 = 0x1c "div64" Rrb [Sign] AllPairs reg Alu "64-bit d = a / b, as div.";
+    Rem64 = 0x1d "rem64" Rrb [Sign] AllPairs reg Alu "64-bit d = a rem b, as rem.";
     Mul64 = 0x1e "mul64" Rrb [Hi, Sign] AllPairs reg Alu "64-bit d = low (or with .hi, high) 64 bits of the 128-bit product a * b.";
     Shl64 = 0x1f "shl64" Rrb [] PairDA imm Alu "64-bit d = a << b; amounts above 63 give 0.";
     Shr64 = 0x3c "shr64" Rrb [Sign] PairDA imm Alu "64-bit d = a >> b, logical (.u) or arithmetic (.s); amounts above 63 give 0 or the sign fill.";
@@ -321,10 +341,10 @@ isa! {
     F2h   = 0x2a "f2h"   Rr [Rnd, Ftz] Single reg Fpu "d[15:0] = a rounded to binary16 (d[31:16] = 0).";
     H2f   = 0x2b "h2f"   Rr [] Single reg Fpu "d = binary16 a[15:0] widened to binary32 (exact; NaN gives the canonical NaN).";
     Mufu  = 0x2c "mufu"  Rr [Ftz, SfuFn] Single reg Sfu "d = f(a), the special-function unit's documented approximation.";
-    Fdiv  = 0x2d "fdiv"  Rrb [Rnd, Ftz] Single imm Dvu "d = a / b, IEEE, rounded.";
-    Fsqrt = 0x2e "fsqrt" Rr [Rnd, Ftz] Single reg Dvu "d = sqrt(a), IEEE, rounded.";
-    Ddiv  = 0x3e "ddiv"  Rrb [Rnd] AllPairs reg Dvu "d = a / b in binary64, IEEE, rounded.";
-    Dsqrt = 0x3f "dsqrt" Rr [Rnd] AllPairs reg Dvu "d = sqrt(a) in binary64, IEEE, rounded.";
+    Fdiv  = 0x2d "fdiv"  Rrb [Rnd, Ftz] Single imm Fpu "d = a / b, IEEE, rounded.";
+    Fsqrt = 0x2e "fsqrt" Rr [Rnd, Ftz] Single reg Fpu "d = sqrt(a), IEEE, rounded.";
+    Ddiv  = 0x3e "ddiv"  Rrb [Rnd] AllPairs reg Dpu "d = a / b in binary64, IEEE, rounded.";
+    Dsqrt = 0x3f "dsqrt" Rr [Rnd] AllPairs reg Dpu "d = sqrt(a) in binary64, IEEE, rounded.";
     // binary64 (optional unit; register pairs).
     Dadd  = 0x30 "dadd"  Rrb [Rnd] AllPairs reg Dpu "d = a + b in binary64.";
     Dsub  = 0x31 "dsub"  Rrb [Rnd] AllPairs reg Dpu "d = a - b in binary64.";

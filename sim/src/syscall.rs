@@ -9,39 +9,22 @@ use crate::printf::{self, StringReader};
 use crate::space::resolve;
 use crate::trap::{Space, TrapKind};
 
-/// The `SysNo` of each call.
-pub const VPRINTF: u32 = 0;
-pub const MALLOC: u32 = 1;
-pub const FREE: u32 = 2;
-pub const ASSERTFAIL: u32 = 3;
+use heddle_isa::syscall::Syscall;
+pub use heddle_isa::syscall::{ASSERTFAIL, FREE, MALLOC, VPRINTF};
 
 /// The `SysNo` of the function a PTX module declares for a system call.
 pub fn by_name(name: &str) -> Option<u32> {
-    Some(match name {
-        "vprintf" => VPRINTF,
-        "malloc" => MALLOC,
-        "free" => FREE,
-        "__assertfail" => ASSERTFAIL,
-        _ => return None,
-    })
+    Syscall::by_ptx_name(name).map(|s| s.no)
 }
 
 /// Argument registers each call reads (from `a`).
 pub fn arg_regs(sysno: u32) -> u8 {
-    match sysno {
-        0 => 4, // format pair, argument-buffer pair
-        1 | 2 => 2,
-        _ => 9, // message, file, line, function, char size
-    }
+    Syscall::get(sysno).map_or(0, Syscall::arg_regs)
 }
 
 /// Result registers each call writes (from `d`).
 pub fn result_regs(sysno: u32) -> Option<u8> {
-    match sysno {
-        0 => Some(1),
-        1 => Some(2),
-        _ => None,
-    }
+    Syscall::get(sysno).and_then(Syscall::result_regs)
 }
 
 /// A thread's shared, local, const and param memory: with global memory,

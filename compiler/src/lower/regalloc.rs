@@ -8,7 +8,7 @@
 
 use super::mir::*;
 use heddle_isa::fields::RZ;
-use heddle_isa::table::{Format, ModKind};
+use heddle_isa::table::ModKind;
 use heddle_isa::{Guard, Opcode};
 
 /// Where a virtual register ended up.
@@ -20,21 +20,7 @@ pub enum Home {
 }
 
 fn writes_d(op: Opcode) -> bool {
-    matches!(
-        op.info().format,
-        Format::Rb
-            | Format::Rr
-            | Format::Rrb
-            | Format::Rrbc
-            | Format::Ld
-            | Format::Atom
-            | Format::Shfl
-            | Format::S2r
-            | Format::Ballot
-            | Format::Sel
-            | Format::Syscall
-            | Format::BarRed
-    )
+    op.info().format.writes_d()
 }
 
 fn vreg_of(l: Loc) -> Option<VReg> {

@@ -867,21 +867,7 @@ impl Machine<'_> {
         let i = dec.inst;
         let mut regs = vec![];
         let mut preds = vec![];
-        let writes_d = match i.op.info().format {
-            Format::Rb
-            | Format::Rr
-            | Format::Rrb
-            | Format::Rrbc
-            | Format::Ld
-            | Format::Atom
-            | Format::Shfl
-            | Format::S2r
-            | Format::Ballot
-            | Format::Sel => Some(i.reg_counts()[0]),
-            Format::Syscall => crate::syscall::result_regs(i.modifier(ModKind::SysNo)),
-            _ => None,
-        };
-        if let Some(n) = writes_d.filter(|_| i.d != RZ && i.op != Opcode::St) {
+        if let Some(n) = i.retire_writes().filter(|_| i.d != RZ) {
             let mut mm = exec;
             while mm != 0 {
                 let l = mm.trailing_zeros() as usize;

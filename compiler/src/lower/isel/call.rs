@@ -1,6 +1,7 @@
 //! Instruction selection: Calls: parameters through the callee's frame, and the system calls (`vprintf`, `malloc`, `free`, `__assertfail`).
 
 use super::*;
+use heddle_isa::syscall::Syscall;
 
 impl Sel<'_> {
     pub(super) fn call(&mut self, i: &Inst) -> R<()> {
@@ -20,9 +21,9 @@ impl Sel<'_> {
             Operand::Name(n) => n.name.clone(),
             _ => return Err("unsupported call target".into()),
         };
-        if let Some(sys) = ["vprintf", "malloc", "free", "__assertfail"].iter().position(|s| *s == name) {
+        if let Some(sys) = Syscall::by_ptx_name(&name) {
             if self.layout.is_external(&name) {
-                return self.syscall(sys as u32, &args, &rets);
+                return self.syscall(sys, &args, &rets);
             }
         }
         // Frame-relative helpers: the callee's frame starts at SP + FRAME.
@@ -145,16 +146,12 @@ impl Sel<'_> {
     }
 
     /// vprintf, malloc, free, __assertfail through the ISA's syscall.
-    pub(super) fn syscall(&mut self, sys: u32, args: &[Operand], rets: &[Operand]) -> R<()> {
+    pub(super) fn syscall(&mut self, sys: &Syscall, args: &[Operand], rets: &[Operand]) -> R<()> {
         // Argument words go to one group of consecutive registers (a virtual
         // register as wide as the call's arguments), in the layout the
         // syscall table gives; results come back in another group.
-        let layout: &[u32] = match sys {
-            0 => &[8, 8],
-            1 | 2 => &[8],
-            _ => &[8, 8, 4, 8, 8],
-        };
-        let nargs = layout.iter().map(|s| s / 4).sum::<u32>() as u8;
+        let layout: Vec<u32> = sys.args.iter().map(|&(_, bytes)| bytes).collect();
+        let nargs = sys.arg_regs();
         let group = self.vreg(nargs);
         self.define(group);
         let mut reg = 0u8;
@@ -186,20 +183,15 @@ impl Sel<'_> {
                 reg += 1;
             }
         }
-        // vprintf writes one result word, malloc two; free and assertfail none.
-        let nres = match sys {
-            0 => 1,
-            1 => 2,
-            _ => 0,
-        };
+        let nres = sys.result_regs().unwrap_or(0);
         let res = if nres > 0 { Some(self.vreg(nres)) } else { None };
         let mut m = MI::new(Opcode::Syscall);
-        m.inst.set_modifier(ModKind::SysNo, sys);
+        m.inst.set_modifier(ModKind::SysNo, sys.no);
         m.a = Loc::R(group);
         m.d = res.map_or(Loc::Phys(RZ), Loc::R);
         self.push(m);
         if let (Some(r), Some(res)) = (rets.first(), res) {
-            let size = if sys == 1 { 8 } else { 4 };
+            let size = 4 * nres as u32;
             let word = |w: u8| if nres == 1 { Loc::R(res) } else { Loc::Half(res, w) };
             match r {
                 Operand::Name(n) => match self.lookup(&n.name) {

@@ -1,6 +1,7 @@
 //! Executing prepared PTX: Calls and returns: frames, parameter passing, return values, and the system calls of external functions.
 
 use super::*;
+use heddle_isa::syscall::Syscall;
 
 impl Machine<'_> {
     pub(super) fn new_frame(&self, func: usize, local_base: u32) -> Frame {
@@ -179,33 +180,26 @@ impl Machine<'_> {
                 }
                 u64::from_le_bytes(b)
             };
-            let Some(call) = syscall::by_name(name) else {
+            let Some(call) = Syscall::by_ptx_name(name) else {
                 let reason = format!("call to `{name}`, which is declared but not defined");
                 return Err(Box::new((TrapKind::InvalidInstruction { reason }, Some(l), None)));
             };
-            // The PTX arguments as the ISA's argument registers (`syscall::service`).
+            // The PTX arguments as the ISA's argument registers, as many as
+            // `syscall::service` reads (`__assertfail`'s char size is not).
             let mut regs = [0u32; 7];
-            let words: &[(usize, u32)] = if call == syscall::ASSERTFAIL { &[(0, 8), (1, 8), (2, 4), (3, 8)] } else { &[(0, 8), (1, 8)] };
             let mut at = 0;
-            for &(k, size) in words {
+            for (k, &(_, size)) in call.args.iter().enumerate() {
                 let v = arg(self, k, size);
-                regs[at] = v as u32;
-                if size == 8 {
-                    regs[at + 1] = (v >> 32) as u32;
+                for (w, word) in regs.iter_mut().skip(at).take(size as usize / 4).enumerate() {
+                    *word = (v >> (32 * w)) as u32;
                 }
                 at += size as usize / 4;
             }
             let regions =
                 Regions { shared: &cta.shared, local: &cta.local[w * self.ws + l], consts: &self.prog.const_image, params: self.params };
-            let v = syscall::service(call, &regs, self.global, regions, &mut self.stdout)
+            let v = syscall::service(call.no, &regs, self.global, regions, &mut self.stdout)
                 .map_err(|(kind, addr)| Box::new((kind, Some(l), addr)))?;
-            // vprintf returns an int, malloc a pointer; free returns nothing.
-            let ret = match call {
-                syscall::VPRINTF => Some((v, 4)),
-                syscall::MALLOC => Some((v, 8)),
-                _ => None,
-            };
-            if let (Some((v, size)), Some(dst)) = (ret, rets.first()) {
+            if let (Some((_, size)), Some(dst)) = (call.result, rets.first()) {
                 let f = cta.frames[w].last_mut().expect("frame");
                 let func = &self.prog.funcs[f.func];
                 store_param_value(f, func, dst, l, self.ws, &v.to_le_bytes()[..size as usize]);
