@@ -144,6 +144,61 @@ impl Warp {
     }
 }
 
+/// Instructions a warp runs per turn of the round robin.
+pub const QUANTUM: u32 = 64;
+
+/// What one step did to its warp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The warp can go on.
+    Ran,
+    /// The warp waits at a barrier.
+    Blocked,
+    /// Every thread of the warp has exited.
+    Finished,
+}
+
+/// Runs a CTA's warps round robin, the schedule the golden model and the
+/// PTX interpreter share: each live warp not waiting at a barrier runs up
+/// to [`QUANTUM`] steps a turn (`step(cta, w)`), until every warp has
+/// finished. `Ok(Some(w))`: a turn in which no warp could run (every live
+/// warp waits and no barrier completed), `w` the first waiting warp.
+pub(crate) fn round_robin<C, E>(
+    cta: &mut C,
+    warps: impl Fn(&C) -> &[Warp],
+    mut step: impl FnMut(&mut C, usize) -> Result<Step, E>,
+) -> Result<Option<usize>, E> {
+    loop {
+        let (mut progressed, mut live) = (false, false);
+        for w in 0..warps(cta).len() {
+            let warp = &warps(cta)[w];
+            if warp.finished {
+                continue;
+            }
+            live = true;
+            if warp.wait.is_some() {
+                continue;
+            }
+            for _ in 0..QUANTUM {
+                match step(cta, w)? {
+                    Step::Ran => progressed = true,
+                    Step::Blocked => {
+                        progressed = true;
+                        break;
+                    }
+                    Step::Finished => break,
+                }
+            }
+        }
+        if !live {
+            return Ok(None);
+        }
+        if !progressed {
+            return Ok(Some(warps(cta).iter().position(|w| w.wait.is_some()).unwrap_or(0)));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,13 +3,14 @@
 // The lane helpers take every row index they touch; bundling them would only rename them.
 #![allow(clippy::too_many_arguments)]
 
-use super::{Cta, Dec, Machine, Step, BARRIERS};
+use super::{Cta, Dec, Machine, BARRIERS};
 use crate::launch::Tracer;
 use crate::limits::progress;
 use crate::retire::{MemAccess, MemKind, PredWrite, RegWrite, Retire};
 use crate::space::{resolve, MemFault, Spaces};
 use crate::stats::MemCounts;
 use crate::trap::{Space, Trap, TrapKind};
+use crate::warp::Step;
 use heddle_isa::fields::{PT, RPC_NONE, RZ};
 use heddle_isa::mem;
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};

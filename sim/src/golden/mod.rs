@@ -27,13 +27,11 @@ use crate::retire::{MemAccess, Retire};
 use crate::stats::Stats;
 use crate::trap::{Trap, TrapKind};
 pub use crate::warp::Entry;
-use crate::warp::Warp;
+use crate::warp::{round_robin, Step, Warp};
 use heddle_isa::fields::RZ;
 use heddle_isa::object::Kernel;
 use heddle_isa::{Inst, Operand};
 
-/// Warp instructions a warp runs before the next warp gets its turn.
-pub const QUANTUM: u32 = 64;
 pub use heddle_isa::fields::BARRIERS;
 
 /// A predecoded instruction.
@@ -290,49 +288,13 @@ fn lanes_present(threads: usize, w: usize, ws: usize) -> u64 {
     }
 }
 
-/// What one step did to its warp.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Step {
-    /// The warp can go on.
-    Ran,
-    /// The warp waits at a barrier.
-    Blocked,
-    /// Every thread of the warp has exited.
-    Finished,
-}
-
 impl Machine<'_> {
     fn run_cta<T: Tracer>(&mut self, cta: &mut Cta, tracer: &mut T) -> Result<(), Box<Trap>> {
-        loop {
-            let mut progressed = false;
-            let mut live = false;
-            for w in 0..cta.warps.len() {
-                if cta.warps[w].finished {
-                    continue;
-                }
-                live = true;
-                if cta.warps[w].wait.is_some() {
-                    continue;
-                }
-                for _ in 0..QUANTUM {
-                    match self.step(cta, w, tracer)? {
-                        Step::Ran => progressed = true,
-                        Step::Blocked => {
-                            progressed = true;
-                            break;
-                        }
-                        Step::Finished => break,
-                    }
-                }
-            }
-            if !live {
-                return Ok(());
-            }
-            if !progressed {
-                // Every live warp waits and no barrier completed.
-                let w = cta.warps.iter().position(|w| w.wait.is_some()).unwrap_or(0);
+        match round_robin(cta, |c| &c.warps, |c, w| self.step(c, w, tracer))? {
+            None => Ok(()),
+            Some(w) => {
                 let pc = cta.warps[w].wait.map_or(0, |(_, pc)| pc);
-                return Err(self.trap(cta, w, None, pc, TrapKind::BarrierDeadlock, None));
+                Err(self.trap(cta, w, None, pc, TrapKind::BarrierDeadlock, None))
             }
         }
     }

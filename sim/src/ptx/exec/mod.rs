@@ -12,7 +12,7 @@ use crate::space;
 use crate::stats::Stats;
 use crate::syscall::{self, Regions};
 use crate::trap::{Space as MSpace, Trap, TrapKind};
-use crate::warp::Warp;
+use crate::warp::{round_robin, Step, Warp};
 use heddle_compiler::ptx::ast::{Space, Type, TypeKind};
 use heddle_compiler::ptx::insts::{Mod, ModSet, Op};
 use heddle_isa::fields::BARRIERS;
@@ -26,8 +26,6 @@ mod memory;
 mod warp;
 
 use memory::memory_space;
-
-const QUANTUM: u32 = 64;
 
 struct Frame {
     func: usize,
@@ -182,43 +180,20 @@ impl Machine<'_> {
     }
 
     fn run_cta<T: Tracer>(&mut self, cta: &mut Cta, tracer: &mut T) -> Result<(), Box<Trap>> {
-        loop {
-            let (mut progressed, mut live) = (false, false);
-            for w in 0..cta.warps.len() {
-                if cta.warps[w].finished {
-                    continue;
-                }
-                live = true;
-                if cta.warps[w].wait.is_some() {
-                    continue;
-                }
-                for _ in 0..QUANTUM {
-                    match self.step(cta, w, tracer)? {
-                        0 => progressed = true,
-                        1 => {
-                            progressed = true;
-                            break;
-                        }
-                        _ => break,
-                    }
-                }
-            }
-            if !live {
-                return Ok(());
-            }
-            if !progressed {
-                let w = cta.warps.iter().position(|w| w.wait.is_some()).unwrap_or(0);
+        match round_robin(cta, |c| &c.warps, |c, w| self.step(c, w, tracer))? {
+            None => Ok(()),
+            Some(w) => {
                 let pc = cta.warps[w].wait.map_or(0, |(_, pc)| pc);
-                return Err(self.trap(cta, w, None, pc, TrapKind::BarrierDeadlock, None));
+                Err(self.trap(cta, w, None, pc, TrapKind::BarrierDeadlock, None))
             }
         }
     }
 
-    /// Runs one warp instruction. Returns 0 ran, 1 waiting at a barrier, 2 finished.
-    fn step<T: Tracer>(&mut self, cta: &mut Cta, w: usize, tracer: &mut T) -> Result<u8, Box<Trap>> {
+    /// Runs one warp instruction.
+    fn step<T: Tracer>(&mut self, cta: &mut Cta, w: usize, tracer: &mut T) -> Result<Step, Box<Trap>> {
         let top = cta.warps[w].top();
         self.unwind_frames(cta, w);
-        let Some(top) = top else { return Ok(2) };
+        let Some(top) = top else { return Ok(Step::Finished) };
         let func_idx = cta.frames[w].last().map_or(0, |f| f.func);
         let func = &self.prog.funcs[func_idx];
         let pc = top.pc;
@@ -253,7 +228,7 @@ impl Machine<'_> {
         if T::ON {
             self.mem_log.clear();
         }
-        let mut state = 0;
+        let mut state = Step::Ran;
         let res = self.exec(cta, w, func_idx, pc, inst, top.mask, exec, &mut state);
         if let Err(k) = res {
             let (kind, lane, addr) = *k;
@@ -395,7 +370,7 @@ impl Machine<'_> {
         i: &PInst,
         active: u64,
         exec: u64,
-        state: &mut u8,
+        state: &mut Step,
     ) -> Result<(), Failure> {
         match i.op {
             Op::Bra => self.exec_bra(cta, w, i, func_idx, pc, active, exec)?,

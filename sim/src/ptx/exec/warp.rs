@@ -121,11 +121,11 @@ impl Machine<'_> {
         }
     }
 
-    pub(super) fn exec_barrier(&mut self, cta: &mut Cta, w: usize, i: &PInst, pc: u32, exec: u64, state: &mut u8) -> Result<(), Failure> {
+    pub(super) fn exec_barrier(&mut self, cta: &mut Cta, w: usize, i: &PInst, pc: u32, exec: u64, state: &mut Step) -> Result<(), Failure> {
         if exec != 0 {
             self.barrier(cta, w, pc, i, exec)?;
             if cta.warps[w].wait.is_some() {
-                *state = 1;
+                *state = Step::Blocked;
             }
         }
         Ok(())
