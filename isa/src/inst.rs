@@ -91,6 +91,11 @@ impl Inst {
         }
     }
 
+    /// Sets a modifier to a value of its kind (`inst.set(ICmp::Hs)`).
+    pub fn set<V: crate::values::ModValue>(&mut self, v: V) {
+        self.set_modifier(V::KIND, v.bits());
+    }
+
     /// Reconvergence pc of a branch (`RPC_NONE` for a uniform branch).
     pub fn rpc(&self) -> u32 {
         self.d as u32 | (self.a as u32) << 7 | (self.mods as u32) << 14

@@ -23,6 +23,7 @@ pub mod scalar;
 pub mod sreg;
 pub mod syscall;
 pub mod table;
+pub mod values;
 
 pub use inst::{Guard, Inst, InvalidInst, Operand};
 pub use object::Object;

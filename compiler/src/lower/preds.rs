@@ -31,6 +31,7 @@ use super::mir::*;
 use super::regalloc::intervals;
 use heddle_isa::fields::RZ;
 use heddle_isa::table::{Format, ModKind};
+use heddle_isa::values::{BoolOp, ICmp, ModValue};
 use heddle_isa::{Guard, Opcode, Operand};
 
 const PT: u8 = 7;
@@ -125,8 +126,8 @@ fn test(m: &MI) -> Option<(VReg, u8)> {
     let Loc::R(v) = m.a else { return None };
     let q = m.inst.d & 7;
     (m.inst.op == Opcode::Isetp
-        && m.inst.modifier(ModKind::ICmp) == 1
-        && m.inst.modifier(ModKind::BoolOp) == 0
+        && m.inst.modifier(ModKind::ICmp) == ICmp::Ne.bits()
+        && m.inst.modifier(ModKind::BoolOp) == BoolOp::And.bits()
         && m.inst.d >> 3 == PT
         && (q == PRED || q == PRED2)
         && m.b == Src::Loc(Loc::Phys(RZ))
@@ -150,8 +151,8 @@ fn vregs_of(m: &MI) -> Vec<VReg> {
 }
 
 /// `and/or/xor v, x, y`, `xor v, x, 1` (not) or `mov v, x` on 0/1 values:
-/// (v, BoolOp code, (x, negated), y and whether negated; `None`: `pt`).
-type Logic = (VReg, u32, (VReg, bool), Option<(VReg, bool)>);
+/// (v, combine, (x, negated), y and whether negated; `None`: `pt`).
+type Logic = (VReg, BoolOp, (VReg, bool), Option<(VReg, bool)>);
 
 fn logic(m: &MI) -> Option<Logic> {
     let Loc::R(v) = m.d else { return None };
@@ -159,12 +160,12 @@ fn logic(m: &MI) -> Option<Logic> {
         return None;
     }
     let code = match m.inst.op {
-        Opcode::And => 0,
-        Opcode::Or => 1,
-        Opcode::Xor => 2,
+        Opcode::And => BoolOp::And,
+        Opcode::Or => BoolOp::Or,
+        Opcode::Xor => BoolOp::Xor,
         Opcode::Mov => {
             return match (m.a, m.b) {
-                (Loc::None, Src::Loc(Loc::R(x))) => Some((v, 0, (x, false), None)),
+                (Loc::None, Src::Loc(Loc::R(x))) => Some((v, BoolOp::And, (x, false), None)),
                 _ => None,
             }
         }
@@ -173,7 +174,7 @@ fn logic(m: &MI) -> Option<Logic> {
     let Loc::R(x) = m.a else { return None };
     match m.b {
         Src::Loc(Loc::R(y)) => Some((v, code, (x, false), Some((y, false)))),
-        Src::Imm(1) if code == 2 => Some((v, 0, (x, true), None)),
+        Src::Imm(1) if code == BoolOp::Xor => Some((v, BoolOp::And, (x, true), None)),
         _ => None,
     }
 }
@@ -366,7 +367,7 @@ pub fn promote(mis: Vec<MI>, words: &[u8], pool: u8) -> (Vec<MI>, Promoted) {
             let px = home[x as usize].expect("operand promoted with its group");
             let pb = y.map_or(PT, |(y, yn)| home[y as usize].expect("operand promoted with its group") | (yn as u8) << 3);
             let mut pl = MI::new(Opcode::Plop);
-            pl.inst.set_modifier(ModKind::BoolOp, code);
+            pl.inst.set(code);
             pl.inst.d = pk;
             pl.inst.a = px | (xn as u8) << 3;
             pl.inst.b = Operand::Reg(pb);

@@ -8,7 +8,7 @@
 
 use super::mir::*;
 use heddle_isa::fields::RZ;
-use heddle_isa::table::ModKind;
+use heddle_isa::values::{Space, Width};
 use heddle_isa::{Guard, Opcode};
 
 /// Where a virtual register ended up.
@@ -389,8 +389,8 @@ pub fn allocate(mis: Vec<MI>, words: &[u8], frame: u32, avail: u32) -> std::resu
 
 fn local(op: Opcode, reg: u8, off: u32) -> MI {
     let mut m = MI::new(op);
-    m.inst.set_modifier(ModKind::Space, 3);
-    m.inst.set_modifier(ModKind::Width, 4);
+    m.inst.set(Space::Local);
+    m.inst.set(Width::B32);
     m.d = Loc::Phys(reg);
     m.a = Loc::Phys(SP);
     m.b = Src::Imm(off);

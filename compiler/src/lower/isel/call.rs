@@ -107,10 +107,10 @@ impl Sel<'_> {
     }
 
     /// `ld`/`st` of local memory at `[SP + off]`; `width` is the ISA's width code.
-    pub(super) fn stack_access(&mut self, op: Opcode, width: u32, r: Loc, off: u32) {
+    pub(super) fn stack_access(&mut self, op: Opcode, width: Width, r: Loc, off: u32) {
         let mut m = MI::new(op);
-        m.inst.set_modifier(ModKind::Space, 3);
-        m.inst.set_modifier(ModKind::Width, width);
+        m.inst.set(values::Space::Local);
+        m.inst.set(width);
         m.d = r;
         m.a = Loc::Phys(SP);
         m.b = Src::Imm(off);
@@ -139,7 +139,7 @@ impl Sel<'_> {
                 if is64(dt) {
                     self.define(d);
                 }
-                self.stack_access(Opcode::Ld, if is64(dt) { 5 } else { width }, Loc::R(d), FRAME + off);
+                self.stack_access(Opcode::Ld, if is64(dt) { Width::B64 } else { width }, Loc::R(d), FRAME + off);
             }
         }
         Ok(())
@@ -167,7 +167,7 @@ impl Sel<'_> {
             for w in 0..size / 4 {
                 match slot {
                     Some(o) => {
-                        self.stack_access(Opcode::Ld, 4, Loc::Half(group, reg), o + 4 * w);
+                        self.stack_access(Opcode::Ld, Width::B32, Loc::Half(group, reg), o + 4 * w);
                     }
                     None => {
                         let v = if size == 8 {
@@ -197,7 +197,7 @@ impl Sel<'_> {
                 Operand::Name(n) => match self.lookup(&n.name) {
                     Some(Name::Frame(o)) => {
                         for w in 0..size / 4 {
-                            self.stack_access(Opcode::St, 4, word(w as u8), o + 4 * w);
+                            self.stack_access(Opcode::St, Width::B32, word(w as u8), o + 4 * w);
                         }
                     }
                     Some(Name::Reg(v, t)) => {

@@ -14,10 +14,10 @@ impl Sel<'_> {
         let sat = i.has(Mod::Sat);
         let (dk, ak) = (dty.kind() == TypeKind::Float, aty.kind() == TypeKind::Float);
         let intty = |t: Type| match (t.kind() == TypeKind::Signed, is64(t)) {
-            (false, false) => 0,
-            (true, false) => 1,
-            (false, true) => 2,
-            (true, true) => 3,
+            (false, false) => IntTy::U32,
+            (true, false) => IntTy::S32,
+            (false, true) => IntTy::U64,
+            (true, true) => IntTy::S64,
         };
         match (dk, ak) {
             (false, false) => {
@@ -36,7 +36,7 @@ impl Sel<'_> {
                             let lo = self.norm(Src::Loc(Loc::Half(x, 0)), aty);
                             self.mov(Loc::Half(d, 0), Src::Loc(lo));
                             if aty.kind() == TypeKind::Signed {
-                                self.op(Opcode::Shr, &[(ModKind::Sign, 1)], Loc::Half(d, 1), lo, Src::Imm(31), Loc::None);
+                                self.op(Opcode::Shr, &[Sign::S.pair()], Loc::Half(d, 1), lo, Src::Imm(31), Loc::None);
                             } else {
                                 self.mov(Loc::Half(d, 1), Src::Imm(0));
                             }
@@ -81,22 +81,20 @@ impl Sel<'_> {
             }
             (false, true) => {
                 // float -> int (saturating, NaN -> 0).
-                let r = if int_round { rnd } else { 1 };
+                let r = if int_round { rnd } else { Rnd::Rz };
                 let mods = [
-                    (ModKind::Rnd, r),
+                    r.pair(),
                     (ModKind::Ftz, ftz),
-                    (
-                        ModKind::IntTy,
-                        intty(if dty.size() < 4 {
-                            if dty.kind() == TypeKind::Signed {
-                                Type::S32
-                            } else {
-                                Type::U32
-                            }
+                    intty(if dty.size() < 4 {
+                        if dty.kind() == TypeKind::Signed {
+                            Type::S32
                         } else {
-                            dty
-                        }),
-                    ),
+                            Type::U32
+                        }
+                    } else {
+                        dty
+                    })
+                    .pair(),
                 ];
                 let x = if aty == Type::F64 { self.src64(&a[1], aty)? } else { self.reg32(&a[1], aty)? };
                 let x = if aty == Type::F16 { self.h2f(x) } else { x };
@@ -136,9 +134,9 @@ impl Sel<'_> {
                     (self.src64(&a[1], aty)?, intty(aty))
                 } else {
                     let v = self.src32(&a[1], aty)?;
-                    (self.norm(v, aty), if s { 1 } else { 0 })
+                    (self.norm(v, aty), if s { IntTy::S32 } else { IntTy::U32 })
                 };
-                let mods = [(ModKind::Rnd, rnd), (ModKind::IntTy, it)];
+                let mods = [rnd.pair(), it.pair()];
                 match dty {
                     Type::F64 => {
                         self.define(d);
@@ -148,10 +146,10 @@ impl Sel<'_> {
                     _ => {
                         // int -> f16 through f32 is exact only for small values; round once through f64.
                         let t = self.v2();
-                        self.op(Opcode::I2d, &[(ModKind::Rnd, 0), (ModKind::IntTy, it)], Loc::R(t), x, Src::Loc(Loc::None), Loc::None);
+                        self.op(Opcode::I2d, &[Rnd::Rn.pair(), it.pair()], Loc::R(t), x, Src::Loc(Loc::None), Loc::None);
                         let u = self.v1();
-                        self.op(Opcode::D2f, &[(ModKind::Rnd, rnd)], Loc::R(u), Loc::R(t), Src::Loc(Loc::None), Loc::None);
-                        self.op(Opcode::F2h, &[(ModKind::Rnd, rnd)], Loc::R(d), Loc::R(u), Src::Loc(Loc::None), Loc::None);
+                        self.op(Opcode::D2f, &[rnd.pair()], Loc::R(u), Loc::R(t), Src::Loc(Loc::None), Loc::None);
+                        self.op(Opcode::F2h, &[rnd.pair()], Loc::R(d), Loc::R(u), Src::Loc(Loc::None), Loc::None);
                     }
                 }
                 if sat && dty == Type::F32 {
@@ -165,14 +163,7 @@ impl Sel<'_> {
                     (Type::F32, Type::F32) => {
                         let x = self.reg32(&a[1], aty)?;
                         if int_round {
-                            self.op(
-                                Opcode::Frnd,
-                                &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)],
-                                Loc::R(d),
-                                x,
-                                Src::Loc(Loc::None),
-                                Loc::None,
-                            );
+                            self.op(Opcode::Frnd, &[rnd.pair(), (ModKind::Ftz, ftz)], Loc::R(d), x, Src::Loc(Loc::None), Loc::None);
                             if sat {
                                 self.op(Opcode::Fadd, &sm, Loc::R(d), Loc::R(d), Src::Imm(0x8000_0000), Loc::None);
                             }
@@ -192,7 +183,7 @@ impl Sel<'_> {
                         let x = self.src64(&a[1], aty)?;
                         self.define(d);
                         if int_round {
-                            self.op(Opcode::Drnd, &[(ModKind::Rnd, rnd)], Loc::R(d), x, Src::Loc(Loc::None), Loc::None);
+                            self.op(Opcode::Drnd, &[rnd.pair()], Loc::R(d), x, Src::Loc(Loc::None), Loc::None);
                         } else {
                             let Loc::R(xv) = x else { unreachable!() };
                             self.mov(Loc::Half(d, 0), Src::Loc(Loc::Half(xv, 0)));
@@ -206,7 +197,7 @@ impl Sel<'_> {
                         let x = self.src64(&a[1], aty)?;
                         self.op(
                             Opcode::D2f,
-                            &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz), (ModKind::Sat, sat as u32)],
+                            &[rnd.pair(), (ModKind::Ftz, ftz), (ModKind::Sat, sat as u32)],
                             Loc::R(d),
                             x,
                             Src::Loc(Loc::None),
@@ -220,7 +211,7 @@ impl Sel<'_> {
                     }
                     (Type::F16, Type::F32) => {
                         let x = self.reg32(&a[1], aty)?;
-                        self.op(Opcode::F2h, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(d), x, Src::Loc(Loc::None), Loc::None);
+                        self.op(Opcode::F2h, &[rnd.pair(), (ModKind::Ftz, ftz)], Loc::R(d), x, Src::Loc(Loc::None), Loc::None);
                     }
                     (Type::F32, Type::F16) => {
                         let x = self.reg32(&a[1], aty)?;
@@ -241,10 +232,10 @@ impl Sel<'_> {
                         // then once to binary16: one correct rounding overall.
                         let x = self.src64(&a[1], aty)?;
                         let (t, back) = (self.v1(), self.v2());
-                        self.op(Opcode::D2f, &[(ModKind::Rnd, 1)], Loc::R(t), x, Src::Loc(Loc::None), Loc::None);
+                        self.op(Opcode::D2f, &[Rnd::Rz.pair()], Loc::R(t), x, Src::Loc(Loc::None), Loc::None);
                         self.op(Opcode::F2d, &[], Loc::R(back), Loc::R(t), Src::Loc(Loc::None), Loc::None);
                         let mut m = MI::new(Opcode::Dsetp);
-                        m.inst.set_modifier(ModKind::FCmp, 1);
+                        m.inst.set(FCmp::Ne);
                         m.inst.d = PRED | (7 << 3);
                         m.a = Loc::R(back);
                         m.b = Src::Loc(x);
@@ -258,7 +249,7 @@ impl Sel<'_> {
                         s.a = Loc::R(odd);
                         s.b = Src::Loc(Loc::R(t));
                         self.push(s);
-                        self.op(Opcode::F2h, &[(ModKind::Rnd, rnd)], Loc::R(d), Loc::R(j), Src::Loc(Loc::None), Loc::None);
+                        self.op(Opcode::F2h, &[rnd.pair()], Loc::R(d), Loc::R(j), Src::Loc(Loc::None), Loc::None);
                     }
                     (Type::F64, Type::F16) => {
                         let x = self.reg32(&a[1], aty)?;

@@ -1,16 +1,13 @@
 //! Instruction selection: Floating-point arithmetic (f16, f32, f64), the special functions and `testp`.
 
 use super::*;
+use heddle_isa::values::BoolOp;
 
 impl Sel<'_> {
     /// `testp`: integer tests on the magnitude bits (for f64 the high word `e`
     /// and the low word `lo`), each an `isetp` chained through the boolean combine.
     pub(super) fn testp(&mut self, i: &Inst, ty: Type, d: VReg) -> R<()> {
-        const EQ: u32 = 0;
-        const NE: u32 = 1;
-        const LO: u32 = 6;
-        const LS: u32 = 7;
-        const HI: u32 = 8;
+        use ICmp::{Eq as EQ, Hi as HI, Lo as LO, Ls as LS, Ne as NE};
         let (wide, inf, min_normal, normal_span) =
             if ty == Type::F64 { (true, 0x7ff0_0000, 0x0010_0000, 0x7fe0_0000) } else { (false, 0x7f80_0000, 0x0080_0000, 0x7f00_0000) };
         let (hi_word, lo_word) = if wide {
@@ -22,7 +19,7 @@ impl Sel<'_> {
         let e = self.v1();
         self.op(Opcode::And, &[], Loc::R(e), hi_word, Src::Imm(0x7fff_ffff), Loc::None);
         // (cmp, a, b, combine with the previous result: None, Some(false) = and, Some(true) = or)
-        let mut tests: Vec<(u32, Loc, Src, Option<bool>)> = vec![];
+        let mut tests: Vec<(ICmp, Loc, Src, Option<bool>)> = vec![];
         let test = [Mod::Finite, Mod::Infinite, Mod::Number, Mod::Notanumber, Mod::Normal, Mod::Subnormal].into_iter().find(|&m| i.has(m));
         match (test, lo_word) {
             (Some(Mod::Finite), _) => tests.push((LO, Loc::R(e), Src::Imm(inf), None)),
@@ -60,8 +57,8 @@ impl Sel<'_> {
         }
         for (cmp, x, y, combine) in tests {
             let mut m = MI::new(Opcode::Isetp);
-            m.inst.set_modifier(ModKind::ICmp, cmp);
-            m.inst.set_modifier(ModKind::BoolOp, combine.map_or(0, |or| or as u32));
+            m.inst.set(cmp);
+            m.inst.set(if combine == Some(true) { BoolOp::Or } else { BoolOp::And });
             m.inst.d = PRED | (if combine.is_some() { PRED } else { 7 }) << 3;
             m.a = x;
             m.b = y;
@@ -91,7 +88,7 @@ impl Sel<'_> {
             let x = self.src64(&a[1], ty)?;
             let pair = |s: &mut Self, k: usize| s.src64(&a[k], ty);
             self.define(d);
-            let r = [(ModKind::Rnd, rnd)];
+            let r = [rnd.pair()];
             match op {
                 Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Min | Op::Max => {
                     let y = pair(self, 2)?;
@@ -162,14 +159,14 @@ impl Sel<'_> {
                             x
                         } else {
                             let t = self.v1();
-                            self.op(Opcode::Shr, &[(ModKind::Sign, 0)], Loc::R(t), x, Src::Imm(16), Loc::None);
+                            self.op(Opcode::Shr, &[Sign::U.pair()], Loc::R(t), x, Src::Imm(16), Loc::None);
                             Loc::R(t)
                         };
                         self.h2f(h)
                     })
                     .collect();
                 let r = self.v1();
-                let rf = [(ModKind::Rnd, rnd), (ModKind::Ftz, 0), (ModKind::Sat, sat)];
+                let rf = [rnd.pair(), (ModKind::Ftz, 0), (ModKind::Sat, sat)];
                 match op {
                     Op::Add => self.op(Opcode::Fadd, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
                     Op::Sub => self.op(Opcode::Fsub, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), Loc::None),
@@ -177,7 +174,7 @@ impl Sel<'_> {
                     _ => self.op(Opcode::Ffma, &rf, Loc::R(r), vals[0], Src::Loc(vals[1]), vals[2]),
                 }
                 let h = self.v1();
-                self.op(Opcode::F2h, &[(ModKind::Rnd, rnd)], Loc::R(h), Loc::R(r), Src::Loc(Loc::None), Loc::None);
+                self.op(Opcode::F2h, &[rnd.pair()], Loc::R(h), Loc::R(r), Src::Loc(Loc::None), Loc::None);
                 halves.push(h);
             }
             let t = self.v1();
@@ -202,7 +199,7 @@ impl Sel<'_> {
             Ok(v)
         };
         let out = if half { self.v1() } else { d };
-        let rf = [(ModKind::Rnd, rnd), (ModKind::Ftz, ftz), (ModKind::Sat, sat)];
+        let rf = [rnd.pair(), (ModKind::Ftz, ftz), (ModKind::Sat, sat)];
         let approx_default = !(i.has(Mod::Rn) || i.has(Mod::Rz) || i.has(Mod::Rm) || i.has(Mod::Rp));
         match op {
             Op::Add | Op::Sub | Op::Mul => {
@@ -224,7 +221,7 @@ impl Sel<'_> {
             Op::Div => {
                 let y = src(self, 2)?;
                 // div.approx and div.full: IEEE division, as the PTX interpreter defines them.
-                self.op(Opcode::Fdiv, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(out), x, y, Loc::None);
+                self.op(Opcode::Fdiv, &[rnd.pair(), (ModKind::Ftz, ftz)], Loc::R(out), x, y, Loc::None);
             }
             Op::Min | Op::Max => {
                 let y = src(self, 2)?;
@@ -237,7 +234,7 @@ impl Sel<'_> {
                     self.op(Opcode::And, &[], Loc::R(e), x, Src::Imm(0x7f80_0000), Loc::None);
                     self.op(Opcode::And, &[], Loc::R(z), x, Src::Imm(0x8000_0000), Loc::None);
                     let mut m = MI::new(Opcode::Isetp);
-                    m.inst.set_modifier(ModKind::ICmp, 0);
+                    m.inst.set(ICmp::Eq);
                     m.inst.d = PRED | (7 << 3);
                     m.a = Loc::R(e);
                     m.b = Src::Imm(0);
@@ -266,23 +263,23 @@ impl Sel<'_> {
             Op::Rcp | Op::Sqrt if !approx_default => {
                 if op == Op::Rcp {
                     let one = self.in_reg(Src::Imm(0x3f80_0000));
-                    self.op(Opcode::Fdiv, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(out), one, Src::Loc(x), Loc::None);
+                    self.op(Opcode::Fdiv, &[rnd.pair(), (ModKind::Ftz, ftz)], Loc::R(out), one, Src::Loc(x), Loc::None);
                 } else {
-                    self.op(Opcode::Fsqrt, &[(ModKind::Rnd, rnd), (ModKind::Ftz, ftz)], Loc::R(out), x, Src::Loc(Loc::None), Loc::None);
+                    self.op(Opcode::Fsqrt, &[rnd.pair(), (ModKind::Ftz, ftz)], Loc::R(out), x, Src::Loc(Loc::None), Loc::None);
                 }
             }
             Op::Rcp | Op::Sqrt | Op::Rsqrt | Op::Sin | Op::Cos | Op::Lg2 | Op::Ex2 | Op::Tanh => {
                 let f = match op {
-                    Op::Rcp => 0,
-                    Op::Rsqrt => 1,
-                    Op::Lg2 => 2,
-                    Op::Ex2 => 3,
-                    Op::Sin => 4,
-                    Op::Cos => 5,
-                    Op::Sqrt => 6,
-                    _ => 7,
+                    Op::Rcp => SfuFn::Rcp,
+                    Op::Rsqrt => SfuFn::Rsqrt,
+                    Op::Lg2 => SfuFn::Lg2,
+                    Op::Ex2 => SfuFn::Ex2,
+                    Op::Sin => SfuFn::Sin,
+                    Op::Cos => SfuFn::Cos,
+                    Op::Sqrt => SfuFn::Sqrt,
+                    _ => SfuFn::Tanh,
                 };
-                self.op(Opcode::Mufu, &[(ModKind::SfuFn, f), (ModKind::Ftz, ftz)], Loc::R(out), x, Src::Loc(Loc::None), Loc::None);
+                self.op(Opcode::Mufu, &[f.pair(), (ModKind::Ftz, ftz)], Loc::R(out), x, Src::Loc(Loc::None), Loc::None);
             }
             _ => return Err(format!("`{op}.f32` is not supported by the compiler yet")),
         }

@@ -1,6 +1,7 @@
 //! Instruction selection: Integer arithmetic, logic, shifts, bit fields, byte permutes, comparisons and selects.
 
 use super::*;
+use heddle_isa::values::{BoolOp, ShfDir};
 
 impl Sel<'_> {
     pub(super) fn sel01(&mut self, d: VReg, p: u8) {
@@ -13,9 +14,9 @@ impl Sel<'_> {
     }
 
     /// d = (x cmp y) as 0/1.
-    pub(super) fn set_from_cmp(&mut self, d: VReg, x: Loc, y: Src, cmp: u32) {
+    pub(super) fn set_from_cmp(&mut self, d: VReg, x: Loc, y: Src, cmp: ICmp) {
         let mut m = MI::new(Opcode::Isetp);
-        m.inst.set_modifier(ModKind::ICmp, cmp);
+        m.inst.set(cmp);
         m.inst.d = PRED | (7 << 3);
         m.a = x;
         m.b = y;
@@ -33,14 +34,14 @@ impl Sel<'_> {
         // Narrow types: amounts >= width give 0 / sign (shr of the normalized value does that
         // for shr.s; shl and shr.u need it explicitly).
         let mut m = MI::new(Opcode::Isetp);
-        m.inst.set_modifier(ModKind::ICmp, 9); // hs
+        m.inst.set(ICmp::Hs);
         m.inst.d = PRED2 | (7 << 3);
         m.a = n;
         m.b = Src::Imm(width);
         self.push(m);
         let fill = if signed {
             let f = self.v1();
-            self.op(Opcode::Shr, &[(ModKind::Sign, 1)], Loc::R(f), Loc::R(t), Src::Imm(31), Loc::None);
+            self.op(Opcode::Shr, &[Sign::S.pair()], Loc::R(f), Loc::R(t), Src::Imm(31), Loc::None);
             Loc::R(f)
         } else {
             Loc::Phys(RZ)
@@ -170,7 +171,7 @@ impl Sel<'_> {
         self.op(Opcode::Clz, &[], Loc::R(y), Loc::Half(p, 0), Src::Loc(Loc::None), Loc::None);
         self.op(Opcode::Add, &[], Loc::R(z), Loc::R(y), Src::Imm(32), Loc::None);
         let mut m = MI::new(Opcode::Isetp);
-        m.inst.set_modifier(ModKind::ICmp, 1);
+        m.inst.set(ICmp::Ne);
         m.inst.d = PRED | (7 << 3);
         m.a = Loc::Half(p, 1);
         m.b = Src::Imm(0);
@@ -199,7 +200,7 @@ impl Sel<'_> {
                 // sign-folded value; clz = 64 (no such bit) gives 0xffffffff either way.
                 let src = if ty.kind() == TypeKind::Signed {
                     let (sign, f) = (self.v1(), self.v2());
-                    self.op(Opcode::Shr, &[(ModKind::Sign, 1)], Loc::R(sign), Loc::Half(p, 1), Src::Imm(31), Loc::None);
+                    self.op(Opcode::Shr, &[Sign::S.pair()], Loc::R(sign), Loc::Half(p, 1), Src::Imm(31), Loc::None);
                     self.define(f);
                     for h in 0..2 {
                         self.op(Opcode::Xor, &[], Loc::Half(f, h), Loc::Half(p, h), Src::Loc(Loc::R(sign)), Loc::None);
@@ -212,7 +213,7 @@ impl Sel<'_> {
                 self.clz64(c, src);
                 if i.has(Mod::Shiftamt) {
                     let mut m = MI::new(Opcode::Isetp);
-                    m.inst.set_modifier(ModKind::ICmp, 0);
+                    m.inst.set(ICmp::Eq);
                     m.inst.d = PRED | (7 << 3);
                     m.a = Loc::R(c);
                     m.b = Src::Imm(64);
@@ -257,9 +258,9 @@ impl Sel<'_> {
                 Op::Min | Op::Max => {
                     let y = self.src64(&a[2], ty)?;
                     let Loc::R(y) = y else { unreachable!() };
-                    let cmp = if signed { 2 } else { 6 };
+                    let cmp = if signed { ICmp::Lt } else { ICmp::Lo };
                     let mut m = MI::new(Opcode::Isetp64);
-                    m.inst.set_modifier(ModKind::ICmp, cmp);
+                    m.inst.set(cmp);
                     m.inst.d = PRED | (7 << 3);
                     m.a = Loc::R(x);
                     m.b = Src::Loc(Loc::R(y));
@@ -286,7 +287,7 @@ impl Sel<'_> {
                         self.mov(Loc::Half(d, 1), Src::Loc(Loc::Half(n, 1)));
                     } else {
                         let mut m = MI::new(Opcode::Isetp);
-                        m.inst.set_modifier(ModKind::ICmp, 2);
+                        m.inst.set(ICmp::Lt);
                         m.inst.d = PRED | (7 << 3);
                         m.a = Loc::Half(x, 1);
                         m.b = Src::Imm(0);
@@ -411,11 +412,11 @@ impl Sel<'_> {
         let sty = if is_set { Self::ty(i, 1).unwrap_or(Type::B32) } else { Self::ty(i, 0).unwrap_or(Type::B32) };
         let cmp = group::COMPARISON.iter().copied().find(|&m| i.has(m)).ok_or("a comparison is required")?;
         let bop = if i.has(Mod::And) {
-            Some(0)
+            Some(BoolOp::And)
         } else if i.has(Mod::Or) {
-            Some(1)
+            Some(BoolOp::Or)
         } else if i.has(Mod::Xor) {
-            Some(2)
+            Some(BoolOp::Xor)
         } else {
             None
         };
@@ -435,7 +436,7 @@ impl Sel<'_> {
                 if is64(sty) {
                     let (x, y) = (self.src64(&a[1], sty)?, self.src64(&a[2], sty)?);
                     m = MI::new(Opcode::Dsetp);
-                    m.inst.set_modifier(ModKind::FCmp, cmp);
+                    m.inst.set(cmp);
                     m.a = x;
                     m.b = Src::Loc(y);
                 } else {
@@ -446,7 +447,7 @@ impl Sel<'_> {
                         y = Src::Loc(self.h2f(yl));
                     }
                     m = MI::new(Opcode::Fsetp);
-                    m.inst.set_modifier(ModKind::FCmp, cmp);
+                    m.inst.set(cmp);
                     if i.has(Mod::Ftz) {
                         m.inst.set_modifier(ModKind::FtzExt, 1);
                         y = Src::Loc(self.in_reg(y));
@@ -461,7 +462,7 @@ impl Sel<'_> {
                 if is64(sty) {
                     let (x, y) = (self.src64(&a[1], sty)?, self.src64(&a[2], sty)?);
                     m = MI::new(Opcode::Isetp64);
-                    m.inst.set_modifier(ModKind::ICmp, cmp);
+                    m.inst.set(cmp);
                     m.a = x;
                     m.b = Src::Loc(y);
                 } else {
@@ -470,13 +471,13 @@ impl Sel<'_> {
                     let y = self.src32(&a[2], sty)?;
                     let y = if sty.size() < 4 { Src::Loc(self.norm(y, sty)) } else { y };
                     m = MI::new(Opcode::Isetp);
-                    m.inst.set_modifier(ModKind::ICmp, cmp);
+                    m.inst.set(cmp);
                     m.a = x;
                     m.b = y;
                 }
             }
         }
-        m.inst.set_modifier(ModKind::BoolOp, bop.unwrap_or(0));
+        m.inst.set(bop.unwrap_or(BoolOp::And));
         m.inst.d = PRED | (pc << 3);
         self.push(m.clone());
         if is_set {
@@ -499,14 +500,13 @@ impl Sel<'_> {
                 // q = (!cmp) op c: recompute with the negated comparison through p6 again.
                 let mut mq = m;
                 mq.inst.d = PRED | (pc << 3);
-                let code = mq.inst.modifier(if mq.inst.op == Opcode::Fsetp || mq.inst.op == Opcode::Dsetp {
-                    ModKind::FCmp
+                if matches!(mq.inst.op, Opcode::Fsetp | Opcode::Dsetp) {
+                    let cmp = FCmp::from_bits(mq.inst.modifier(ModKind::FCmp)).ok_or("a compare without a comparison")?;
+                    mq.inst.set(cmp.negate());
                 } else {
-                    ModKind::ICmp
-                });
-                let neg = negate_cmp(mq.inst.op, code);
-                let kind = if matches!(mq.inst.op, Opcode::Fsetp | Opcode::Dsetp) { ModKind::FCmp } else { ModKind::ICmp };
-                mq.inst.set_modifier(kind, neg);
+                    let cmp = ICmp::from_bits(mq.inst.modifier(ModKind::ICmp)).ok_or("a compare without a comparison")?;
+                    mq.inst.set(cmp.negate());
+                }
                 self.push(mq);
                 self.sel01(qv, PRED);
             }
@@ -618,7 +618,7 @@ impl Sel<'_> {
             Op::Not => self.op(Opcode::Xor, &[], Loc::R(d), p, Src::Imm(u32::MAX), Loc::None),
             Op::Cnot => {
                 let n = self.norm(Src::Loc(p), ty);
-                self.set_from_cmp(d, n, Src::Imm(0), 0);
+                self.set_from_cmp(d, n, Src::Imm(0), ICmp::Eq);
             }
             _ => {
                 let q = self.src32(&a[2], ty)?;
@@ -670,7 +670,7 @@ impl Sel<'_> {
         let n = self.reg32(&a[3], Type::U32)?;
         self.op(
             Opcode::Shf,
-            &[(ModKind::ShfDir, i.has(Mod::R) as u32), (ModKind::Clamp, i.has(Mod::Clamp) as u32)],
+            &[if i.has(Mod::R) { ShfDir::R } else { ShfDir::L }.pair(), (ModKind::Clamp, i.has(Mod::Clamp) as u32)],
             Loc::R(d),
             lo,
             Src::Loc(n),
@@ -723,15 +723,15 @@ impl Sel<'_> {
             let (m, msb, n, k, sh) = (self.v1(), self.v1(), self.v1(), self.v1(), self.v1());
             self.op(Opcode::Add, &[], Loc::R(m), pos, Src::Loc(len), Loc::None);
             self.op(Opcode::Sub, &[], Loc::R(m), Loc::R(m), Src::Imm(1), Loc::None);
-            self.op(Opcode::Min, &[(ModKind::Sign, 1)], Loc::R(msb), Loc::R(m), Src::Imm(63), Loc::None);
+            self.op(Opcode::Min, &[Sign::S.pair()], Loc::R(msb), Loc::R(m), Src::Imm(63), Loc::None);
             self.mov(Loc::R(n), Src::Imm(63));
             self.op(Opcode::Sub, &[], Loc::R(k), Loc::R(n), Src::Loc(Loc::R(msb)), Loc::None);
             self.op(Opcode::Add, &[], Loc::R(sh), Loc::R(k), Src::Loc(pos), Loc::None);
             let (y, z) = (self.v2(), self.v2());
             self.op(Opcode::Shl64, &[], Loc::R(y), x, Src::Loc(Loc::R(k)), Loc::None);
-            self.op(Opcode::Shr64, &[(ModKind::Sign, 1)], Loc::R(z), Loc::R(y), Src::Loc(Loc::R(sh)), Loc::None);
+            self.op(Opcode::Shr64, &[Sign::S.pair()], Loc::R(z), Loc::R(y), Src::Loc(Loc::R(sh)), Loc::None);
             let mut t = MI::new(Opcode::Isetp);
-            t.inst.set_modifier(ModKind::ICmp, 0);
+            t.inst.set(ICmp::Eq);
             t.inst.d = PRED | (7 << 3);
             t.a = len;
             t.b = Src::Imm(0);
@@ -755,7 +755,7 @@ impl Sel<'_> {
             let pos = self.byte8(pos);
             let len = self.byte8(len);
             let t = self.v2();
-            self.op(Opcode::Shr64, &[(ModKind::Sign, 0)], Loc::R(t), x, pos, Loc::None);
+            self.op(Opcode::Shr64, &[Sign::U.pair()], Loc::R(t), x, pos, Loc::None);
             let m = self.low_mask64(len);
             self.define(d);
             self.op(Opcode::And, &[], Loc::Half(d, 0), Loc::Half(t, 0), Src::Loc(Loc::Half(m, 0)), Loc::None);
@@ -814,9 +814,19 @@ impl Sel<'_> {
         let x = self.reg32(&a[1], Type::B32)?;
         let y = self.reg32(&a[2], Type::B32)?;
         let sel = self.src32(&a[3], Type::B32)?;
-        let mode = [Mod::F4e, Mod::B4e, Mod::Rc8, Mod::Ecl, Mod::Ecr, Mod::Rc16].iter().position(|&m| i.has(m)).map_or(0, |p| p as u32 + 1);
+        let mode = i
+            .flags
+            .first_of(&[
+                (Mod::F4e, PrmtMode::F4e),
+                (Mod::B4e, PrmtMode::B4e),
+                (Mod::Rc8, PrmtMode::Rc8),
+                (Mod::Ecl, PrmtMode::Ecl),
+                (Mod::Ecr, PrmtMode::Ecr),
+                (Mod::Rc16, PrmtMode::Rc16),
+            ])
+            .unwrap_or(PrmtMode::Gen);
         let sl = self.in_reg(sel);
-        self.op(Opcode::Prmt, &[(ModKind::PrmtMode, mode)], Loc::R(d), x, Src::Loc(sl), y);
+        self.op(Opcode::Prmt, &[mode.pair()], Loc::R(d), x, Src::Loc(sl), y);
         Ok(())
     }
 

@@ -20,7 +20,7 @@ impl Sel<'_> {
                     if k == 0 {
                         self.op(Opcode::And, &[], Loc::R(d), x, Src::Imm(0xffff), Loc::None);
                     } else {
-                        self.op(Opcode::Shr, &[(ModKind::Sign, 0)], Loc::R(d), x, Src::Imm(16), Loc::None);
+                        self.op(Opcode::Shr, &[Sign::U.pair()], Loc::R(d), x, Src::Imm(16), Loc::None);
                     }
                 }
                 Ok(())
@@ -85,7 +85,7 @@ impl Sel<'_> {
     }
 
     /// Address of a memory operand: (base register, offset, space override for named variables).
-    pub(super) fn address(&mut self, o: &Operand) -> R<(Loc, u32, Option<u32>)> {
+    pub(super) fn address(&mut self, o: &Operand) -> R<(Loc, u32, Option<values::Space>)> {
         let Operand::Addr(a) = o else { return Err("expected an address".into()) };
         let off = match &a.offset {
             Some(e) => expr::eval(e, &|_| None).map_err(|(_, m)| m)?.bits() as u32,
@@ -95,14 +95,14 @@ impl Sel<'_> {
             None => Ok((Loc::Phys(RZ), off, None)),
             Some(b) => match self.lookup(&b.name) {
                 Some(Name::Reg(v, t)) => Ok((if is64(t) { Loc::Half(v, 0) } else { Loc::R(v) }, off, None)),
-                Some(Name::Frame(fo)) => Ok((Loc::Phys(SP), fo.wrapping_add(off), Some(3))),
-                Some(Name::KParam(ko)) => Ok((Loc::Phys(RZ), ko.wrapping_add(off), Some(5))),
+                Some(Name::Frame(fo)) => Ok((Loc::Phys(SP), fo.wrapping_add(off), Some(values::Space::Local))),
+                Some(Name::KParam(ko)) => Ok((Loc::Phys(RZ), ko.wrapping_add(off), Some(values::Space::Param))),
                 None => {
                     let s = self.layout.sym(&b.name).ok_or(format!("`{}` is undefined", b.name))?;
                     let space = match s {
-                        Sym::Global(_) => 1,
-                        Sym::Const(_) => 4,
-                        Sym::Shared(_) => 2,
+                        Sym::Global(_) => values::Space::Global,
+                        Sym::Const(_) => values::Space::Const,
+                        Sym::Shared(_) => values::Space::Shared,
                     };
                     Ok((Loc::Phys(RZ), (s.addr() as u32).wrapping_add(off), Some(space)))
                 }
@@ -110,35 +110,30 @@ impl Sel<'_> {
         }
     }
 
-    pub(super) fn space_of(i: &Inst, over: Option<u32>) -> u32 {
-        if let Some(s) = over {
-            return s;
-        }
-        if i.has(Mod::Global) {
-            1
-        } else if i.has(Mod::Shared) {
-            2
-        } else if i.has(Mod::Local) {
-            3
-        } else if i.has(Mod::Const) {
-            4
-        } else if i.has(Mod::Param) {
-            5
-        } else {
-            0
-        }
+    pub(super) fn space_of(i: &Inst, over: Option<values::Space>) -> values::Space {
+        use values::Space as S;
+        over.or_else(|| {
+            i.flags.first_of(&[
+                (Mod::Global, S::Global),
+                (Mod::Shared, S::Shared),
+                (Mod::Local, S::Local),
+                (Mod::Const, S::Const),
+                (Mod::Param, S::Param),
+            ])
+        })
+        .unwrap_or(S::Gen)
     }
 
-    /// Width code for an element size and signedness.
-    pub(super) fn width(ty: Type) -> u32 {
+    /// The access width of an element type.
+    pub(super) fn width(ty: Type) -> Width {
         match (ty.size(), ty.kind() == TypeKind::Signed) {
-            (1, false) => 0,
-            (1, true) => 1,
-            (2, false) => 2,
-            (2, true) => 3,
-            (4, _) => 4,
-            (8, _) => 5,
-            _ => 6,
+            (1, false) => Width::U8,
+            (1, true) => Width::S8,
+            (2, false) => Width::U16,
+            (2, true) => Width::S16,
+            (4, _) => Width::B32,
+            (8, _) => Width::B64,
+            _ => Width::B128,
         }
     }
 
@@ -157,11 +152,11 @@ impl Sel<'_> {
             }
             let (d, dt) = self.dst(e)?;
             let mut m = MI::new(Opcode::Ld);
-            m.inst.set_modifier(ModKind::Space, space);
+            m.inst.set(space);
             m.a = base;
             m.b = Src::Imm(eoff);
             if is64(ty) {
-                m.inst.set_modifier(ModKind::Width, 5);
+                m.inst.set(Width::B64);
                 if is64(dt) {
                     self.define(d);
                     m.d = Loc::R(d);
@@ -173,7 +168,7 @@ impl Sel<'_> {
                     self.mov(Loc::R(d), Src::Loc(Loc::Half(t, 0)));
                 }
             } else {
-                m.inst.set_modifier(ModKind::Width, Self::width(ty));
+                m.inst.set(Self::width(ty));
                 if is64(dt) {
                     let t = self.v1();
                     m.d = Loc::R(t);
@@ -182,7 +177,7 @@ impl Sel<'_> {
                     self.define(d);
                     self.mov(Loc::Half(d, 0), Src::Loc(Loc::R(t)));
                     if ty.kind() == TypeKind::Signed {
-                        self.op(Opcode::Shr, &[(ModKind::Sign, 1)], Loc::Half(d, 1), Loc::R(t), Src::Imm(31), Loc::None);
+                        self.op(Opcode::Shr, &[Sign::S.pair()], Loc::Half(d, 1), Loc::R(t), Src::Imm(31), Loc::None);
                     } else {
                         self.mov(Loc::Half(d, 1), Src::Imm(0));
                     }
@@ -206,16 +201,16 @@ impl Sel<'_> {
         for (k, e) in elems.into_iter().enumerate() {
             let eoff = off.wrapping_add(esize * k as u32);
             let mut m = MI::new(Opcode::St);
-            m.inst.set_modifier(ModKind::Space, space);
+            m.inst.set(space);
             m.a = base;
             m.b = Src::Imm(eoff);
             if is64(ty) {
                 let v = self.src64(e, ty)?;
-                m.inst.set_modifier(ModKind::Width, 5);
+                m.inst.set(Width::B64);
                 m.d = v;
             } else {
                 let v = self.reg32(e, ty)?;
-                m.inst.set_modifier(ModKind::Width, Self::width(ty) & !1);
+                m.inst.set(Self::width(ty).unsigned());
                 m.d = v;
             }
             self.push(m);
@@ -229,9 +224,9 @@ impl Sel<'_> {
         let (addr, bi, ci) = if red { (&a[0], 1, None) } else { (&a[1], 2, a.get(3)) };
         let (base, off, over) = self.address(addr)?;
         let space = match Self::space_of(i, over) {
-            1 => 1,
-            2 => 2,
-            _ => 0,
+            values::Space::Global => AtomSpace::Global,
+            values::Space::Shared => AtomSpace::Shared,
+            _ => AtomSpace::Gen,
         };
         let base = if off != 0 {
             let t = self.v1();
@@ -242,22 +237,22 @@ impl Sel<'_> {
         };
         let signed = ty.kind() == TypeKind::Signed;
         let code = match () {
-            _ if i.has(Mod::Add) && ty.kind() == TypeKind::Float => 1,
-            _ if i.has(Mod::Add) => 0,
-            _ if i.has(Mod::Min) => 2 + signed as u32,
-            _ if i.has(Mod::Max) => 4 + signed as u32,
-            _ if i.has(Mod::Inc) => 6,
-            _ if i.has(Mod::Dec) => 7,
-            _ if i.has(Mod::And) => 8,
-            _ if i.has(Mod::Or) => 9,
-            _ if i.has(Mod::Xor) => 10,
-            _ if i.has(Mod::Exch) => 11,
-            _ if i.has(Mod::Cas) => 12,
+            _ if i.has(Mod::Add) && ty.kind() == TypeKind::Float => AtomOp::Fadd,
+            _ if i.has(Mod::Add) => AtomOp::Add,
+            _ if i.has(Mod::Min) => [AtomOp::Umin, AtomOp::Smin][signed as usize],
+            _ if i.has(Mod::Max) => [AtomOp::Umax, AtomOp::Smax][signed as usize],
+            _ if i.has(Mod::Inc) => AtomOp::Inc,
+            _ if i.has(Mod::Dec) => AtomOp::Dec,
+            _ if i.has(Mod::And) => AtomOp::And,
+            _ if i.has(Mod::Or) => AtomOp::Or,
+            _ if i.has(Mod::Xor) => AtomOp::Xor,
+            _ if i.has(Mod::Exch) => AtomOp::Exch,
+            _ if i.has(Mod::Cas) => AtomOp::Cas,
             _ => return Err("unknown atomic operation".into()),
         };
         let mut m = MI::new(Opcode::Atom);
-        m.inst.set_modifier(ModKind::AtomSpace, space);
-        m.inst.set_modifier(ModKind::AtomOp, code);
+        m.inst.set(space);
+        m.inst.set(code);
         m.a = base;
         if is64(ty) {
             m.inst.set_modifier(ModKind::B64, 1);

@@ -19,6 +19,7 @@ use heddle_isa::fields::RZ;
 use heddle_isa::mem::align_up;
 use heddle_isa::sreg::SReg;
 use heddle_isa::table::ModKind;
+use heddle_isa::values::{self, AtomOp, AtomSpace, FCmp, ICmp, IntTy, ModValue, PrmtMode, Rnd, SfuFn, Sign, Width};
 use heddle_isa::{Guard, Opcode};
 use std::collections::HashMap;
 
@@ -113,38 +114,54 @@ fn sreg(name: &str) -> Option<SReg> {
     })
 }
 
-/// ICmp code of a PTX comparison (integers); signedness from the type.
-fn icmp(cmp: Mod, signed: bool) -> Option<u32> {
+/// The ISA comparison of a PTX one on integers; signedness from the type.
+fn icmp(cmp: Mod, signed: bool) -> Option<ICmp> {
     Some(match (cmp, signed) {
-        (Mod::Eq, _) => 0,
-        (Mod::Ne, _) => 1,
-        (Mod::Lt, true) => 2,
-        (Mod::Le, true) => 3,
-        (Mod::Gt, true) => 4,
-        (Mod::Ge, true) => 5,
-        (Mod::Lt | Mod::Lo, false) | (Mod::Lo, true) => 6,
-        (Mod::Le | Mod::Ls, false) | (Mod::Ls, true) => 7,
-        (Mod::Gt | Mod::Hi, false) | (Mod::Hi, true) => 8,
-        (Mod::Ge | Mod::Hs, false) | (Mod::Hs, true) => 9,
+        (Mod::Eq, _) => ICmp::Eq,
+        (Mod::Ne, _) => ICmp::Ne,
+        (Mod::Lt, true) => ICmp::Lt,
+        (Mod::Le, true) => ICmp::Le,
+        (Mod::Gt, true) => ICmp::Gt,
+        (Mod::Ge, true) => ICmp::Ge,
+        (Mod::Lt | Mod::Lo, false) | (Mod::Lo, true) => ICmp::Lo,
+        (Mod::Le | Mod::Ls, false) | (Mod::Ls, true) => ICmp::Ls,
+        (Mod::Gt | Mod::Hi, false) | (Mod::Hi, true) => ICmp::Hi,
+        (Mod::Ge | Mod::Hs, false) | (Mod::Hs, true) => ICmp::Hs,
         _ => return None,
     })
 }
 
-/// FCmp code of a PTX comparison (floats).
-fn fcmp(cmp: Mod) -> Option<u32> {
-    use Mod::*;
-    [Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan].iter().position(|&n| n == cmp).map(|p| p as u32)
+/// The ISA comparison of a PTX one on floats.
+fn fcmp(cmp: Mod) -> Option<FCmp> {
+    Some(match cmp {
+        Mod::Eq => FCmp::Eq,
+        Mod::Ne => FCmp::Ne,
+        Mod::Lt => FCmp::Lt,
+        Mod::Le => FCmp::Le,
+        Mod::Gt => FCmp::Gt,
+        Mod::Ge => FCmp::Ge,
+        Mod::Equ => FCmp::Equ,
+        Mod::Neu => FCmp::Neu,
+        Mod::Ltu => FCmp::Ltu,
+        Mod::Leu => FCmp::Leu,
+        Mod::Gtu => FCmp::Gtu,
+        Mod::Geu => FCmp::Geu,
+        Mod::Num => FCmp::Num,
+        Mod::Nan => FCmp::Nan,
+        _ => return None,
+    })
 }
 
-fn rnd_of(i: &Inst) -> u32 {
+/// The rounding of an instruction's modifiers (the integer roundings of `cvt` included).
+fn rnd_of(i: &Inst) -> Rnd {
     if i.has(Mod::Rz) || i.has(Mod::Rzi) {
-        1
+        Rnd::Rz
     } else if i.has(Mod::Rm) || i.has(Mod::Rmi) {
-        2
+        Rnd::Rm
     } else if i.has(Mod::Rp) || i.has(Mod::Rpi) {
-        3
+        Rnd::Rp
     } else {
-        0
+        Rnd::Rn
     }
 }
 
@@ -253,7 +270,7 @@ impl<'a> Sel<'a> {
     /// Tests a 0/1 predicate register into p6 (or `which`).
     fn test_pred(&mut self, p: Loc, which: u8) {
         let mut m = MI::new(Opcode::Isetp);
-        m.inst.set_modifier(ModKind::ICmp, 1);
+        m.inst.set(ICmp::Ne);
         m.inst.d = which | (7 << 3);
         m.a = p;
         m.b = Src::Loc(Loc::Phys(RZ));
@@ -449,7 +466,7 @@ impl<'a> Sel<'a> {
                 let p = self.v2();
                 self.mov(Loc::Half(p, 0), Src::Loc(Loc::R(v)));
                 if ty.kind() == TypeKind::Signed {
-                    self.op(Opcode::Shr, &[(ModKind::Sign, 1)], Loc::Half(p, 1), Loc::R(v), Src::Imm(31), Loc::None);
+                    self.op(Opcode::Shr, &[Sign::S.pair()], Loc::Half(p, 1), Loc::R(v), Src::Imm(31), Loc::None);
                 } else {
                     self.mov(Loc::Half(p, 1), Src::Imm(0));
                 }
@@ -506,7 +523,7 @@ impl<'a> Sel<'a> {
         let t = self.v1();
         let bitsz = ty.size() * 8;
         if ty.kind() == TypeKind::Signed {
-            self.op(Opcode::Bfe, &[(ModKind::Sign, 1)], Loc::R(t), l, Src::Imm(bitsz << 8), Loc::None);
+            self.op(Opcode::Bfe, &[Sign::S.pair()], Loc::R(t), l, Src::Imm(bitsz << 8), Loc::None);
         } else {
             self.op(Opcode::And, &[], Loc::R(t), l, Src::Imm(mask_of(ty)), Loc::None);
         }
@@ -520,7 +537,7 @@ impl<'a> Sel<'a> {
             self.define(d);
             self.mov(Loc::Half(d, 0), Src::Loc(v));
             if ty.kind() == TypeKind::Signed && ty.size() == 4 {
-                self.op(Opcode::Shr, &[(ModKind::Sign, 1)], Loc::Half(d, 1), v, Src::Imm(31), Loc::None);
+                self.op(Opcode::Shr, &[Sign::S.pair()], Loc::Half(d, 1), v, Src::Imm(31), Loc::None);
             } else {
                 self.mov(Loc::Half(d, 1), Src::Imm(0));
             }
@@ -589,14 +606,14 @@ impl<'a> Sel<'a> {
             }
             Op::Membar | Op::Fence => {
                 let scope = if i.has(Mod::Cta) {
-                    0
+                    values::Scope::Cta
                 } else if i.has(Mod::Sys) {
-                    2
+                    values::Scope::Sys
                 } else {
-                    1
+                    values::Scope::Gpu
                 };
                 let mut m = MI::new(Opcode::Fence);
-                m.inst.set_modifier(ModKind::Scope, scope);
+                m.inst.set(scope);
                 self.guarded(g, m);
                 Ok(())
             }
@@ -674,22 +691,11 @@ impl<'a> Sel<'a> {
     }
 }
 
-/// The comparison code that gives the opposite result, NaN included.
-fn negate_cmp(op: Opcode, code: u32) -> u32 {
-    if matches!(op, Opcode::Fsetp | Opcode::Dsetp) {
-        // eq<->neu, ne<->equ, lt<->geu, le<->gtu, gt<->leu, ge<->ltu, num<->nan.
-        [7, 6, 11, 10, 9, 8, 1, 0, 5, 4, 3, 2, 13, 12][code as usize]
-    } else {
-        // eq<->ne, lt<->ge, le<->gt, lo<->hs, ls<->hi.
-        [1, 0, 5, 4, 3, 2, 9, 8, 7, 6][code as usize]
-    }
-}
-
-/// The ISA width code of a by-value piece of `size` bytes moved 4 bytes at a time.
-fn width_code(size: u32) -> u32 {
+/// The access width of a by-value piece of `size` bytes moved 4 bytes at a time.
+fn width_code(size: u32) -> Width {
     match size {
-        4.. => 4,
-        2 => 2,
-        _ => 0,
+        4.. => Width::B32,
+        2 => Width::U16,
+        _ => Width::U8,
     }
 }

@@ -1,6 +1,7 @@
 //! Instruction selection: Warp and CTA operations: barriers (with reductions), vote, `activemask`, shuffle and `match`.
 
 use super::*;
+use heddle_isa::values::{BarMode, RedOp, ShflMode, VoteMode};
 
 impl Sel<'_> {
     /// `match.any`/`match.all`: each of the 32 lanes' values is fetched with
@@ -34,7 +35,7 @@ impl Sel<'_> {
                 m.c = Loc::R(clamp);
                 self.push(m);
                 let mut m = MI::new(Opcode::Isetp);
-                m.inst.set_modifier(ModKind::ICmp, 0);
+                m.inst.set(ICmp::Eq);
                 m.inst.d = PRED | (if k == 0 { 7 } else { PRED }) << 3;
                 m.a = Loc::R(got);
                 m.b = Src::Loc(h);
@@ -58,7 +59,7 @@ impl Sel<'_> {
         }
         self.op(Opcode::And, &[], Loc::R(same), Loc::R(same), Src::Loc(Loc::R(active)), Loc::None);
         let mut m = MI::new(Opcode::Isetp);
-        m.inst.set_modifier(ModKind::ICmp, 0);
+        m.inst.set(ICmp::Eq);
         m.inst.d = PRED | (7 << 3);
         m.a = Loc::R(same);
         m.b = Src::Loc(Loc::R(active));
@@ -90,14 +91,14 @@ impl Sel<'_> {
             };
             self.test_pred(p, PRED2);
             let op = if i.has(Mod::Popc) {
-                0
+                RedOp::Popc
             } else if i.has(Mod::And) {
-                1
+                RedOp::And
             } else {
-                2
+                RedOp::Or
             };
             let mut m = MI::new(Opcode::Barred);
-            m.inst.set_modifier(ModKind::RedOp, op);
+            m.inst.set(op);
             m.inst.a = PRED2 | (neg as u8) << 3;
             m.d = Loc::R(d);
             m.b = id;
@@ -107,7 +108,7 @@ impl Sel<'_> {
         let id = self.src32(&a[0], Type::U32)?;
         let cnt = if a.len() > 1 { self.reg32(&a[1], Type::U32)? } else { Loc::Phys(RZ) };
         let mut m = MI::new(Opcode::Bar);
-        m.inst.set_modifier(ModKind::BarMode, i.has(Mod::Arrive) as u32);
+        m.inst.set(if i.has(Mod::Arrive) { BarMode::Arrive } else { BarMode::Sync });
         m.b = id;
         m.a = cnt;
         self.push(m);
@@ -127,14 +128,14 @@ impl Sel<'_> {
             self.push(m);
         } else {
             let mode = if i.has(Mod::All) {
-                0
+                VoteMode::All
             } else if i.has(Mod::Any) {
-                1
+                VoteMode::Any
             } else {
-                2
+                VoteMode::Uni
             };
             let mut m = MI::new(Opcode::Vote);
-            m.inst.set_modifier(ModKind::VoteMode, mode);
+            m.inst.set(mode);
             m.inst.d = PRED;
             m.inst.a = PRED2;
             self.push(m);
@@ -165,17 +166,17 @@ impl Sel<'_> {
         let b = self.src32(&a[2], Type::U32)?;
         let c = self.reg32(&a[3], Type::U32)?;
         let mode = if i.has(Mod::Up) {
-            1
+            ShflMode::Up
         } else if i.has(Mod::Down) {
-            2
+            ShflMode::Down
         } else if i.has(Mod::Bfly) {
-            3
+            ShflMode::Bfly
         } else {
-            0
+            ShflMode::Idx
         };
         let b = Src::Loc(self.in_reg(b));
         let mut m = MI::new(Opcode::Shfl);
-        m.inst.set_modifier(ModKind::ShflMode, mode);
+        m.inst.set(mode);
         m.inst.mods |= (if p.is_some() { PRED } else { 7 }) << 2;
         m.d = Loc::R(d);
         m.a = x;
