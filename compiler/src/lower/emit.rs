@@ -4,9 +4,9 @@
 //! (`sim/src/ptx/cfg.rs`) computes post-dominators again, apart, on
 //! purpose: it is the independent oracle the compiler is tested against.
 
+use super::cfg::blocks;
 use super::isel::FRAME;
 use super::mir::*;
-use super::regalloc::blocks;
 use heddle_isa::fields::{EXIT_JOIN, RPC_NONE, RZ};
 use heddle_isa::{Guard, Inst, Opcode, Operand};
 

@@ -6,7 +6,7 @@
 //!                 --regalloc--> physical registers, spills, caller saves
 //!   all functions: --emit--> reconvergence points, resolved targets, code
 //! ```
-//! Each pass is one file; `regalloc::check` verifies allocations in debug builds.
+//! Each pass is one file; `check` verifies allocations in debug builds.
 //!
 //! # Register layout
 //!
@@ -34,6 +34,8 @@
 //! budgets are attempted; a function that does not fit fails with an error
 //! naming it and the registers it needs at least.
 
+pub mod cfg;
+pub mod check;
 pub mod emit;
 pub mod isel;
 pub mod layout;
@@ -97,12 +99,15 @@ pub struct Options {
     pub max_regs: u32,
     /// Predicate registers besides `pt` (the SM's `preds`; the ISA has 7).
     pub preds: u32,
+    /// Run the allocation checker (`check`) on every function: always in
+    /// debug builds, and when the environment has `HEDDLE_CHECK_ALLOC`.
+    pub check_alloc: bool,
 }
 
 impl Default for Options {
     /// The whole ISA: 127 registers, 7 predicates.
     fn default() -> Options {
-        Options { max_regs: heddle_isa::fields::NUM_REGS as u32, preds: 7 }
+        Options { max_regs: heddle_isa::fields::NUM_REGS as u32, preds: 7, check_alloc: false }
     }
 }
 
@@ -240,11 +245,9 @@ pub fn compile_with(src: &SourceFile, m: &Module, opts: &Options) -> Result<(Obj
                     ),
                 )
             })?;
-            if cfg!(debug_assertions) || std::env::var_os("HEDDLE_CHECK_ALLOC").is_some() {
-                // The allocation checker runs on every compile in debug builds, and in
-                // release builds with HEDDLE_CHECK_ALLOC set (the corpus tests set it).
-                let iv = regalloc::intervals(&mis, s.out.vreg_words.len());
-                regalloc::check(&s.out.vreg_words, &iv, &r.homes)
+            if opts.check_alloc || cfg!(debug_assertions) || std::env::var_os("HEDDLE_CHECK_ALLOC").is_some() {
+                // The corpus tests set HEDDLE_CHECK_ALLOC, the PTX fuzzer `check_alloc`.
+                check::check(&mis, &r.mis, &r.origin, &s.out.vreg_words)
                     .and_then(|_| regalloc::check_budget(&r.mis, r.regs))
                     .map_err(|e| err(funcs[fi].name.span, format!("internal compiler error: {e}")))?;
             }

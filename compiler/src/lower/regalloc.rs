@@ -3,13 +3,14 @@
 //! leaves (pairs and groups aligned, packed from r0 up), spilling the
 //! interval that ends last to the frame in local memory, scratch registers
 //! for spill code placed right above the allocated ones (only as many as
-//! the spill code needs), and caller-saved registers stored around calls. A checker ([`check`]) verifies the result in debug builds
-//! and tests: no two simultaneously live virtual registers share a register.
+//! the spill code needs), and caller-saved registers stored around calls. The checker (`lower::check`)
+//! runs the result symbolically in debug builds and tests.
 
+use super::cfg::blocks;
 use super::mir::*;
 use heddle_isa::fields::RZ;
 use heddle_isa::values::{Space, Width};
-use heddle_isa::{Guard, Opcode};
+use heddle_isa::Opcode;
 
 /// Where a virtual register ended up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,60 +52,9 @@ pub fn defs_uses(m: &MI) -> (Vec<VReg>, Vec<VReg>) {
     (defs, uses)
 }
 
-fn ends_block(m: &MI) -> bool {
-    matches!(m.inst.op, Opcode::Bra | Opcode::Exit | Opcode::Ret | Opcode::Trap | Opcode::Brkpt)
-}
-
-/// Basic blocks: (start, end) positions and successor block indices.
-pub fn blocks(mis: &[MI]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
-    let n = mis.len();
-    let mut starts = vec![0];
-    for (p, m) in mis.iter().enumerate() {
-        if m.label.is_some() && p > 0 {
-            starts.push(p);
-        }
-        if ends_block(m) && p + 1 < n {
-            starts.push(p + 1);
-        }
-    }
-    starts.sort_unstable();
-    starts.dedup();
-    let ranges: Vec<(usize, usize)> = starts.iter().enumerate().map(|(i, &s)| (s, starts.get(i + 1).copied().unwrap_or(n))).collect();
-    let label_pos: std::collections::HashMap<Label, usize> = mis.iter().enumerate().filter_map(|(p, m)| Some((m.label?, p))).collect();
-    let block_of_label = |l: Label| -> Option<usize> {
-        let p = *label_pos.get(&l)?;
-        Some(starts.partition_point(|&s| s <= p) - 1)
-    };
-    let mut succ = vec![vec![]; ranges.len()];
-    for (b, &(_, e)) in ranges.iter().enumerate() {
-        if e == 0 {
-            continue;
-        }
-        let last = &mis[e - 1];
-        let guarded = last.inst.guard != Guard::ALWAYS;
-        let fall = if e < n { Some(b + 1) } else { None };
-        match last.inst.op {
-            Opcode::Bra => {
-                if let Some(t) = last.target.and_then(block_of_label) {
-                    succ[b].push(t);
-                }
-                if guarded {
-                    succ[b].extend(fall);
-                }
-            }
-            Opcode::Exit | Opcode::Ret | Opcode::Trap | Opcode::Brkpt => {
-                if guarded {
-                    succ[b].extend(fall);
-                }
-            }
-            _ => succ[b].extend(fall),
-        }
-    }
-    (ranges, succ)
-}
-
-/// Live interval [start, end] of every virtual register (None if it never occurs).
-pub fn intervals(mis: &[MI], nv: usize) -> Vec<Option<(usize, usize)>> {
+/// The virtual registers live into each basic block of `blocks(mis)`, as
+/// bit sets (bit v of word v / 64).
+pub fn live_in(mis: &[MI], nv: usize) -> Vec<Vec<u64>> {
     let (ranges, succ) = blocks(mis);
     let words = nv.div_ceil(64).max(1);
     let nb = ranges.len();
@@ -136,6 +86,17 @@ pub fn intervals(mis: &[MI], nv: usize) -> Vec<Option<(usize, usize)>> {
             }
         }
     }
+    live_in
+}
+
+/// Live interval [start, end] of every virtual register (None if it never occurs).
+pub fn intervals(mis: &[MI], nv: usize) -> Vec<Option<(usize, usize)>> {
+    let (ranges, succ) = blocks(mis);
+    let words = nv.div_ceil(64).max(1);
+    let nb = ranges.len();
+    let live_in = live_in(mis, nv);
+    let set = |s: &mut Vec<u64>, v: VReg| s[v as usize / 64] |= 1 << (v % 64);
+    let clear = |s: &mut Vec<u64>, v: VReg| s[v as usize / 64] &= !(1 << (v % 64));
     let mut iv: Vec<Option<(usize, usize)>> = vec![None; nv];
     let mut touch = |v: usize, p: usize| {
         iv[v] = Some(match iv[v] {
@@ -184,6 +145,9 @@ pub fn intervals(mis: &[MI], nv: usize) -> Vec<Option<(usize, usize)>> {
 
 pub struct Result {
     pub mis: Vec<MI>,
+    /// For each instruction of `mis`, the input instruction it rewrites
+    /// (`None`: spill, reload or caller-save code the allocator added).
+    pub origin: Vec<Option<usize>>,
     /// Frame bytes including spill and save slots.
     pub frame: u32,
     pub homes: Vec<Option<Home>>,
@@ -372,9 +336,11 @@ pub fn allocate(mis: Vec<MI>, words: &[u8], frame: u32, avail: u32) -> std::resu
         let pairs = mis.iter().filter(|m| m.defines.is_none()).any(|m| spilled_operands(m, words, &homes).iter().any(|&(_, w)| w >= 2));
         let base = if pairs { used.div_ceil(2) * 2 } else { used };
         if base + need <= avail {
-            let (mis, fr, stores, loads) = rewrite(mis, words, &homes, &iv, fr, base as u8);
+            let (out, fr, stores, loads) = rewrite(mis, words, &homes, &iv, fr, base as u8);
+            let (mis, origin) = out.into_iter().unzip();
             return Ok(Result {
                 mis,
+                origin,
                 frame: fr.div_ceil(16) * 16,
                 homes,
                 regs: (base + need) as u32,
@@ -398,7 +364,8 @@ fn local(op: Opcode, reg: u8, off: u32) -> MI {
 }
 
 /// Physical operands, reloads and spill stores, and caller saves around calls.
-/// Spilled operands go through scratch registers from `scratch` up.
+/// Spilled operands go through scratch registers from `scratch` up. Each
+/// output instruction comes with the input instruction it rewrites, if any.
 fn rewrite(
     mis: Vec<MI>,
     words: &[u8],
@@ -406,8 +373,9 @@ fn rewrite(
     iv: &[Option<(usize, usize)>],
     mut frame: u32,
     scratch: u8,
-) -> (Vec<MI>, u32, u32, u32) {
-    let mut out = Vec::with_capacity(mis.len());
+) -> (Vec<(MI, Option<usize>)>, u32, u32, u32) {
+    let mut out: Vec<(MI, Option<usize>)> = Vec::with_capacity(mis.len());
+    let added = |m: MI| (m, None);
     let mut save_slot: Vec<Option<u32>> = vec![None; homes.len()];
     let mut restores: Vec<MI> = vec![];
     let (mut stores, mut loads) = (0u32, 0u32);
@@ -474,7 +442,7 @@ fn rewrite(
                             o
                         });
                         for k in 0..words[v] {
-                            out.push(local(Opcode::St, r + k, slot + 4 * k as u32));
+                            out.push(added(local(Opcode::St, r + k, slot + 4 * k as u32)));
                             restores.push(local(Opcode::Ld, r + k, slot + 4 * k as u32));
                         }
                     }
@@ -482,41 +450,18 @@ fn rewrite(
             }
             // A spilled call target reloads from the caller's frame, before the
             // stack pointer moves to the callee's.
-            out.append(&mut pre);
+            out.extend(pre.drain(..).map(added));
             out.extend(adj);
         }
         let sp_adjust = m.d == Loc::Phys(SP) && m.inst.op == Opcode::Sub;
-        out.extend(pre);
-        out.push(m);
-        out.extend(post);
+        out.extend(pre.into_iter().map(added));
+        out.push((m, Some(p)));
+        out.extend(post.into_iter().map(added));
         if sp_adjust {
-            out.append(&mut restores);
+            out.extend(restores.drain(..).map(added));
         }
     }
     (out, frame, stores, loads)
-}
-
-/// Checks an allocation: simultaneously live virtual registers never share a register.
-pub fn check(words: &[u8], iv: &[Option<(usize, usize)>], homes: &[Option<Home>]) -> std::result::Result<(), String> {
-    let regs: Vec<(usize, u8, u8, (usize, usize))> = (0..homes.len())
-        .filter_map(|v| match (homes[v], iv[v]) {
-            (Some(Home::Reg(r)), Some(i)) => Some((v, r, words[v], i)),
-            _ => None,
-        })
-        .collect();
-    for (i, a) in regs.iter().enumerate() {
-        if a.2 >= 2 && a.1 % 2 != 0 {
-            return Err(format!("v{} is a group of {} at odd register r{}", a.0, a.2, a.1));
-        }
-        for b in &regs[i + 1..] {
-            let overlap_regs = a.1 < b.1 + b.2 && b.1 < a.1 + a.2;
-            let overlap_time = a.3 .0 <= b.3 .1 && b.3 .0 <= a.3 .1;
-            if overlap_regs && overlap_time {
-                return Err(format!("v{} and v{} share r{} while both are live", a.0, b.0, a.1.max(b.1)));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Checks rewritten code against the function's register count: every
