@@ -11,9 +11,6 @@
 //!   through the printer (parse(print(m)) == m);
 //! * no truncation of a valid file (at every token boundary and every 7th
 //!   byte) may panic.
-//!
-//! `tests/ptx/malformed-pending/` holds cases the front end gets wrong today
-//! (see PENDING in the generator); it is not read here.
 
 use heddle_compiler::ptx::{self, SourceFile};
 use heddle_isa::diag::{Diagnostic, Diagnostics};

@@ -19,17 +19,15 @@ from a marker placed in the case text by hand, independently of what
     truncated file the end of the file).
 
 ptxas (nvidia-cuda-nvcc-cu12) must reject every case: a case ptxas accepts
-is not written (the script says which). The bases must pass ptxas and are
-written to tests/ptx/valid/. Cases listed in PENDING (known front-end bugs:
-wrong position or message, or a file the front end accepts) are written to
-tests/ptx/malformed-pending/, which tests/ptx_diagnostics.rs does not read.
-VALID_PENDING holds valid files (ptxas accepts them) that the front end
-wrongly rejects today; they go to tests/ptx/valid-pending/, also not read.
+is not written (the script says which). The bases, and the VALID_EXTRA files
+(valid PTX the front end once rejected), must pass ptxas and are written to
+tests/ptx/valid/. Every case must pass tests/ptx_diagnostics.rs: a case the
+front end gets wrong is a front-end bug to fix, not a case to set aside.
 
     python3 tools/gen_malformed.py             # write the suite
     python3 tools/gen_malformed.py --classify  # also run `heddle check` on every case
                                                # ($HEDDLE, default target/debug/heddle)
-                                               # and list the ones misfiled vs PENDING
+                                               # and list the ones it gets wrong
 
 The snapshots (*.err) are written by the Rust test:
     HEDDLE_BLESS=1 cargo test --test ptx_diagnostics
@@ -43,9 +41,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAL = os.path.join(ROOT, "tests", "ptx", "malformed")
-PEND = os.path.join(ROOT, "tests", "ptx", "malformed-pending")
 VALID = os.path.join(ROOT, "tests", "ptx", "valid")
-VALID_PEND = os.path.join(ROOT, "tests", "ptx", "valid-pending")
 
 # Where the error must be reported, in a case's text (removed before writing).
 MARK = "\u2038"
@@ -444,9 +440,9 @@ $L__BB0_2:
 }
 """
 
-# Valid files the front end wrongly rejects today (false positives); written to
-# tests/ptx/valid-pending/ and checked against ptxas like the bases.
-VALID_PENDING = {
+# Valid files the front end once rejected (false positives); written to
+# tests/ptx/valid/ and checked against ptxas like the bases.
+VALID_EXTRA = {
     # bar.sync is PTX 1.0; only the `.sync` forms of shfl/vote/match/redux need 6.0.
     "legacy_bar_sync": BASES["e_legacy_shared"].replace("\tmembar.cta;\n", "\tbar.sync \t0;\n"),
     # PTX 1.x special registers are 16-bit (%tid is .v4 .u16), and later
@@ -723,6 +719,8 @@ case("kind_pair_destination_on_mad", "operand-kind", A, sub("mad.lo.s32 \t%r1,",
 case("space_ld_shared_of_global", "state-space", C, sub("ld.local.u32 \t%r3, [%SPL]", "ld.shared.u32 \t%r3, [" + MARK + "counter]"), ".global")
 case("space_ld_shared_of_const", "state-space", C, sub("ld.const.u32 \t%r2, [coeff+4]", "ld.shared.u32 \t%r2, [" + MARK + "coeff+4]"), ".const")
 case("space_reg_at_module_scope", "state-space", C, sub(".global .align 4 .u32 counter;\n", ".global .align 4 .u32 counter;\n" + MARK + ".reg .b32 %gtmp;\n"), ".reg")
+# VAR-06 (../shared/spec/ptx-1.4-checklist.md): only .const and .global variables
+# may be initialized; the error is at the `=` of the initializer.
 case("space_initializer_on_shared", "state-space", B,
      sub("_ZZ6reduceE3buf[1024];\n", "_ZZ6reduceE3buf[1024];\n\t.shared .u32 flag " + MARK + "= 0;\n"), "initializer")
 case("space_initializer_on_module_shared", "state-space", F,
@@ -803,6 +801,7 @@ case("v4_store_with_3_registers", "vector", C, sub("{%f6, %f7, %f8, %f4}", MARK 
 case("vector_operand_without_v", "vector", C, sub("ld.global.v4.f32 \t{", "ld.global.f32 \t" + MARK + "{"), V_)
 case("v4_load_into_scalar", "vector", C, sub("ld.global.v4.f32 \t{%f1, %f2, %f3, %f4}", "ld.global.v4.f32 \t" + MARK + "%f1"), V_)
 case("v2_store_with_4_registers", "vector", C, sub("st.global.v4.f32 \t[%rd7], {", "st.global.v2.f32 \t[%rd7], " + MARK + "{"), V_)
+# VAR-04: a vector is at most 128 bits; the error is at the `.v4`.
 case("v4_f64_declaration", "vector", C, sub("\t.reg .f64 \t%fd<3>;\n", "\t.reg .f64 \t%fd<3>;\n\t.reg " + MARK + ".v4 .f64 \t%vd;\n"), "128")
 
 # ---- version and target gating ------------------------------------------------------
@@ -894,73 +893,6 @@ case("trunc_after_negated_guard", "truncation", C, cut("@!"), EOF_)
 case("trunc_legacy_after_call_target", "truncation", E, cut("call (%s3), clamp8,"), EOF_)
 case("const_float_overflow", "constant", C, sub("add.f64 \t%fd2, %fd1, 0d3FF0000000000000", "add.f64 \t%fd2, %fd1, " + MARK + "1e400"), "1e400")
 
-# Known front-end bugs: these cases are written to tests/ptx/malformed-pending/
-# (not read by tests/ptx_diagnostics.rs). Move a name out of here once
-# `--classify` says it passes. Reason: what heddle did when the case was made.
-PENDING = {
-    # A missing `}` is found at the end of the file; heddle points at the `{`.
-    "trunc_after_open_brace": "reports `this { is never closed` at the `{`, not at the end of the file",
-    "trunc_missing_close_brace": "reports at the function's `{` (line 18), not at the end of the file",
-    "trunc_inside_call_block": "reports at the call block's `{`, not at the end of the file",
-    "semi_missing_before_close_brace": "`ret` then `}`: says `expected an operand, found }` (should say `;` is missing)",
-    # An unknown or extra type suffix: the count error at the opcode comes first.
-    "type_s65": "first error is `add needs a type` at the opcode; the `.s65` error comes second",
-    "type_extra_add": "`add takes one type, found 2` at the opcode, not at the extra `.u64`",
-    "type_st_f33": "first error is `st needs a type` at the opcode, not at `.f33`",
-    "type_cvt_u12": "first error is `cvt needs two types` at the opcode, not at `.u12`",
-    "type_mov_u31": "first error is `mov needs a type` at the opcode, not at `.u31`",
-    "type_on_bra": "`bra takes no type` at the opcode, not at `.u32`",
-    "type_on_ret": "`ret takes no type` at the opcode, not at `.b32`",
-    "type_mul_wide_s64": "`.wide` with a 64-bit type is not checked; first error is an operand type at `%r1`",
-    # Modifier rules not checked.
-    "mod_setp_no_comparison": "accepted: setp without a comparison operator",
-    "mod_mad_no_lo": "accepted: integer mad without .lo/.hi/.wide",
-    "mod_two_roundings": "accepted: fma.rn.rz (two rounding modes)",
-    "mod_fma_no_rounding": "accepted: fma.f32 without a rounding mode (required since PTX 2.0)",
-    "mod_cvt_int_to_float_no_rounding": "accepted: cvt.f32.u32 without a rounding mode",
-    "atom_missing_operation": "accepted: atom.shared.u32 without .add/.cas/...",
-    "shfl_sync_missing_mode": "accepted: shfl.sync.b32 without .up/.down/.bfly/.idx",
-    # Operand rules not checked.
-    "ops_vote_sync_no_mask": "accepted: vote.sync without its membermask operand",
-    "setp_and_missing_predicate": "accepted: setp.ge.and without the fourth (predicate) operand",
-    "atom_cas_missing_operand": "accepted: atom.cas with 3 operands (needs 4)",
-    "call_args_without_parens": "accepted: call arguments not in parentheses",
-    "call_extra_argument": "accepted: call with more arguments than the callee has parameters",
-    "kind_label_as_value": "accepted: a label as an add source operand",
-    "kind_bra_to_register": "accepted: bra %r1",
-    "kind_negated_destination": "reports at `%p2` (col 13), not at the `!` (col 12)",
-    "kernel_param_as_register": "accepted: a kernel .param name as an add operand (ptxas: must be register)",
-    "immediate_global_address": "accepted: ld.global from an immediate address [64] (only .local allows it)",
-    "t17_shfl_b64_source": "accepted: shfl.b32 with a .b64 source register",
-    "v4_load_into_scalar": "accepted: ld.v4 into a scalar register",
-    "sreg_written": "accepted: %tid.x as a mov destination",
-    # Constants and initializers.
-    "const_float_address_offset": "accepted: [coeff+1.5]",
-    "const_not_of_float": "parser takes `!` as predicate negation: `expected a name, found 1` at col 22",
-    "bar_sync_barrier_16": "accepted: barrier number 16 (0..15)",
-    "initializer_too_many_elements": "accepted: 5 initializers for a [4] array",
-    "initializer_float_in_u32": "accepted: 3.5 in a .u32 initializer",
-    "initializer_legacy_float_in_s32": "accepted: 0f40800000 in a .s32 initializer",
-    "const_float_overflow": "accepted: 1e400 (ptxas: Constant overflow); `heddle fmt` then prints `inf.0`, which does not parse",
-    "maxntid_non_constant": "accepted: .maxntid 256, x, 1",
-    # Position choices.
-    "space_initializer_on_shared": "reports at the variable name (col 15), not at the `=` (col 20)",
-    "space_initializer_on_module_shared": "reports at the variable name, not at the `=`",
-    "space_initializer_on_local": "reports at the variable name, not at the `=`",
-    "version_10_0": "reports at `.version` (col 1), not at `10.0` (col 10)",
-    "v4_f64_declaration": "reports at `.reg` (col 2), not at `.v4` (col 7)",
-    # Declarations.
-    "dup_reg_inside_family": "accepted: .reg %r5 next to .reg %r<10>",
-    "dup_variable_and_function": "accepted: a .global and an .entry both named scale4",
-    "reserved_underscore_register": "accepted: a register named `_`",
-    "reserved_underscore_label": "accepted: a label named `_`",
-    "reserved_warp_sz_label": "accepted: a label named WARP_SZ",
-    # Version and target gating.
-    "shfl_sync_in_ptx_5_0": "first error is a false one: `bar.sync needs PTX ISA 6.0` (bar.sync is PTX 1.0)",
-    "address_size_in_ptx_1_4": "accepted: .address_size in .version 1.4 (needs 2.3)",
-    "shfl_sync_on_sm_20": "accepted: shfl.sync with .target sm_20 (needs sm_30)",
-}
-
 
 def ptxas_path():
     p = os.environ.get("PTXAS")
@@ -1006,31 +938,29 @@ def main():
     a = ap.parse_args()
     exe = ptxas_path()
     ok = True
-    for d in (MAL, PEND, VALID, VALID_PEND):
+    for d in (MAL, VALID):
         os.makedirs(d, exist_ok=True)
 
-    for name, text in list(BASES.items()) + list(VALID_PENDING.items()):
+    dups = set(BASES) & set(VALID_EXTRA)
+    if dups:
+        sys.exit(f"names both a base and a VALID_EXTRA file: {sorted(dups)}")
+    for name, text in list(BASES.items()) + list(VALID_EXTRA.items()):
         accepted, _, out = ptxas(exe, text)
         if not accepted:
-            print(f"base {name}: ptxas rejects it:\n{out}")
+            print(f"valid file {name}: ptxas rejects it:\n{out}")
             ok = False
-        d = VALID if name in BASES else VALID_PEND
-        with open(os.path.join(d, name + ".ptx"), "w", encoding="utf-8", newline="") as fh:
+        with open(os.path.join(VALID, name + ".ptx"), "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
 
     # Remove cases this script wrote before (the snapshots belong to the Rust test).
-    for d in (MAL, PEND):
-        for f in os.listdir(d):
-            if re.match(r"\d{3}_.*\.ptx$", f):
-                os.remove(os.path.join(d, f))
+    for f in os.listdir(MAL):
+        if re.match(r"\d{3}_.*\.ptx$", f):
+            os.remove(os.path.join(MAL, f))
 
     names = [c[0] for c in CASES]
     dups = {n for n in names if names.count(n) > 1}
     if dups:
         sys.exit(f"duplicate case names: {sorted(dups)}")
-    unknown = set(PENDING) - set(names)
-    if unknown:
-        sys.exit(f"PENDING names no case: {sorted(unknown)}")
 
     written, refused, by_cat = [], [], {}
     n = 0
@@ -1047,36 +977,33 @@ def main():
         if pline is not None and pline != line:
             print(f"note {n:03}_{name}: ptxas reports line {pline}, expected line {line}")
         fname = f"{n:03}_{name}.ptx"
-        d = PEND if name in PENDING else MAL
-        with open(os.path.join(d, fname), "w", encoding="utf-8", newline="") as fh:
+        with open(os.path.join(MAL, fname), "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
-        written.append((fname, d, line, col, msg))
-        by_cat.setdefault(cat, [0, 0])[0 if d == MAL else 1] += 1
+        written.append((fname, line, col, msg))
+        by_cat[cat] = by_cat.get(cat, 0) + 1
 
-    print(f"{len(written)} cases written ({sum(v[0] for v in by_cat.values())} in malformed/, "
-          f"{sum(v[1] for v in by_cat.values())} pending); {len(refused)} refused")
-    for cat, (m, p) in sorted(by_cat.items()):
-        print(f"  {cat:22} {m + p:3}  ({p} pending)")
+    print(f"{len(written)} cases written to tests/ptx/malformed/; {len(refused)} refused")
+    for cat, m in sorted(by_cat.items()):
+        print(f"  {cat:22} {m:3}")
 
     if a.classify:
         heddle = os.environ.get("HEDDLE") or os.path.join(ROOT, "target", "debug", "heddle")
         bad = 0
-        for fname, d, line, col, msg in written:
-            path = os.path.relpath(os.path.join(d, fname), ROOT)
+        for fname, line, col, msg in written:
+            path = os.path.relpath(os.path.join(MAL, fname), ROOT)
             r = subprocess.run([heddle, "check", path], cwd=ROOT, capture_output=True, text=True)
             out = r.stdout + r.stderr
             m = re.search(r"error: (.*)\n\s*--> [^\n]*:(\d+):(\d+)", out)
             got = (int(m.group(2)), int(m.group(3)), m.group(1)) if m else None
             good = got is not None and got[:2] == (line, col) and msg in got[2]
-            pending = d == PEND
-            if good == pending or r.returncode not in (0, 2):
+            if not good or r.returncode not in (0, 2):
                 bad += 1
-                state = "PASSES (remove from PENDING)" if good else "FAILS"
+                state = "FAILS"
                 if r.returncode not in (0, 2):
                     state = f"CRASH rc={r.returncode}"
                 g = f"{got[0]}:{got[1]} {got[2]}" if got else "no error (accepted)"
                 print(f"{state} {fname}: expected {line}:{col} '{msg}', got {g}")
-        print(f"classify: {bad} case(s) misfiled")
+        print(f"classify: {bad} case(s) wrong")
     if not ok:
         sys.exit(1)
 

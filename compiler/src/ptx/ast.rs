@@ -198,6 +198,9 @@ pub struct VarDecl {
     pub space: Space,
     pub align: Option<u64>,
     pub vector: Option<u32>,
+    /// The `.vN` token of `vector` (an empty span at the declaration's
+    /// start when there is none).
+    pub vector_span: Span,
     pub ty: Type,
     /// `.ptr [.space] [.align N]` attributes of kernel parameters.
     pub ptr: Option<PtrAttr>,
@@ -219,6 +222,9 @@ pub struct Declarator {
     /// Array dimensions; `None` is `[]` (size from the initializer, or extern).
     pub dims: Vec<Option<u64>>,
     pub init: Option<Init>,
+    /// `= ...`: from the `=` to the end of `init` (an empty span after the
+    /// name when there is no initializer).
+    pub init_span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -211,7 +211,7 @@ impl Checker<'_> {
         self.check_type_target(v.ty, v.span);
         if let Some(n) = v.vector {
             if v.ty.size() * n > 16 && v.ty != Type::Pred {
-                self.error(v.span, format!("a .v{n} vector of {} is wider than 128 bits", v.ty.name()));
+                self.error(v.vector_span, format!("a .v{n} vector of {} is wider than 128 bits", v.ty.name()));
             }
         }
         for d in &v.names {
@@ -219,7 +219,7 @@ impl Checker<'_> {
                 self.check_init(v, d, init);
             }
             if d.init.is_some() && !matches!(v.space, Space::Global | Space::Const) {
-                self.error(d.name.span, format!("only .global and .const variables may have initializers, not {}", v.space.name()));
+                self.error(d.init_span, format!("only .global and .const variables may have initializers, not {}", v.space.name()));
             }
             if SPECIAL.iter().any(|(n, _)| *n == d.name.name) {
                 self.error(d.name.span, format!("`{}` is a predefined special register", d.name.name));

@@ -399,6 +399,7 @@ impl Parser<'_> {
         })?;
         self.bump();
         let (mut align, mut vector, mut ty, mut ptr) = (None, None, None, None);
+        let mut vector_span = Span::new(start.start as usize, start.start as usize);
         loop {
             let at = self.span();
             match self.peek().clone() {
@@ -411,7 +412,7 @@ impl Parser<'_> {
                     align = Some(n);
                 }
                 Tok::Dot(d) if d == ".v2" || d == ".v4" || d == ".v8" => {
-                    self.bump();
+                    vector_span = self.bump().span;
                     vector = Some(d[2..].parse().unwrap_or(4));
                 }
                 Tok::Dot(d) if d == ".ptr" => {
@@ -446,7 +447,7 @@ impl Parser<'_> {
         while multi && self.eat(",") {
             names.push(self.declarator()?);
         }
-        Ok(VarDecl { linkage, space, align, vector, ty, ptr, names, span: start.to(self.prev_span()) })
+        Ok(VarDecl { linkage, space, align, vector, vector_span, ty, ptr, names, span: start.to(self.prev_span()) })
     }
 
     fn declarator(&mut self) -> PResult<Declarator> {
@@ -475,8 +476,14 @@ impl Parser<'_> {
                 self.expect("]")?;
             }
         }
-        let init = if self.eat("=") { Some(self.init()?) } else { None };
-        Ok(Declarator { name, count, dims, init })
+        let (init, init_span) = if self.is("=") {
+            let eq = self.bump().span;
+            (Some(self.init()?), eq.to(self.prev_span()))
+        } else {
+            let end = self.prev_span().end as usize;
+            (None, Span::new(end, end))
+        };
+        Ok(Declarator { name, count, dims, init, init_span })
     }
 
     fn init(&mut self) -> PResult<Init> {
