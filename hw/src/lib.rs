@@ -28,9 +28,10 @@ macro_rules! block_ports {
 /// Evaluates a combinational child now, inside its parent's `#[hdl_gen]`
 /// logic, after the logic has assigned the child's inputs and before it
 /// reads the child's outputs: the parent reads this pass's answer instead of
-/// running again in the next settle pass. Simulation only: the vendored
-/// `#[hdl_gen]` writes nothing for it (in Verilog the child's outputs are
-/// wires the always block already sees). It must follow every assignment
+/// running again in the next settle pass. Simulation only: write it
+/// `#[hdl_skip] settle!(self.child);`, and the vendored `#[hdl_gen]` writes
+/// nothing for it (in Verilog the child's outputs are wires the always block
+/// already sees). It must follow every assignment
 /// to the child's inputs in the run: an input assigned again afterwards
 /// makes the child's answer flip between this call and the update after
 /// the logic, and the design never settles (the engine reports that as a

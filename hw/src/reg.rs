@@ -107,8 +107,8 @@ impl<T: Synth> Regs<T> {
 
     /// Every flip-flop keeps its value at the next edge (`d[i] = q[i]`),
     /// unless the parent assigns its `d` again: what a block's `#[hdl_gen]`
-    /// logic writes first. The vendored `#[hdl_gen]` writes the same
-    /// assignments, in a loop, into the Verilog.
+    /// logic writes first, as `#[hdl_hold] self.bank.hold();`. The vendored
+    /// `#[hdl_gen]` writes the same assignments, in a loop, into the Verilog.
     pub fn hold(&mut self) {
         for (d, q) in self.d.iter_mut().zip(&self.q) {
             d.next = q.val();

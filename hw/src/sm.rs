@@ -1395,27 +1395,49 @@ impl Logic for Sm {
         }
         self.imem.clock.next = self.clock.val();
         // Every flip-flop bank holds its value unless assigned below.
+        #[hdl_hold]
         self.wm_qrun.hold();
+        #[hdl_hold]
         self.wm_qpart.hold();
+        #[hdl_hold]
         self.s_x.hold();
+        #[hdl_hold]
         self.s_y.hold();
+        #[hdl_hold]
         self.s_z.hold();
+        #[hdl_hold]
         self.s_epoch.hold();
+        #[hdl_hold]
         self.s_live.hold();
+        #[hdl_hold]
         self.alo.hold();
+        #[hdl_hold]
         self.ahi.hold();
+        #[hdl_hold]
         self.blo.hold();
+        #[hdl_hold]
         self.bhi.hold();
+        #[hdl_hold]
         self.clo.hold();
+        #[hdl_hold]
         self.chi.hold();
+        #[hdl_hold]
         self.rhi.hold();
+        #[hdl_hold]
         self.sbuf.hold();
+        #[hdl_hold]
         self.ladr.hold();
+        #[hdl_hold]
         self.lw0.hold();
+        #[hdl_hold]
         self.lw1.hold();
+        #[hdl_hold]
         self.lw2.hold();
+        #[hdl_hold]
         self.lw3.hold();
+        #[hdl_hold]
         self.lrd_lo.hold();
+        #[hdl_hold]
         self.lrd_hi.hold();
         self.ahi.clock.next = self.clock.val();
         self.alo.clock.next = self.clock.val();
@@ -1732,6 +1754,7 @@ impl Logic for Sm {
             }
         }
         self.coal.solo.next = self.wm_solo.val();
+        #[hdl_skip]
         settle!(self.coal);
         self.wm_leaders.next = self.coal.leaders.val();
         if self.single_now.val() {
@@ -1901,6 +1924,7 @@ impl Logic for Sm {
             self.alus[l].c.next = self.vc[l].val().get_bits::<32>(0);
             self.alus[l].cin.next = self.beat_carry.val().get_bit(l);
             self.alus[l].pin.next = self.beat_paux.val().get_bit(l);
+            #[hdl_skip]
             settle!(self.alus[l]);
             self.lane_d[l].next = self.alus[l].d.val();
             self.gp.bits[l].next = self.alus[l].pout.val();
@@ -1924,6 +1948,7 @@ impl Logic for Sm {
                 self.fpus[l].a.next = self.lane_a[l].val();
                 self.fpus[l].b.next = self.lane_b[l].val();
                 self.fpus[l].c.next = self.lane_c[l].val();
+                #[hdl_skip]
                 settle!(self.fpus[l]);
                 self.lane_d[l].next = self.fpus[l].d.val();
                 self.gp.bits[l].next = self.fpus[l].pout.val();
@@ -1935,6 +1960,7 @@ impl Logic for Sm {
             if self.is_sfu.val() {
                 self.sfus[l].modv.next = self.f_mod.val();
                 self.sfus[l].a.next = self.va[l].val().get_bits::<32>(0);
+                #[hdl_skip]
                 settle!(self.sfus[l]);
                 self.lane_d[l].next = self.sfus[l].d.val();
             }
@@ -2065,7 +2091,9 @@ impl Logic for Sm {
                 self.gp.bits[l].next = self.sh_ok[l].val();
             }
         }
+        #[hdl_skip]
         settle!(self.gp);
+        #[hdl_skip]
         settle!(self.gc);
         self.rp_fin.next = self.res_pred.q.val();
         self.rc_fin.next = self.res_carry.q.val();
@@ -2123,6 +2151,7 @@ impl Logic for Sm {
         if (self.pf_st.q.val() == 2) & self.pf_fast_now.val() {
             self.popc.x.next = self.pf_exec.q.val();
         }
+        #[hdl_skip]
         settle!(self.popc);
         // ---- Barriers.
         self.b_sel.next = (bit_cast::<64, 8>(self.cur_slot.val()) << 4) | bit_cast::<64, 8>(self.bk.q.val());
@@ -2389,6 +2418,7 @@ impl Logic for Sm {
         if self.committing.val() {
             self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
         }
+        #[hdl_skip]
         settle!(self.preds);
         self.pred_val.next = self.preds.rdata.val();
         self.new_pred.next = (self.pred_val.val() & !self.exec.q.val()) | (self.bool_v.val() & self.exec.q.val());

@@ -75,7 +75,104 @@ fn hdl_for_loop(expr: &syn::ExprForLoop) -> Result<TS> {
     ))
 }
 
+/// Vendored addition: the statement markers `#[hdl_gen]` owns. They say
+/// what a statement it cannot translate by itself stands for in Verilog, and
+/// it removes them from the function it writes back (`strip_markers`).
+///
+/// * `#[hdl_skip]`: simulation only, nothing in Verilog (`heddle_hw`'s
+///   `settle!(self.child)` evaluates a combinational child inside the
+///   parent's logic; in Verilog the child's outputs are wires the always
+///   block already sees).
+/// * `#[hdl_hold]` on a call `self.bank.m()` of a bank of flip-flops
+///   (fields `d` and `q`, vectors of signals of one length;
+///   `heddle_hw::reg::Regs::hold`): every flip-flop keeps its value, the
+///   loop of assignments `d[i] = q[i]`.
+pub(crate) const MARKERS: [&str; 2] = ["hdl_skip", "hdl_hold"];
+
+/// The marker among `attrs`, if any.
+fn marker(attrs: &[syn::Attribute]) -> Option<&'static str> {
+    let is = |a: &syn::Attribute, m: &str| a.path.is_ident(m) && a.tokens.is_empty();
+    attrs
+        .iter()
+        .find_map(|a| MARKERS.iter().copied().find(|m| is(a, m)))
+}
+
+/// The outer attributes of a statement's expression (the kinds a marker may
+/// be put on).
+fn statement_attrs(expr: &syn::Expr) -> &[syn::Attribute] {
+    match expr {
+        Expr::Assign(x) => &x.attrs,
+        Expr::If(x) => &x.attrs,
+        Expr::Match(x) => &x.attrs,
+        Expr::MethodCall(x) => &x.attrs,
+        Expr::Macro(x) => &x.attrs,
+        Expr::ForLoop(x) => &x.attrs,
+        Expr::Call(x) => &x.attrs,
+        _ => &[],
+    }
+}
+
+/// Removes the markers (`#` then `[hdl_skip]` or `[hdl_hold]`) from a
+/// function's tokens, at any depth: they are no attributes to the compiler.
+pub(crate) fn strip_markers(ts: TS) -> TS {
+    use proc_macro2::{Delimiter, Group, TokenTree};
+    let is_marker = |t: Option<&TokenTree>| match t {
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
+            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            matches!(&inner[..], [TokenTree::Ident(i)] if MARKERS.iter().any(|m| i == m))
+        }
+        _ => false,
+    };
+    let tokens: Vec<TokenTree> = ts.into_iter().collect();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i] {
+            TokenTree::Punct(p) if p.as_char() == '#' && is_marker(tokens.get(i + 1)) => i += 2,
+            TokenTree::Group(g) => {
+                let mut n = Group::new(g.delimiter(), strip_markers(g.stream()));
+                n.set_span(g.span());
+                out.push(TokenTree::Group(n));
+                i += 1;
+            }
+            t => {
+                out.push(t.clone());
+                i += 1;
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// `#[hdl_hold] self.bank.m()`: `d[i] = q[i]` for every flip-flop of the bank.
+fn hdl_hold(method: &syn::ExprMethodCall) -> Result<TS> {
+    if !method.args.is_empty() {
+        return Err(syn::Error::new(
+            method.span(),
+            "`#[hdl_hold]` marks a call `self.bank.method()` without arguments",
+        ));
+    }
+    let bank = method.receiver.as_ref();
+    let each: syn::ExprForLoop = syn::parse_quote! {
+        for hold_index in 0..#bank.d.len() {
+            #bank.d[hold_index].next = #bank.q[hold_index].val();
+        }
+    };
+    hdl_for_loop(&each)
+}
+
 fn hdl_inner_statement(expr: &syn::Expr) -> Result<TS> {
+    match (marker(statement_attrs(expr)), expr) {
+        (Some("hdl_skip"), _) => return Ok(quote!(ast::VerilogStatement::Macro(vec![]))),
+        (Some(_), Expr::MethodCall(x)) => return hdl_hold(x),
+        (Some(_), _) => {
+            return Err(syn::Error::new(
+                expr.span(),
+                "`#[hdl_hold]` marks a method call statement `self.bank.method();`",
+            ))
+        }
+        (None, _) => {}
+    }
     match expr {
         Expr::Assign(x) => hdl_assignment(x),
         Expr::If(x) => hdl_conditional(x),
@@ -428,16 +525,6 @@ fn hdl_method_set(method: &syn::ExprMethodCall) -> Result<TS> {
                replacement: #value,
            }
         }));
-    } else if method_name == "hold" {
-        // Vendored addition: `self.bank.hold()` (`heddle_hw::reg::Regs`):
-        // every flip-flop of the bank keeps its value, `d[i] = q[i]`.
-        let bank = method.receiver.as_ref();
-        let each: syn::ExprForLoop = syn::parse_quote! {
-            for hold_index in 0..#bank.d.len() {
-                #bank.d[hold_index].next = #bank.q[hold_index].val();
-            }
-        };
-        return hdl_for_loop(&each);
     } else if method_name == "set_bit" {
         let expr = method.receiver.as_ref();
         let signal = common::fixup_ident(quote!(#expr).to_string());
@@ -616,9 +703,6 @@ fn hdl_macro(x: &syn::ExprMacro) -> Result<TS> {
                 .replace("\")", "");
             Ok(quote!(ast::VerilogStatement::Comment(#invocation_as_string.to_string())))
         }
-        // Vendored addition: `settle!(self.child)` evaluates a combinational
-        // child inside the parent's logic (simulation only); nothing in Verilog.
-        "settle" => Ok(quote!(ast::VerilogStatement::Macro(vec![]))),
         "dff_setup" => {
             let args: DFFSetupArgs = x.mac.parse_body()?;
             let args_clock = &args.clock;

@@ -65,7 +65,9 @@ pub fn logic_struct(input: TokenStream) -> TokenStream {
 
 #[proc_macro_attribute]
 pub fn hdl_gen(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    let orig = TS::from(item.clone());
+    // Vendored: the statement markers (`hdl_gen::MARKERS`) are ours, not
+    // attributes for the compiler.
+    let orig = hdl_gen::strip_markers(TS::from(item.clone()));
     let parse = parse_macro_input!(item as syn::ItemFn);
     // Vendored: every crate but rust-hdl's own (whose blocks are never
     // gated) must assign its own signals before reading them (`ordered`).
