@@ -3,9 +3,12 @@
 
 use crate::run::{self, Arg, RunSpec};
 use clap::{Parser, Subcommand};
-use heddle_compiler::lower::{FuncStats, Options as CompileOptions};
+use heddle_compiler::lower::Options as CompileOptions;
+use heddle_compiler::ptx::ast::Module;
+use heddle_compiler::ptx::SourceFile;
 use heddle_hw::SmConfig;
 use heddle_isa::asm;
+use heddle_isa::diag::Diagnostics;
 use heddle_isa::Object;
 use heddle_sim::Engine;
 use std::path::{Path, PathBuf};
@@ -35,6 +38,209 @@ struct Cli {
     quiet: bool,
 }
 
+/// An SM configuration: a preset and field overrides.
+#[derive(clap::Args)]
+#[command(next_help_heading = "SM configuration")]
+struct SmArgs {
+    /// SM configuration preset.
+    #[arg(long, value_enum, default_value_t = Preset::Default)]
+    config: Preset,
+    /// Override one field of the configuration: KEY=VALUE (lanes=4, fp64=false, ...); repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+}
+
+/// The SM configuration presets (`SmConfig::preset`).
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Preset {
+    Tiny,
+    Default,
+    Wide,
+}
+
+impl Preset {
+    fn name(self) -> &'static str {
+        match self {
+            Preset::Tiny => "tiny",
+            Preset::Default => "default",
+            Preset::Wide => "wide",
+        }
+    }
+}
+
+impl SmArgs {
+    /// The preset with the overrides, not yet validated.
+    fn config(&self) -> Result<SmConfig, String> {
+        sm_config(self.config.name(), &self.sets)
+    }
+    /// The design's name: the preset and the overrides.
+    fn design(&self) -> String {
+        std::iter::once(self.config.name().to_string()).chain(self.sets.iter().cloned()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// A launch manifest and what to do with it.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Manifest runs")]
+struct ManifestArgs {
+    /// A launch manifest (JSON): runs it and checks its expectations.
+    #[arg(long, conflicts_with = "program")]
+    manifest: Option<PathBuf>,
+    /// With --manifest: which PTX variant to run (default: the manifest's first).
+    #[arg(long)]
+    ptx_variant: Option<String>,
+    /// With --manifest: write every output buffer to DIR/NAME.bin.
+    #[arg(long)]
+    dump: Option<PathBuf>,
+    /// With --manifest: print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The launch of a program's kernel.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Launch")]
+struct LaunchArgs {
+    /// Kernel to launch (default: the only one).
+    #[arg(short, long, conflicts_with = "manifest")]
+    kernel: Option<String>,
+    /// Grid size in CTAs: X[,Y[,Z]].
+    #[arg(long, default_value = "1", conflicts_with = "manifest")]
+    grid: String,
+    /// CTA size in threads: X[,Y[,Z]].
+    #[arg(long, default_value = "32", conflicts_with = "manifest")]
+    block: String,
+    /// Kernel argument, in parameter order: TYPE:VALUE (u32:5, f32:1.5, ...) or
+    /// buf:NAME:TYPE:COUNT[=v1,v2,...] (a global buffer, printed after the run).
+    #[arg(long = "arg", value_name = "ARG", conflicts_with = "manifest")]
+    args: Vec<String>,
+    /// Dynamic shared memory bytes.
+    #[arg(long, default_value_t = 0, conflicts_with = "manifest")]
+    shared: u32,
+}
+
+/// When a launch is stopped.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Limits")]
+struct LimitArgs {
+    /// Override the configuration's warp-instruction budget (runaway detection;
+    /// default: 1e9 warp instructions, 1e8 on tiny).
+    #[arg(long)]
+    budget: Option<u64>,
+    /// RTL: stop a launch as runaway after this many cycles (0: no limit; the
+    /// default is 15-25 s of simulation at the RTL's measured 130-190k cycles/s).
+    #[arg(long, default_value_t = 3_000_000, value_name = "N")]
+    max_cycles: u64,
+    /// Stop a launch as runaway after this many seconds, on every engine (0: no limit).
+    #[arg(long, default_value_t = 50, value_name = "SECONDS")]
+    timeout: u64,
+    /// Override the configuration's reconvergence-stack depth.
+    #[arg(long)]
+    stack_depth: Option<u32>,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> heddle_sim::limits::Limits {
+        heddle_sim::limits::Limits {
+            timeout: (self.timeout > 0).then(|| std::time::Duration::from_secs(self.timeout)),
+            max_cycles: (self.max_cycles > 0).then_some(self.max_cycles),
+        }
+    }
+}
+
+/// Options of the cycle-accurate engines (rtl, verilator).
+#[derive(clap::Args)]
+#[command(next_help_heading = "RTL")]
+struct RtlArgs {
+    /// RTL: write a VCD trace here.
+    #[arg(long)]
+    vcd: Option<PathBuf>,
+    /// RTL: first cycle the VCD covers.
+    #[arg(long, default_value_t = 0, requires = "vcd")]
+    vcd_from: u64,
+    /// RTL: cycle the VCD stops at, exclusive (default: the end of the run).
+    #[arg(long, requires = "vcd")]
+    vcd_to: Option<u64>,
+    /// RTL: trace only these scopes (sm.sched, sm.stack, sm.lane3.alu, ...); repeatable.
+    #[arg(long = "vcd-scope", requires = "vcd")]
+    vcd_scopes: Vec<String>,
+    /// RTL: compare every retired warp instruction with the golden model.
+    #[arg(long)]
+    lockstep: bool,
+    /// RTL: the memory behind the bus stalls and delays its answers at
+    /// random (seeded), instead of answering every transfer in the next cycle.
+    #[arg(long, value_name = "SEED")]
+    bus_waits: Option<u64>,
+    /// RTL: the memory behind the bus answers a transfer N cycles after
+    /// it (default 1, the next cycle; a manifest's `mem_latency` when
+    /// not given). It is pipelined: it takes a transfer every cycle.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    mem_latency: Option<u32>,
+}
+
+impl RtlArgs {
+    /// The RTL engine's options for `engine`; Err: options an engine without cycles cannot take.
+    fn options(self, engine: Engine) -> Result<heddle_sim::rtl::RtlOptions, String> {
+        if engine != Engine::Rtl && self.vcd.is_some() {
+            return Err("--vcd: VCD traces need --engine rtl".into());
+        }
+        if !engine.has_cycles() && (self.lockstep || self.bus_waits.is_some() || self.mem_latency.is_some()) {
+            return Err("--lockstep, --bus-waits and --mem-latency need --engine rtl or verilator".into());
+        }
+        Ok(heddle_sim::rtl::RtlOptions {
+            vcd: self.vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions {
+                path,
+                from: self.vcd_from,
+                to: self.vcd_to.unwrap_or(u64::MAX),
+                scopes: self.vcd_scopes,
+            }),
+            lockstep: self.lockstep,
+            verilator: engine == Engine::Verilator,
+            bus_waits: self.bus_waits,
+            mem_latency: self.mem_latency,
+            no_mismatch_vcd: false,
+            corrupt_retire: None,
+        })
+    }
+}
+
+/// What a run prints and draws besides its results.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Output")]
+struct OutputArgs {
+    /// Print every retire record.
+    #[arg(long)]
+    trace: bool,
+    /// Print launch statistics.
+    #[arg(long)]
+    stats: bool,
+    /// Print every element of every buffer (buffers of more than 1024
+    /// elements print as a summary otherwise: first and last elements, count, CRC-32).
+    #[arg(long, conflicts_with = "manifest")]
+    full: bool,
+    /// Draw the schedule, one row per warp, to FILE.svg or FILE.html (zoomable):
+    /// cycles on rtl, issue slots on golden and ptx (docs/timeline.md).
+    #[arg(long, value_name = "FILE")]
+    timeline: Option<PathBuf>,
+    /// Write a bar chart of the kernel's cycles by cause (issue slots by unit
+    /// on golden and ptx) to FILE.svg.
+    #[arg(long, value_name = "FILE")]
+    stats_svg: Option<PathBuf>,
+}
+
+/// What `heddle compile` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Emit {
+    /// The object.
+    Obj,
+    /// The ISA with the PTX source lines.
+    Asm,
+    /// Per function: PTX and ISA instructions, registers needed, spilled
+    /// values, spill store/load bytes, frame bytes, PTX predicates in
+    /// predicate registers.
+    Stats,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Assemble Heddle assembly into an object file.
@@ -56,106 +262,28 @@ enum Cmd {
         /// for golden and rtl, interpreted by ptx).
         #[arg(required_unless_present = "manifest")]
         program: Option<PathBuf>,
-        /// A launch manifest (JSON): runs it and checks its expectations.
-        #[arg(long, conflicts_with = "program")]
-        manifest: Option<PathBuf>,
-        /// With --manifest: which PTX variant to run (default: the manifest's first).
-        #[arg(long)]
-        ptx_variant: Option<String>,
-        /// With --manifest: write every output buffer to DIR/NAME.bin.
-        #[arg(long)]
-        dump: Option<PathBuf>,
-        /// With --manifest: print the result as JSON.
-        #[arg(long)]
-        json: bool,
-        /// Kernel to launch (default: the only one).
-        #[arg(short, long, conflicts_with = "manifest")]
-        kernel: Option<String>,
-        /// Grid size in CTAs: X[,Y[,Z]].
-        #[arg(long, default_value = "1", conflicts_with = "manifest")]
-        grid: String,
-        /// CTA size in threads: X[,Y[,Z]].
-        #[arg(long, default_value = "32", conflicts_with = "manifest")]
-        block: String,
-        /// Kernel argument, in parameter order: TYPE:VALUE (u32:5, f32:1.5, ...) or
-        /// buf:NAME:TYPE:COUNT[=v1,v2,...] (a global buffer, printed after the run).
-        #[arg(long = "arg", value_name = "ARG", conflicts_with = "manifest")]
-        args: Vec<String>,
-        /// Dynamic shared memory bytes.
-        #[arg(long, default_value_t = 0, conflicts_with = "manifest")]
-        shared: u32,
-        /// SM configuration preset: tiny, default, wide.
-        #[arg(long, default_value = "default")]
-        config: String,
-        /// Override one field of the configuration: KEY=VALUE (lanes=4, fp64=false, ...); repeatable.
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        sets: Vec<String>,
-        /// Compile PTX for at most N registers per thread (ptxas's
-        /// -maxrregcount; default and upper bound: the configuration's
-        /// regs_per_thread).
-        #[arg(long, value_name = "N")]
-        max_regs: Option<u32>,
-        /// Override the configuration's warp-instruction budget (runaway detection;
-        /// default: 1e9 warp instructions, 1e8 on tiny).
-        #[arg(long)]
-        budget: Option<u64>,
-        /// RTL: stop a launch as runaway after this many cycles (0: no limit; the
-        /// default is 15-25 s of simulation at the RTL's measured 130-190k cycles/s).
-        #[arg(long, default_value_t = 3_000_000, value_name = "N")]
-        max_cycles: u64,
-        /// Stop a launch as runaway after this many seconds, on every engine (0: no limit).
-        #[arg(long, default_value_t = 50, value_name = "SECONDS")]
-        timeout: u64,
-        /// Override the configuration's reconvergence-stack depth.
-        #[arg(long)]
-        stack_depth: Option<u32>,
+        #[command(flatten)]
+        manifest: ManifestArgs,
+        #[command(flatten)]
+        launch: LaunchArgs,
         /// Engine: golden (assembled or compiled programs), ptx (the PTX reference
         /// interpreter), rtl (the rust-hdl SM, cycle by cycle) or verilator (the
         /// SM's Verilog under Verilator: built once per configuration, cached).
         #[arg(long, value_enum, default_value_t = Engine::Golden)]
         engine: Engine,
-        /// RTL: write a VCD trace here.
-        #[arg(long)]
-        vcd: Option<PathBuf>,
-        /// RTL: first cycle the VCD covers.
-        #[arg(long, default_value_t = 0, requires = "vcd")]
-        vcd_from: u64,
-        /// RTL: cycle the VCD stops at, exclusive (default: the end of the run).
-        #[arg(long, requires = "vcd")]
-        vcd_to: Option<u64>,
-        /// RTL: trace only these scopes (sm.sched, sm.stack, sm.lane3.alu, ...); repeatable.
-        #[arg(long = "vcd-scope", requires = "vcd")]
-        vcd_scopes: Vec<String>,
-        /// RTL: compare every retired warp instruction with the golden model.
-        #[arg(long)]
-        lockstep: bool,
-        /// RTL: the memory behind the bus stalls and delays its answers at
-        /// random (seeded), instead of answering every transfer in the next cycle.
-        #[arg(long, value_name = "SEED")]
-        bus_waits: Option<u64>,
-        /// RTL: the memory behind the bus answers a transfer N cycles after
-        /// it (default 1, the next cycle; a manifest's `mem_latency` when
-        /// not given). It is pipelined: it takes a transfer every cycle.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
-        mem_latency: Option<u32>,
-        /// Print every retire record.
-        #[arg(long)]
-        trace: bool,
-        /// Print launch statistics.
-        #[arg(long)]
-        stats: bool,
-        /// Print every element of every buffer (buffers of more than 1024
-        /// elements print as a summary otherwise: first and last elements, count, CRC-32).
-        #[arg(long, conflicts_with = "manifest")]
-        full: bool,
-        /// Draw the schedule, one row per warp, to FILE.svg or FILE.html (zoomable):
-        /// cycles on rtl, issue slots on golden and ptx (docs/timeline.md).
-        #[arg(long, value_name = "FILE")]
-        timeline: Option<PathBuf>,
-        /// Write a bar chart of the kernel's cycles by cause (issue slots by unit
-        /// on golden and ptx) to FILE.svg.
-        #[arg(long, value_name = "FILE")]
-        stats_svg: Option<PathBuf>,
+        #[command(flatten)]
+        sm: SmArgs,
+        /// Compile PTX for at most N registers per thread (ptxas's
+        /// -maxrregcount; default and upper bound: the configuration's
+        /// regs_per_thread).
+        #[arg(long, value_name = "N")]
+        max_regs: Option<u32>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        rtl: RtlArgs,
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Compile a PTX file to a Heddle object.
     Compile {
@@ -163,22 +291,16 @@ enum Cmd {
         /// Output object (default: INPUT with extension .hbin).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// What to write: obj (the object), asm (the ISA with PTX source lines), or
-        /// stats (per function: PTX and ISA instructions, registers needed,
-        /// spilled values, spill store/load bytes, frame bytes, PTX predicates
-        /// in predicate registers).
-        #[arg(long, default_value = "obj")]
-        emit: String,
+        /// What to write.
+        #[arg(long, value_enum, default_value_t = Emit::Obj)]
+        emit: Emit,
         /// At most N registers per thread (ptxas's -maxrregcount; default and
         /// upper bound: the configuration's regs_per_thread).
         #[arg(long, value_name = "N")]
         max_regs: Option<u32>,
-        /// SM configuration the code is for: tiny, default, wide.
-        #[arg(long, default_value = "default")]
-        config: String,
-        /// Override one field of the configuration: KEY=VALUE; repeatable.
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        sets: Vec<String>,
+        /// The SM configuration the code is for.
+        #[command(flatten)]
+        sm: SmArgs,
     },
     /// Check a PTX file: parse and check it, reporting every error with its position.
     Check { input: PathBuf },
@@ -191,12 +313,8 @@ enum Cmd {
         /// Output file (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// SM configuration preset: tiny, default, wide.
-        #[arg(long, default_value = "default")]
-        config: String,
-        /// Override one field of the configuration: KEY=VALUE (lanes=4, fp64=false, ...); repeatable.
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        sets: Vec<String>,
+        #[command(flatten)]
+        sm: SmArgs,
         /// Also lint it with `verilator --lint-only -Wall` (the flags of heddle_hw::verilog::LINT_FLAGS).
         #[arg(long)]
         lint: bool,
@@ -206,7 +324,7 @@ enum Cmd {
         fpga: Option<PathBuf>,
         /// With --fpga: the part (ecp5-85f, ecp5-45f, ecp5-25f, ice40-hx8k, ice40-up5k).
         #[arg(long, default_value = "ecp5-85f", requires = "fpga")]
-        target: String,
+        target: heddle_fpga::Target,
     },
     /// Run the SM's Verilog through the open FPGA flow (yosys, nextpnr,
     /// ecppack/icepack): area, Fmax and critical path, where each memory
@@ -215,10 +333,10 @@ enum Cmd {
     Synth {
         /// The part: ecp5-85f, ecp5-45f, ecp5-25f, ice40-hx8k, ice40-up5k.
         #[arg(long, default_value = "ecp5-85f")]
-        target: String,
-        /// SM configuration preset: tiny, default, wide.
-        #[arg(long, default_value = "tiny")]
-        config: String,
+        target: heddle_fpga::Target,
+        /// SM configuration preset.
+        #[arg(long, value_enum, default_value_t = Preset::Tiny)]
+        config: Preset,
         /// Override one field of the configuration: KEY=VALUE; repeatable.
         #[arg(long = "set", value_name = "KEY=VALUE")]
         sets: Vec<String>,
@@ -352,21 +470,22 @@ pub fn load_program(path: &Path) -> Result<Object, String> {
     Ok(obj)
 }
 
-/// Reads, parses and checks a PTX file; Err carries every diagnostic.
-pub fn load_ptx(path: &Path) -> Result<heddle_compiler::ptx::ast::Module, String> {
+/// Reads, parses and checks a PTX file: its source (which diagnostics and
+/// the interpreter's positions refer to) and its module; Err carries every
+/// diagnostic.
+pub fn load_ptx(path: &Path) -> Result<(SourceFile, Module), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let text =
         String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
-    let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
-    heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+    let src = SourceFile::new(&path.display().to_string(), &text);
+    let m = heddle_compiler::ptx::load(&src).map_err(|d| Diagnostics(d).to_string())?;
+    Ok((src, m))
 }
 
 /// Compiles a PTX file; Err carries every diagnostic.
-pub fn compile_ptx(path: &Path, opts: &CompileOptions) -> Result<(Object, Vec<FuncStats>), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let src = heddle_compiler::ptx::SourceFile::new(&path.display().to_string(), &text);
-    let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
-    heddle_compiler::lower::compile_with(&src, &m, opts).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())
+pub fn compile_ptx(path: &Path, opts: &CompileOptions) -> Result<Object, String> {
+    let (src, m) = load_ptx(path)?;
+    Ok(heddle_compiler::lower::compile_with(&src, &m, opts).map_err(|d| Diagnostics(d).to_string())?.0)
 }
 
 /// What the compiler may use on an SM: its registers and predicates, the
@@ -448,59 +567,11 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             write_out(output.as_deref(), asm::disassemble(&obj).as_bytes())?;
             Ok(0)
         }
-        Cmd::Run {
-            program,
-            manifest,
-            ptx_variant,
-            dump,
-            json,
-            kernel,
-            grid,
-            block,
-            args,
-            shared,
-            config,
-            sets,
-            max_regs,
-            budget,
-            stack_depth,
-            engine,
-            vcd,
-            vcd_from,
-            vcd_to,
-            vcd_scopes,
-            lockstep,
-            bus_waits,
-            mem_latency,
-            trace,
-            stats,
-            full,
-            max_cycles,
-            timeout,
-            timeline,
-            stats_svg,
-        } => {
-            let pictures = run::Pictures { timeline, stats_svg };
+        Cmd::Run { program, manifest, launch, engine, sm, max_regs, limits, rtl, output } => {
+            let pictures = run::Pictures { timeline: output.timeline, stats_svg: output.stats_svg };
             pictures.check()?;
             let status = crate::progress::Status::new(quiet);
-            let limits = heddle_sim::limits::Limits {
-                timeout: (timeout > 0).then(|| std::time::Duration::from_secs(timeout)),
-                max_cycles: (max_cycles > 0).then_some(max_cycles),
-            };
-            let rtl = heddle_sim::rtl::RtlOptions {
-                vcd: vcd.map(|path| heddle_sim::rtl::vcd::VcdOptions {
-                    path,
-                    from: vcd_from,
-                    to: vcd_to.unwrap_or(u64::MAX),
-                    scopes: vcd_scopes,
-                }),
-                lockstep,
-                verilator: engine == Engine::Verilator,
-                bus_waits,
-                mem_latency,
-                no_mismatch_vcd: false,
-                corrupt_retire: None,
-            };
+            let ManifestArgs { manifest, ptx_variant, dump, json } = manifest;
             if manifest.is_none() {
                 // (clap's `requires` is not checked beside a positional PROGRAM.)
                 for (given, flag) in [(json, "--json"), (dump.is_some(), "--dump"), (ptx_variant.is_some(), "--ptx-variant")] {
@@ -510,17 +581,13 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 }
             }
             let engine = engine.available()?;
-            if engine != Engine::Rtl && rtl.vcd.is_some() {
-                return Err("--vcd: VCD traces need --engine rtl".into());
-            }
-            if !engine.has_cycles() && (lockstep || bus_waits.is_some() || mem_latency.is_some()) {
-                return Err("--lockstep, --bus-waits and --mem-latency need --engine rtl or verilator".into());
-            }
-            let mut config = sm_config(&config, &sets)?;
-            config.instruction_budget = budget.unwrap_or(config.instruction_budget);
-            config.stack_depth = stack_depth.unwrap_or(config.stack_depth);
+            let rtl = rtl.options(engine)?;
+            let mut config = sm.config()?;
+            config.instruction_budget = limits.budget.unwrap_or(config.instruction_budget);
+            config.stack_depth = limits.stack_depth.unwrap_or(config.stack_depth);
             config.validate().map_err(|e| e.to_string())?;
             let compile = compile_options(&config, max_regs)?;
+            let limits = limits.limits();
             if let Some(m) = manifest {
                 let opt = crate::manifest::Options {
                     engine,
@@ -530,7 +597,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                     config,
                     compile,
                     rtl,
-                    trace,
+                    trace: output.trace,
                     limits,
                     progress: status.reporter(),
                     pictures,
@@ -544,25 +611,23 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             let is_ptx = program.extension().is_some_and(|e| e == "ptx");
             let prog = match (engine, is_ptx) {
                 (Engine::Ptx, true) => {
-                    let text = std::fs::read_to_string(&program).map_err(|e| format!("{}: {e}", program.display()))?;
-                    let src = heddle_compiler::ptx::SourceFile::new(&program.display().to_string(), &text);
-                    let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+                    let (src, m) = load_ptx(&program)?;
                     run::Program::Ptx(heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", program.display()))?)
                 }
                 (Engine::Ptx, false) => return Err("--engine ptx runs .ptx files".into()),
                 (_, false) => run::Program::Isa(load_program(&program)?),
-                (_, true) => run::Program::Isa(compile_ptx(&program, &compile)?.0),
+                (_, true) => run::Program::Isa(compile_ptx(&program, &compile)?),
             };
-            let args = args.iter().map(|a| Arg::parse(a)).collect::<Result<Vec<_>, _>>()?;
+            let args = launch.args.iter().map(|a| Arg::parse(a)).collect::<Result<Vec<_>, _>>()?;
             let spec = RunSpec {
-                kernel,
-                grid: run::parse_dim(&grid)?,
-                block: run::parse_dim(&block)?,
+                kernel: launch.kernel,
+                grid: run::parse_dim(&launch.grid)?,
+                block: run::parse_dim(&launch.block)?,
                 args,
-                dynamic_shared: shared,
+                dynamic_shared: launch.shared,
                 config,
-                trace,
-                full,
+                trace: output.trace,
+                full: output.full,
                 limits,
                 progress: status.reporter(),
                 rtl: engine.has_cycles().then_some(rtl),
@@ -571,51 +636,27 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             let r = run::run(prog, &spec)?;
             drop(status);
             out!("{}", r.text);
-            if stats {
+            if output.stats {
                 out!("{}", r.outcome.stats);
                 out!("{}", r.rtl_stats.unwrap_or_default());
             }
             Ok(if r.outcome.trap.is_some() { 1 } else { 0 })
         }
-        Cmd::Compile { input, output, emit, max_regs, config, sets } => {
-            let cfg = sm_config(&config, &sets)?;
+        Cmd::Compile { input, output, emit, max_regs, sm } => {
+            let cfg = sm.config()?;
             cfg.validate().map_err(|e| e.to_string())?;
-            let (obj, st) = compile_ptx(&input, &compile_options(&cfg, max_regs)?)?;
-            match emit.as_str() {
-                "obj" => write_out(Some(&output.unwrap_or_else(|| input.with_extension("hbin"))), &obj.to_bytes())?,
-                "asm" => {
-                    let text = std::fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
-                    write_out(output.as_deref(), annotated(&obj, &text).as_bytes())?
-                }
-                "stats" => {
-                    outln!(
-                        "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6}",
-                        "function",
-                        "ptx",
-                        "isa",
-                        "regs",
-                        "spills",
-                        "st-bytes",
-                        "ld-bytes",
-                        "frame",
-                        "preds"
-                    );
+            let (src, m) = load_ptx(&input)?;
+            let (obj, st) = heddle_compiler::lower::compile_with(&src, &m, &compile_options(&cfg, max_regs)?)
+                .map_err(|d| Diagnostics(d).to_string())?;
+            match emit {
+                Emit::Obj => write_out(Some(&output.unwrap_or_else(|| input.with_extension("hbin"))), &obj.to_bytes())?,
+                Emit::Asm => write_out(output.as_deref(), annotated(&obj, &src.text).as_bytes())?,
+                Emit::Stats => {
+                    outln!("{}", heddle_compiler::lower::FuncStats::HEADER);
                     for f in st {
-                        outln!(
-                            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6}",
-                            f.name,
-                            f.ptx_instructions,
-                            f.isa_instructions,
-                            f.registers,
-                            f.spilled,
-                            f.spill_store_bytes,
-                            f.spill_load_bytes,
-                            f.frame_bytes,
-                            f.preds_allocated
-                        );
+                        outln!("{f}");
                     }
                 }
-                e => return Err(format!("unknown --emit `{e}` (obj, asm, stats)")),
             }
             Ok(0)
         }
@@ -624,7 +665,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             Ok(0)
         }
         Cmd::Fmt { input } => {
-            let m = load_ptx(&input)?;
+            let (_, m) = load_ptx(&input)?;
             out!("{}", heddle_compiler::ptx::print::module(&m));
             Ok(0)
         }
@@ -632,15 +673,14 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             out!("{}", heddle_isa::doc::reference());
             Ok(0)
         }
-        Cmd::Export { output, config, sets, lint, fpga, target } => {
-            let cfg = sm_config(&config, &sets)?;
+        Cmd::Export { output, sm, lint, fpga, target } => {
+            let cfg = sm.config()?;
             let verilog = heddle_hw::verilog::sm_verilog(&cfg).map_err(|e| e.to_string())?;
             if lint {
-                heddle_hw::verilog::lint(&format!("sm_{config}"), &verilog)?;
+                heddle_hw::verilog::lint(&format!("sm_{}", sm.config.name()), &verilog)?;
             }
             if let Some(dir) = fpga {
-                let design = std::iter::once(config.clone()).chain(sets.iter().cloned()).collect::<Vec<_>>().join(" ");
-                let files = crate::synth::write_project(&dir, target.parse()?, &design, &verilog, false)?;
+                let files = crate::synth::write_project(&dir, target, &sm.design(), &verilog, false)?;
                 eprintln!("{}: {}", dir.display(), files.join(", "));
                 return Ok(0);
             }
@@ -672,13 +712,11 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             save_baseline,
             limit,
         } => {
-            let target: heddle_fpga::Target = target.parse()?;
             let (design, text) = match &verilog {
                 Some(p) => (p.display().to_string(), std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?),
                 None => {
-                    let cfg = sm_config(&config, &sets)?;
-                    let name = std::iter::once(config.clone()).chain(sets.iter().cloned()).collect::<Vec<_>>().join(" ");
-                    (name, heddle_hw::verilog::sm_verilog(&cfg).map_err(|e| e.to_string())?)
+                    let sm = SmArgs { config, sets };
+                    (sm.design(), heddle_hw::verilog::sm_verilog(&sm.config()?).map_err(|e| e.to_string())?)
                 }
             };
             let slug: String = design.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();

@@ -235,9 +235,7 @@ pub fn run(path: &Path, opt: &Options) -> Result<Report, String> {
 }
 
 fn load(ptx: &Path, opt: &Options) -> Result<Device, String> {
-    let text = std::fs::read_to_string(ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
-    let src = heddle_compiler::ptx::SourceFile::new(&ptx.display().to_string(), &text);
-    let m = heddle_compiler::ptx::load(&src).map_err(|d| heddle_isa::diag::Diagnostics(d).to_string())?;
+    let (src, m) = crate::cli::load_ptx(ptx)?;
     let mut dev = match opt.engine.available()? {
         Engine::Ptx => {
             let prog = heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("{}: {e}", ptx.display()))?;

@@ -267,23 +267,7 @@ pub fn launch<T: Tracer>(
         None => Ok((dev.launch_traced(launch, tracer).map_err(|e| e.to_string())?, None)),
         Some(o) => {
             let r = dev.launch_rtl(launch, o, tracer).map_err(|e| e.to_string())?;
-            let s = &r.rtl;
-            let util = r.outcome.stats.thread_instructions as f64 / s.cycles.max(1) as f64 / s.lanes as f64;
-            let mut text = format!(
-                "rtl: {} cycles, IPC {:.3} warp instructions/cycle, lane utilisation {:.3}, {} bus transactions, {} shared-memory bank-conflict cycles\nrtl cycles: exec {} memory {} control {} front end {}\n",
-                s.cycles,
-                r.outcome.stats.warp_instructions as f64 / s.cycles.max(1) as f64,
-                util,
-                s.bus_transactions,
-                s.bank_conflicts,
-                s.exec_cycles,
-                s.mem_cycles,
-                s.ctl_cycles,
-                s.front_cycles
-            );
-            if o.lockstep {
-                text += &format!("lockstep: {} warp instructions identical to the golden model\n", r.compared);
-            }
+            let text = r.to_string();
             Ok((r.outcome, Some((text, r.rtl))))
         }
     }

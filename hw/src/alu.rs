@@ -22,6 +22,7 @@
 
 use heddle_isa::scalar::int;
 use heddle_isa::table::{mod_info, Unit, MODS, TABLE};
+use heddle_isa::values::ICmp;
 use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
 
@@ -70,6 +71,7 @@ pub fn model(op: u8, modv: u32, a: u64, b: u64, c: u64, cin: bool, pin: bool) ->
     let w = |v: u32| (v as u64, false, false, false);
     let carry_op = |(r, co): (u32, bool)| (r as u64, co, m(ModKind::Cc) == 1, false);
     let cin = cin && m(ModKind::X) == 1;
+    let icmp = ICmp::decode(m(ModKind::ICmp));
     match op {
         Opcode::Mov => w(b32),
         Opcode::Add => carry_op(int::add(a32, b32, cin, m(ModKind::Sat) == 1)),
@@ -91,11 +93,11 @@ pub fn model(op: u8, modv: u32, a: u64, b: u64, c: u64, cin: bool, pin: bool) ->
         Opcode::Bfe => w(int::bfe(a32, b32, signed)),
         Opcode::Bfi => w(int::bfi(a32, b32, c32)),
         Opcode::Prmt => w(int::prmt(a32, b32, c32, m(ModKind::PrmtMode))),
-        Opcode::Isetp => (0, false, false, int::compare(a32, b32, m(ModKind::ICmp))),
-        Opcode::Isetp64 => (0, false, false, int::compare64(a, b, m(ModKind::ICmp))),
+        Opcode::Isetp => (0, false, false, int::compare(a32, b32, icmp)),
+        Opcode::Isetp64 => (0, false, false, int::compare(a, b, icmp)),
         Opcode::Sel => w(if pin { a32 } else { b32 }),
-        Opcode::Shl64 => (int::shl64(a, b32), false, false, false),
-        Opcode::Shr64 => (int::shr64(a, b32, signed), false, false, false),
+        Opcode::Shl64 => (int::shl(a, b32), false, false, false),
+        Opcode::Shr64 => (int::shr(a, b32, signed), false, false, false),
         Opcode::Mul64 => (int::mul64(a, b, m(ModKind::Hi) == 1, signed), false, false, false),
         Opcode::Div | Opcode::Rem => w(int::div_rem(a32 as u64, b32 as u64, 32, signed, op == Opcode::Rem) as u32),
         Opcode::Div64 | Opcode::Rem64 => (int::div_rem(a, b, 64, signed, op == Opcode::Rem64), false, false, false),

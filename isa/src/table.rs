@@ -122,45 +122,7 @@ pub enum Regs {
     PairDA,
 }
 
-/// A modifier: a named value in fixed bits of `mod` or `ext`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ModKind {
-    Rnd,
-    Ftz,
-    Sat,
-    Cc,
-    X,
-    Hi,
-    Sign,
-    ICmp,
-    FCmp,
-    BoolOp,
-    Width,
-    Space,
-    AtomOp,
-    AtomSpace,
-    SfuFn,
-    IntTy,
-    ShflMode,
-    VoteMode,
-    Scope,
-    BarMode,
-    RedOp,
-    SysNo,
-    ShfDir,
-    Clamp,
-    PrmtMode,
-    ShiftAmt,
-    /// `.b64` on atomics (ext bit 0: register form only).
-    B64,
-    /// `.ftz` on compares (ext bit 0: register form only).
-    FtzExt,
-}
-
-impl ModKind {
-    /// Number of modifier kinds (for arrays indexed by kind).
-    pub const COUNT: usize = ModKind::FtzExt as usize + 1;
-}
+pub use crate::values::ModKind;
 
 /// Static description of a modifier kind.
 pub struct ModInfo {

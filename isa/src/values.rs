@@ -1,9 +1,48 @@
-//! The values of the modifier kinds that name several (`ICmp::Hs`, not 9):
-//! one enum per kind, in encoding order, with the names the assembler,
-//! disassembler and reference use ([`crate::table::MODS`] reads them from
-//! here). One-name kinds (`.ftz`, `.sat`, `.cc`) are flags, set to 0 or 1.
+//! The modifier kinds, and the values of those that name several
+//! (`ICmp::Hs`, not 9): one enum per kind, in encoding order, with the names
+//! the assembler, disassembler and reference use ([`crate::table::MODS`]
+//! reads them from here, with each kind's bits). One-name kinds (`.ftz`,
+//! `.sat`, `.cc`) are flags, set to 0 or 1.
 
-use crate::table::ModKind;
+/// A modifier: a named value in fixed bits of `mod` or `ext`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModKind {
+    Rnd,
+    Ftz,
+    Sat,
+    Cc,
+    X,
+    Hi,
+    Sign,
+    ICmp,
+    FCmp,
+    BoolOp,
+    Width,
+    Space,
+    AtomOp,
+    AtomSpace,
+    SfuFn,
+    IntTy,
+    ShflMode,
+    VoteMode,
+    Scope,
+    BarMode,
+    RedOp,
+    SysNo,
+    ShfDir,
+    Clamp,
+    PrmtMode,
+    ShiftAmt,
+    /// `.b64` on atomics (ext bit 0: register form only).
+    B64,
+    /// `.ftz` on compares (ext bit 0: register form only).
+    FtzExt,
+}
+
+impl ModKind {
+    /// Number of modifier kinds (for arrays indexed by kind).
+    pub const COUNT: usize = ModKind::FtzExt as usize + 1;
+}
 
 /// A modifier value: its kind and its encoding.
 pub trait ModValue: Copy {
@@ -85,6 +124,12 @@ impl Width {
 }
 
 impl ICmp {
+    /// The comparison an encoding selects: the unused encodings (10-15)
+    /// compare as `hs`, as the hardware's does.
+    pub fn decode(bits: u32) -> ICmp {
+        ICmp::from_bits(bits).unwrap_or(ICmp::Hs)
+    }
+
     /// The comparison that is true exactly when this one is false.
     pub fn negate(self) -> ICmp {
         use ICmp::*;

@@ -79,6 +79,31 @@ pub struct FuncStats {
     pub preds_in_regs: u32,
 }
 
+impl FuncStats {
+    /// The header of the table whose rows are `FuncStats`' `Display`.
+    pub const HEADER: &'static str =
+        "function                                      ptx      isa   regs spills st-bytes ld-bytes   frame  preds";
+}
+
+impl std::fmt::Display for FuncStats {
+    /// One row of the table under [`FuncStats::HEADER`].
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:<40} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6}",
+            self.name,
+            self.ptx_instructions,
+            self.isa_instructions,
+            self.registers,
+            self.spilled,
+            self.spill_store_bytes,
+            self.spill_load_bytes,
+            self.frame_bytes,
+            self.preds_allocated
+        )
+    }
+}
+
 fn count_insts(b: &Block) -> usize {
     b.stmts
         .iter()

@@ -2,25 +2,34 @@
 //! insert, byte permute, bit find, funnel shifts, saturating and carrying
 //! arithmetic, integer compares.
 
-/// `shl`: amounts above 31 give 0.
+use crate::values::ICmp;
+use num_traits::{PrimInt, Unsigned};
+
+/// Bits of an integer type.
+fn bits<T: PrimInt>() -> u32 {
+    T::zero().count_zeros()
+}
+
+/// `shl` on 32 or 64 bits (`u32`, `u64`): amounts past the width give 0.
 #[inline]
-pub fn shl(a: u32, n: u32) -> u32 {
-    if n > 31 {
-        0
+pub fn shl<T: PrimInt + Unsigned>(a: T, n: u32) -> T {
+    if n >= bits::<T>() {
+        T::zero()
     } else {
-        a << n
+        a << n as usize
     }
 }
 
-/// `shr`: logical or arithmetic; amounts above 31 give 0 or the sign fill.
+/// `shr` on 32 or 64 bits: logical or arithmetic; amounts past the width
+/// give 0 or the sign fill.
 #[inline]
-pub fn shr(a: u32, n: u32, signed: bool) -> u32 {
+pub fn shr<T: PrimInt + Unsigned>(a: T, n: u32, signed: bool) -> T {
     if signed {
-        ((a as i32) >> n.min(31)) as u32
-    } else if n > 31 {
-        0
+        a.signed_shr(n.min(bits::<T>() - 1))
+    } else if n >= bits::<T>() {
+        T::zero()
     } else {
-        a >> n
+        a.unsigned_shr(n)
     }
 }
 
@@ -196,39 +205,24 @@ pub fn div_rem(a: u64, b: u64, bits: u32, signed: bool, rem: bool) -> u64 {
     r & mask
 }
 
-/// Integer compare by the `ICmp` code: eq ne lt le gt ge (signed) lo ls hi hs (unsigned).
+/// Integer compare on 32 or 64 bits (`u32`, `u64`): eq ne lt le gt ge
+/// (signed) lo ls hi hs (unsigned).
 #[inline]
-pub fn compare(a: u32, b: u32, cmp: u32) -> bool {
-    let (sa, sb) = (a as i32, b as i32);
+pub fn compare<T: PrimInt + Unsigned>(a: T, b: T, cmp: ICmp) -> bool {
+    // Flipping the sign bit orders two's-complement values as unsigned ones.
+    let sign = T::one() << (bits::<T>() as usize - 1);
+    let (sa, sb) = (a ^ sign, b ^ sign);
     match cmp {
-        0 => a == b,
-        1 => a != b,
-        2 => sa < sb,
-        3 => sa <= sb,
-        4 => sa > sb,
-        5 => sa >= sb,
-        6 => a < b,
-        7 => a <= b,
-        8 => a > b,
-        _ => a >= b,
-    }
-}
-
-/// 64-bit compare by the `ICmp` code.
-#[inline]
-pub fn compare64(a: u64, b: u64, cmp: u32) -> bool {
-    let (sa, sb) = (a as i64, b as i64);
-    match cmp {
-        0 => a == b,
-        1 => a != b,
-        2 => sa < sb,
-        3 => sa <= sb,
-        4 => sa > sb,
-        5 => sa >= sb,
-        6 => a < b,
-        7 => a <= b,
-        8 => a > b,
-        _ => a >= b,
+        ICmp::Eq => a == b,
+        ICmp::Ne => a != b,
+        ICmp::Lt => sa < sb,
+        ICmp::Le => sa <= sb,
+        ICmp::Gt => sa > sb,
+        ICmp::Ge => sa >= sb,
+        ICmp::Lo => a < b,
+        ICmp::Ls => a <= b,
+        ICmp::Hi => a > b,
+        ICmp::Hs => a >= b,
     }
 }
 
@@ -240,27 +234,6 @@ pub fn mul64(a: u64, b: u64, hi: bool, signed: bool) -> u64 {
         (p >> 64) as u64
     } else {
         p as u64
-    }
-}
-
-/// 64-bit shifts; amounts above 63 give 0 (or the sign fill).
-#[inline]
-pub fn shl64(a: u64, n: u32) -> u64 {
-    if n > 63 {
-        0
-    } else {
-        a << n
-    }
-}
-
-#[inline]
-pub fn shr64(a: u64, n: u32, signed: bool) -> u64 {
-    if signed {
-        ((a as i64) >> n.min(63)) as u64
-    } else if n > 63 {
-        0
-    } else {
-        a >> n
     }
 }
 
@@ -281,12 +254,12 @@ mod tests {
     #[test]
     fn shifts_clamp() {
         // SHL/SHR: shift amounts larger than the width clamp.
-        assert_eq!(shl(1, 31), 1 << 31);
-        assert_eq!(shl(1, 32), 0);
-        assert_eq!(shl(1, u32::MAX), 0);
-        assert_eq!(shr(0x8000_0000, 40, true), u32::MAX);
-        assert_eq!(shr(0x8000_0000, 40, false), 0);
-        assert_eq!(shr(0x8000_0000, 4, true), 0xf800_0000);
+        assert_eq!(shl(1u32, 31), 1 << 31);
+        assert_eq!(shl(1u32, 32), 0);
+        assert_eq!(shl(1u32, u32::MAX), 0);
+        assert_eq!(shr(0x8000_0000u32, 40, true), u32::MAX);
+        assert_eq!(shr(0x8000_0000u32, 40, false), 0);
+        assert_eq!(shr(0x8000_0000u32, 4, true), 0xf800_0000);
     }
 
     #[test]
@@ -349,8 +322,15 @@ mod tests {
         assert_eq!(mul(0xffff_ffff, 0xffff_ffff, true, true), 0);
         assert_eq!(mul(0xffff_ffff, 0xffff_ffff, true, false), 0xffff_fffe);
         assert_eq!(mad(0x8000_0000, 2, 0, true, true, false, true).0, u32::MAX); // -1 hi
-        assert!(compare(1, u32::MAX, 4)); // 1 > -1 signed
-        assert!(compare(1, u32::MAX, 6)); // 1 <u 0xffffffff
+        assert!(compare(1, u32::MAX, ICmp::Gt)); // 1 > -1 signed
+        assert!(compare(1, u32::MAX, ICmp::Lo)); // 1 <u 0xffffffff
+        assert!(compare(1u64, u64::MAX, ICmp::Gt));
+        assert!(!compare(i64::MIN as u64, 0, ICmp::Ge));
+        assert!(compare(i32::MIN as u32, i32::MAX as u32, ICmp::Lt));
+        assert_eq!(shr(0x8000_0000_0000_0000u64, 70, true), u64::MAX);
+        assert_eq!(shr(0x8000_0000u32, 31, false), 1);
+        assert_eq!(shl(1u64, 64), 0);
+        assert_eq!(shl(1u32, 31), 0x8000_0000);
     }
 }
 

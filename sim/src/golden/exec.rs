@@ -17,6 +17,7 @@ use heddle_isa::scalar::fp::{self, IntTy, Rnd};
 use heddle_isa::scalar::{int, sfu};
 use heddle_isa::sreg::SReg;
 use heddle_isa::table::{Format, ModKind};
+use heddle_isa::values::ICmp;
 use heddle_isa::Opcode;
 
 fn full(ws: usize) -> u64 {
@@ -430,13 +431,13 @@ impl Machine<'_> {
                 let cmp = if matches!(i.op, Opcode::Isetp | Opcode::Isetp64) { m(ModKind::ICmp) } else { m(ModKind::FCmp) };
                 let fz = m(ModKind::FtzExt) == 1;
                 let bits = match i.op {
-                    Opcode::Isetp => test2(regs, ws, exec, a, b, imm, |x, y| int::compare(x, y, cmp)),
+                    Opcode::Isetp => test2(regs, ws, exec, a, b, imm, |x, y| int::compare(x, y, ICmp::decode(cmp))),
                     Opcode::Fsetp => test2(regs, ws, exec, a, b, imm, |x, y| fp::setp32(x, y, cmp, fz)),
                     _ => {
                         let mut bits = 0u64;
                         lanes!(exec, ws, l => {
                             let (x, y) = (get64(regs, ws, a, l), get64(regs, ws, b, l));
-                            let r = if i.op == Opcode::Isetp64 { int::compare64(x, y, cmp) } else { fp::setp64(x, y, cmp) };
+                            let r = if i.op == Opcode::Isetp64 { int::compare(x, y, ICmp::decode(cmp)) } else { fp::setp64(x, y, cmp) };
                             bits |= (r as u64) << l;
                         });
                         bits
@@ -571,7 +572,7 @@ impl Machine<'_> {
             Opcode::Shl64 | Opcode::Shr64 => lanes!(exec, ws, l => {
                 let x = get64(regs, ws, a, l);
                 let n = imm.unwrap_or(regs[b + l]);
-                let v = if i.op == Opcode::Shl64 { int::shl64(x, n) } else { int::shr64(x, n, signed) };
+                let v = if i.op == Opcode::Shl64 { int::shl(x, n) } else { int::shr(x, n, signed) };
                 set64(regs, ws, d, l, v);
             }),
             Opcode::Fdiv => map2(regs, ws, exec, d, a, b, imm, |x, y| fp::div32(x, y, rnd, ftz)),

@@ -141,6 +141,29 @@ pub struct RtlOutcome {
     pub compared: u64,
 }
 
+impl std::fmt::Display for RtlOutcome {
+    /// The RTL's figures: cycles, IPC, lane utilisation, bus and bank
+    /// conflicts, cycles by cause, and the lockstep comparison if it ran.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (s, st) = (&self.rtl, &self.outcome.stats);
+        let cycles = s.cycles.max(1) as f64;
+        writeln!(
+            f,
+            "rtl: {} cycles, IPC {:.3} warp instructions/cycle, lane utilisation {:.3}, {} bus transactions, {} shared-memory bank-conflict cycles",
+            s.cycles,
+            st.warp_instructions as f64 / cycles,
+            st.thread_instructions as f64 / cycles / s.lanes as f64,
+            s.bus_transactions,
+            s.bank_conflicts
+        )?;
+        writeln!(f, "rtl cycles: exec {} memory {} control {} front end {}", s.exec_cycles, s.mem_cycles, s.ctl_cycles, s.front_cycles)?;
+        if self.compared > 0 {
+            writeln!(f, "lockstep: {} warp instructions identical to the golden model", self.compared)?;
+        }
+        Ok(())
+    }
+}
+
 fn host_write<P: SmPorts>(sm: &mut P, reg: u64, value: u32) -> Result<(), String> {
     sm.set(I::HostWe, 1);
     sm.set(I::HostAddr, reg);
