@@ -479,7 +479,6 @@ impl Machine<'_> {
             }
             other => return Err(TrapKind::InvalidInstruction { reason: format!("`{other}` is not supported by the PTX interpreter") }),
         };
-        let _ = i.line;
         self.write(cta, w, &a[0], ty, l, ops::mask(v, ty));
         Ok(())
     }
