@@ -335,6 +335,10 @@ impl Inst {
             (Mod::Param, Space::Param),
         ])
     }
+    /// The width a `.vN` suffix gives, any N (the checker reports the ones PTX lacks).
+    pub fn vector_width(&self) -> Option<usize> {
+        self.mods.iter().find_map(|m| m.name.strip_prefix(".v").and_then(|w| w.parse::<usize>().ok()))
+    }
     /// Whether the opcode is `op`.
     pub fn is(&self, op: Op) -> bool {
         self.op == Some(op)

@@ -580,7 +580,7 @@ impl Checker<'_> {
             }
         }
         // A vector access needs a vector operand.
-        if let Some(v) = i.mods.iter().find_map(|m| m.name.strip_prefix(".v").and_then(|w| w.parse::<usize>().ok())) {
+        if let Some(v) = i.vector_width() {
             let data = if op == Op::St { i.args.get(1) } else { i.args.first() };
             if let Some(d) = data {
                 let vector_reg = matches!(d, Operand::Name(n) if matches!(self.lookup(&n.name), Some(Sym::Var { vector: Some(_), .. })));
@@ -643,7 +643,7 @@ impl Checker<'_> {
                 (_, Operand::Not(n)) => self.expect_pred(n),
                 (_, Operand::Sink(_)) => {}
                 (_, Operand::Vector(v, span)) => {
-                    let width = i.mods.iter().find_map(|m| m.name.strip_prefix(".v").and_then(|w| w.parse::<usize>().ok()));
+                    let width = i.vector_width();
                     let ok = match width {
                         Some(w) => v.len() == w,
                         None => op == Op::Mov && matches!(v.len(), 2 | 4),
