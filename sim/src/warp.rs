@@ -161,13 +161,14 @@ pub(crate) enum Step {
 /// Runs a CTA's warps round robin, the schedule the golden model and the
 /// PTX interpreter share: each live warp not waiting at a barrier runs up
 /// to [`QUANTUM`] steps a turn (`step(cta, w)`), until every warp has
-/// finished. `Ok(Some(w))`: a turn in which no warp could run (every live
-/// warp waits and no barrier completed), `w` the first waiting warp.
+/// finished. `Ok(Some((w, pc)))`: a turn in which no warp could run (every
+/// live warp waits and no barrier completed), `w` the first waiting warp and
+/// `pc` its barrier's.
 pub(crate) fn round_robin<C, E>(
     cta: &mut C,
     warps: impl Fn(&C) -> &[Warp],
     mut step: impl FnMut(&mut C, usize) -> Result<Step, E>,
-) -> Result<Option<usize>, E> {
+) -> Result<Option<(usize, u32)>, E> {
     loop {
         let (mut progressed, mut live) = (false, false);
         for w in 0..warps(cta).len() {
@@ -194,7 +195,8 @@ pub(crate) fn round_robin<C, E>(
             return Ok(None);
         }
         if !progressed {
-            return Ok(Some(warps(cta).iter().position(|w| w.wait.is_some()).unwrap_or(0)));
+            let w = warps(cta).iter().position(|w| w.wait.is_some()).unwrap_or(0);
+            return Ok(Some((w, warps(cta)[w].wait.map_or(0, |(_, pc)| pc))));
         }
     }
 }

@@ -182,10 +182,7 @@ impl Machine<'_> {
     fn run_cta<T: Tracer>(&mut self, cta: &mut Cta, tracer: &mut T) -> Result<(), Box<Trap>> {
         match round_robin(cta, |c| &c.warps, |c, w| self.step(c, w, tracer))? {
             None => Ok(()),
-            Some(w) => {
-                let pc = cta.warps[w].wait.map_or(0, |(_, pc)| pc);
-                Err(self.trap(cta, w, None, pc, TrapKind::BarrierDeadlock, None))
-            }
+            Some((w, pc)) => Err(self.trap(cta, w, None, pc, TrapKind::BarrierDeadlock, None)),
         }
     }
 
