@@ -134,14 +134,16 @@ fn rtl_row(out: &mut String, config: &str, kernel: &str, block: u32, r: &RtlRun)
 /// bank conflicts per kernel. A case
 /// a configuration cannot run (too few threads or registers, a missing
 /// unit) prints why.
-pub fn run_rtl_corpus(path: &Path, status: &Status) -> Result<String, String> {
+pub fn run_rtl_corpus(path: &Path, mem_latency: Option<u32>, status: &Status) -> Result<String, String> {
     let cases = manifests(path)?;
-    let mut out = format!("RTL (rust-hdl, simulate() driven by hand), one core, corpus {}\n{RTL_HEADER}\n", path.display());
+    let latency = mem_latency.map_or(String::new(), |n| format!(", memory latency {n} cycles"));
+    let mut out = format!("RTL (rust-hdl, simulate() driven by hand), one core, corpus {}{latency}\n{RTL_HEADER}\n", path.display());
     for (name, cfg) in [("tiny", SmConfig::tiny()), ("default", SmConfig::default_config())] {
         for (i, case) in cases.iter().enumerate() {
             let kernel = case.parent().and_then(|d| d.file_name()).map_or("?".into(), |n| n.to_string_lossy().to_string());
             status.say(format!("RTL benchmark on {name}: {kernel} ({} of {})", i + 1, cases.len()));
-            let opt = engine_options(heddle_sim::Engine::Rtl, &cfg)?;
+            let mut opt = engine_options(heddle_sim::Engine::Rtl, &cfg)?;
+            opt.rtl.mem_latency = mem_latency;
             let start = Instant::now();
             let r = manifest::run(case, &opt);
             let secs = start.elapsed().as_secs_f64();

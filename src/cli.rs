@@ -318,6 +318,10 @@ enum Cmd {
         /// Also lint it with `verilator --lint-only -Wall` (the flags of heddle_hw::verilog::LINT_FLAGS).
         #[arg(long)]
         lint: bool,
+        /// Print the SM's memories instead, as the configuration sizes them:
+        /// each RAM's words, width and read style, and the totals.
+        #[arg(long, conflicts_with_all = ["output", "lint", "fpga"])]
+        memories: bool,
         /// Write an FPGA project into this folder instead: the Verilog, the scan
         /// wrapper that `heddle synth` builds, the board's constraints and a FuseSoC core.
         #[arg(long, value_name = "DIR", conflicts_with = "output")]
@@ -396,6 +400,10 @@ enum Cmd {
         /// of the built-in kernels.
         #[arg(long)]
         corpus: Option<PathBuf>,
+        /// With --rtl --corpus: the memory answers each bus transfer N cycles
+        /// after it (as `heddle run --mem-latency`), to measure latency hiding.
+        #[arg(long, value_name = "N", requires = "corpus", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        mem_latency: Option<u32>,
         /// Benchmark the Verilator engine beside rust-hdl: cycles per second
         /// of both on the built-in kernels (builds the models first).
         #[arg(long, conflicts_with = "rtl")]
@@ -673,8 +681,13 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             out!("{}", heddle_isa::doc::reference());
             Ok(0)
         }
-        Cmd::Export { output, sm, lint, fpga, target } => {
+        Cmd::Export { output, sm, lint, memories, fpga, target } => {
             let cfg = sm.config()?;
+            if memories {
+                cfg.validate().map_err(|e| e.to_string())?;
+                out!("{}", heddle_hw::memories::Table(&cfg));
+                return Ok(0);
+            }
             let verilog = heddle_hw::verilog::sm_verilog(&cfg).map_err(|e| e.to_string())?;
             if lint {
                 heddle_hw::verilog::lint(&format!("sm_{}", sm.config.name()), &verilog)?;
@@ -792,13 +805,13 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             out!("{text}");
             Ok(if bad > 0 { 1 } else { 0 })
         }
-        Cmd::Bench { seconds, rtl, ptx, corpus, verilator } => {
+        Cmd::Bench { seconds, rtl, ptx, corpus, mem_latency, verilator } => {
             let status = crate::progress::Status::new(quiet);
             let text = match (rtl, corpus) {
                 _ if verilator => crate::bench::run_verilator(seconds, &status)?,
                 (_, c) if ptx => crate::bench::run_ptx_corpus(&c.unwrap_or_else(|| "tests/corpus".into()), seconds, &status)?,
                 (false, Some(_)) => return Err("--corpus needs --rtl or --ptx".into()),
-                (true, Some(c)) => crate::bench::run_rtl_corpus(&c, &status)?,
+                (true, Some(c)) => crate::bench::run_rtl_corpus(&c, mem_latency, &status)?,
                 (true, None) => crate::bench::run_rtl(seconds, &status)?,
                 _ => crate::bench::run(seconds, &status)?,
             };

@@ -7,6 +7,7 @@
 use heddle_fpga::report::{MemKind, Outcome};
 use heddle_fpga::{Options, Target};
 use heddle_hw::ram::SyncRam;
+use heddle_hw::SmConfig;
 use rust_hdl::prelude::*;
 use std::process::Command;
 
@@ -308,4 +309,34 @@ fn a_held_register_is_a_flip_flop_enable() {
     let rows = b["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "the register is inside its parent: {stdout}");
     assert_eq!((rows[0]["cells"]["ffs"].as_u64(), rows[0]["cells"]["luts"].as_u64()), (Some(16), Some(0)), "{stdout}");
+}
+
+/// `SmConfig::memories` is what the exported Verilog declares: every RAM's
+/// module, words, width and read style, for every preset and a few
+/// variants, as `heddle synth`'s memory budget reads them.
+#[test]
+fn the_configuration_sizes_every_memory_of_the_verilog() {
+    use heddle_fpga::budget::{arrays, Read as VRead};
+    use heddle_hw::memories::Read;
+    let variants = [
+        SmConfig::tiny(),
+        SmConfig::default_config(),
+        SmConfig::wide(),
+        SmConfig { lanes: 2, regs_per_thread: 20, stack_depth: 5, ..SmConfig::tiny() },
+        SmConfig { shared_banks: 8, ctas: 2, imem_words: 512, ..SmConfig::tiny() },
+    ];
+    for cfg in variants {
+        let v = heddle_hw::verilog::sm_verilog(&cfg).expect("Verilog");
+        let all = heddle_fpga::verilog::modules(&v).expect("modules");
+        let refs: Vec<_> = all.iter().collect();
+        let mut found: Vec<(String, u64, u64, Read)> = arrays(&refs, Target::Ecp5_85f.family())
+            .into_iter()
+            .map(|a| (a.module, a.words, a.bits, if a.read == VRead::Registered { Read::Registered } else { Read::Asynchronous }))
+            .collect();
+        found.sort();
+        let want: Vec<_> = cfg.memories().into_iter().map(|m| (m.module, m.words, m.bits, m.read)).collect();
+        assert_eq!(found, want, "lanes {} warps {}", cfg.lanes, cfg.warps);
+    }
+    let (reg, asy) = SmConfig::tiny().memory_bits();
+    assert!(reg > 0 && asy > 0);
 }

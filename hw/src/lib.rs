@@ -50,6 +50,7 @@ pub mod config;
 pub mod cosim;
 pub mod decode;
 pub mod fpu;
+pub mod memories;
 pub mod plant;
 pub mod ram;
 pub mod reg;

@@ -143,10 +143,6 @@ pub mod trap {
 /// Register-number bits of a register-file address: enough for
 /// `regs_per_thread` registers and the tid slot, all ones (where `rz`, 127,
 /// lands when a register number is masked to these bits).
-fn reg_bits(cfg: &SmConfig) -> u32 {
-    (cfg.regs_per_thread + 1).next_power_of_two().trailing_zeros()
-}
-
 /// Wishbone transfers the SM's bus master keeps outstanding (a power of two).
 pub const BUS_DEPTH: usize = 4;
 
@@ -845,12 +841,10 @@ impl Sm {
         let lanes = cfg.lanes as usize;
         let beats = cfg.beats() as usize;
         let warps = cfg.warps as usize;
-        // The register-file RAMs hold warps x beats x 2^rbits registers: the
-        // configuration's registers and the tid slot (where `rz`, 127, lands
-        // when register numbers are masked to rbits bits). A limit of this
-        // RTL, not of the configuration: the golden model has none.
-        let rbits = reg_bits(cfg);
-        let rf_words = (warps * beats) << rbits;
+        // The register-file RAMs (`SmConfig::rf_words`): a limit of this RTL,
+        // not of the configuration; the golden model has none.
+        let rbits = cfg.reg_bits();
+        let rf_words = cfg.rf_words();
         if rf_words > 1 << ADDR_BITS {
             return Err(ConfigError(format!("the RTL's register file of {rf_words} words exceeds its RAMs' {ADDR_BITS}-bit addresses")));
         }
@@ -1012,9 +1006,9 @@ impl Sm {
             cb0: Default::default(),
             cb1: Default::default(),
             rb_lo: Default::default(),
-            bar_ae: Ram::new(BARRIERS * cfg.ctas as usize),
-            bar_cr: Ram::new(BARRIERS * cfg.ctas as usize),
-            bar_tag: Ram::new(BARRIERS * cfg.ctas as usize),
+            bar_ae: Ram::new(cfg.barrier_words()),
+            bar_cr: Ram::new(cfg.barrier_words()),
+            bar_tag: Ram::new(cfg.barrier_words()),
             w_info: Ram::new(cfg.warps as usize),
             w_red: Default::default(),
             bar_id: Default::default(),
@@ -3496,7 +3490,7 @@ impl Sm {
 /// that write (lane, address, data), as [`Sm::lane_writes`] reports them
 /// (the Verilator engine reads the same ports from the Verilog).
 pub fn lane_writes(cfg: &SmConfig, ports: impl Iterator<Item = (u32, u32, u32)>) -> Vec<LaneWrite> {
-    let rbits = reg_bits(cfg);
+    let rbits = cfg.reg_bits();
     let shift = cfg.beats().trailing_zeros() + rbits;
     let mut out = vec![];
     for (l, addr, value) in ports {
