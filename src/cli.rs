@@ -505,7 +505,12 @@ pub fn compile_options(cfg: &SmConfig, max_regs: Option<u32>) -> Result<CompileO
             return Err(format!("--max-regs {n}: must be 1..={limit}"));
         }
     }
-    Ok(CompileOptions { max_regs: max_regs.unwrap_or(u32::MAX).min(cfg.regs_per_thread).min(limit), preds: cfg.preds, check_alloc: false })
+    Ok(CompileOptions {
+        max_regs: max_regs.unwrap_or(u32::MAX).min(cfg.regs_per_thread).min(limit),
+        preds: cfg.preds,
+        check_alloc: false,
+        mul64: cfg.mul64,
+    })
 }
 
 /// The disassembly with each PTX source line shown before the code it became.

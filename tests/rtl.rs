@@ -522,6 +522,8 @@ fn corpus_kernels_run_on_tiny_in_lockstep() {
         "tests/tiny/int64_math/case.json",
         "--config",
         "tiny",
+        "--set",
+        "mul64=true",
         "--engine",
         "rtl",
         "--lockstep",
@@ -549,7 +551,7 @@ fn every_tiny_case_on_the_rtl() {
     for d in dirs {
         let case = d.file_name().unwrap().to_str().unwrap().to_string();
         let manifest = format!("tests/tiny/{case}/case.json");
-        let units = ["--set", "fp32=true", "--set", "fp64=true", "--set", "int_div=true"];
+        let units = ["--set", "fp32=true", "--set", "fp64=true", "--set", "int_div=true", "--set", "mul64=true"];
         let mut args = vec!["run", "--manifest", &manifest, "--config", "tiny", "--engine", "rtl", "--lockstep"];
         args.extend(units);
         let o = heddle(&args);
@@ -560,4 +562,64 @@ fn every_tiny_case_on_the_rtl() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Issue 21's reduced ISA: an SM without the 64-bit multiplier (`mul64`,
+/// as `tiny`) gets 64-bit products from 32-bit multiplies, with the same
+/// results as the `mul64` instruction and the PTX interpreter, on the RTL
+/// in lockstep; `mul64` itself traps there as not implemented, and a
+/// 64-bit `mul.hi` is a compile error naming the missing unit.
+#[test]
+fn an_sm_without_mul64_multiplies_in_32_bit_pieces() {
+    let input = "buf:in:u64:9=3,18446744073709551615,4294967297,12345678901234567,18446744069414584320,\
+                 9223372036854775807,2,4294967295,18446744073709551614";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "tests/manifests/mul64.ptx", "--block", "8", "--arg", input, "--arg", "buf:out:u64:24"];
+        args.extend(extra);
+        let o = heddle(&args);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", text(&o));
+        String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.starts_with("out = ")).collect::<String>()
+    };
+    let reference = run(&["--engine", "ptx"]);
+    assert!(reference.contains("18446744073709551613"), "{reference}");
+    assert_eq!(run(&["--config", "tiny", "--set", "mul64=true"]), reference);
+    assert_eq!(run(&["--config", "tiny"]), reference);
+    let o = heddle(&[
+        "run",
+        "tests/manifests/mul64.ptx",
+        "--block",
+        "8",
+        "--arg",
+        input,
+        "--arg",
+        "buf:out:u64:24",
+        "--config",
+        "tiny",
+        "--engine",
+        "rtl",
+        "--lockstep",
+        "--stats",
+    ]);
+    let t = text(&o);
+    assert!(o.status.success() && t.contains(&reference) && t.contains("identical to the golden model"), "{t}");
+    // The code: no mul64 without the unit, one per product with it.
+    let asm = |set: &str| {
+        let o = heddle(&["compile", "tests/manifests/mul64.ptx", "--emit", "asm", "--config", "tiny", "--set", set]);
+        assert!(o.status.success(), "{}", text(&o));
+        String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.trim_start().starts_with("mul64.")).count()
+    };
+    assert_eq!((asm("mul64=false"), asm("mul64=true")), (0, 3));
+    // mul.hi of 64-bit operands has no 32-bit sequence here: an error at the instruction.
+    let o = heddle(&["run", "--manifest", "tests/tiny/int64_math/case.json", "--config", "tiny"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("mul.hi.s64") && t.contains("`mul64`"), "{t}");
+    // The instruction itself traps as not implemented on such an SM.
+    let prog = std::env::temp_dir().join(format!("heddle-mul64-{}.hasm", std::process::id()));
+    std::fs::write(&prog, ".kernel k\n    mul64.u r0, r2, r4\n    exit\n").unwrap();
+    let o = heddle(&["run", prog.to_str().unwrap(), "--config", "tiny", "--block", "8"]);
+    let t = text(&o);
+    let _ = std::fs::remove_file(&prog);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("mul64"), "{t}");
 }

@@ -124,7 +124,7 @@ fn every_case_on_verilator_equals_the_rtl() {
     }
     for d in cases("tests/tiny") {
         // With the FP units and dividers that some of them need (as `every_tiny_case_on_the_rtl`).
-        let units = ["--set", "fp32=true", "--set", "fp64=true", "--set", "int_div=true"];
+        let units = ["--set", "fp32=true", "--set", "fp64=true", "--set", "int_div=true", "--set", "mul64=true"];
         same_on_both(&d.join("case.json"), &[&["--config", "tiny", "--lockstep"][..], &units].concat());
         n += 1;
     }

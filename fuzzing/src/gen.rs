@@ -167,6 +167,7 @@ impl Case {
             ("fp32", c.fp32.to_string()),
             ("fp64", c.fp64.to_string()),
             ("int_div", c.int_div.to_string()),
+            ("mul64", c.mul64.to_string()),
             ("bus_bits", c.bus_bits.to_string()),
         ];
         let sets: String = sets.iter().map(|(k, v)| format!(" --set {k}={v}")).collect();
@@ -371,7 +372,7 @@ pub fn config(u: &mut Unstructured) -> Result<SmConfig> {
     let ctas = u.int_in_range(1..=warps.min(4))?;
     let warps = warps.max(ctas);
     let banks = *u.choose(&[2u32, 4, 8, 16, 32])?;
-    let c = SmConfig {
+    let mut c = SmConfig {
         lanes,
         warp_size,
         warps,
@@ -385,10 +386,14 @@ pub fn config(u: &mut Unstructured) -> Result<SmConfig> {
         fp32: u.ratio(3, 4)?,
         fp64: u.ratio(1, 2)?,
         int_div: u.ratio(2, 3)?,
+        mul64: true,
         bus_bits: *u.choose(&[32u32, 64, 128, 256])?,
         instruction_budget: 2_000_000,
         imem_words: 4096,
     };
+    // Tied to the dividers (no draw of its own, so a seed keeps its
+    // configuration): a third of the configurations lack both, as `tiny` does.
+    c.mul64 = c.int_div;
     debug_assert!(c.validate().is_ok());
     Ok(c)
 }

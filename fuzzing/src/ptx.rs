@@ -998,7 +998,12 @@ pub fn build(case: &PtxCase) -> Result<(heddle_sim::ptx::Prog, heddle_isa::Objec
     let prog = heddle_sim::ptx::prepare(&src, &m).map_err(|e| format!("generated PTX is rejected by the PTX interpreter: {e}"))?;
     let cfg = case.config();
     // The allocation checker runs on every compiled case.
-    let opts = heddle_compiler::lower::Options { max_regs: case.max_regs.min(cfg.regs_per_thread), preds: cfg.preds, check_alloc: true };
+    let opts = heddle_compiler::lower::Options {
+        max_regs: case.max_regs.min(cfg.regs_per_thread),
+        preds: cfg.preds,
+        check_alloc: true,
+        mul64: cfg.mul64,
+    };
     let (obj, _) = heddle_compiler::lower::compile_with(&src, &m, &opts)
         .map_err(|d| format!("generated PTX is rejected by the compiler: {}", heddle_isa::diag::Diagnostics(d)))?;
     Ok((prog, obj))

@@ -42,14 +42,17 @@ pub struct IntAlu {
     pub pout: Signal<Out, Bit>,
     /// The dividers are built (`SmConfig::int_div`).
     _div: bool,
+    /// The 64 x 64-bit multiplier is built (`SmConfig::mul64`).
+    _mul64: bool,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
 
 impl IntAlu {
-    /// A lane's ALU, with or without its dividers ([`DIV_OPS`]).
-    pub fn new(div: bool) -> IntAlu {
-        IntAlu { _div: div, ..Default::default() }
+    /// A lane's ALU, with or without its dividers ([`DIV_OPS`]) and its
+    /// 64-bit multiplier (`mul64`).
+    pub fn new(div: bool, mul64: bool) -> IntAlu {
+        IntAlu { _div: div, _mul64: mul64, ..Default::default() }
     }
 }
 
@@ -162,7 +165,16 @@ impl Logic for IntAlu {
         } else {
             (String::new(), "")
         };
-        let body = format!("{}{}", isa_localparams(), ALU_BODY.replace("{div_functions}", &functions).replace("{div_arms}", arms));
+        let (mul64_wires, mul64_arm) = if self._mul64 { (MUL64_WIRES, MUL64_ARM) } else { ("", "") };
+        let body = format!(
+            "{}{}",
+            isa_localparams(),
+            ALU_BODY
+                .replace("{div_functions}", &functions)
+                .replace("{div_arms}", arms)
+                .replace("{mul64_wires}", mul64_wires)
+                .replace("{mul64_arm}", mul64_arm)
+        );
         Verilog::Custom(crate::plant::patch(crate::plant::Plant::AluCmpLe, body, "4'd7: cmp32 = x <= y;", "4'd7: cmp32 = x < y;"))
     }
 }
@@ -179,20 +191,11 @@ wire sat = modv[MOD_SAT_LO];
 wire hi = modv[MOD_HI_LO];
 wire [3:0] cmp = modv[MOD_ICMP_LO +: 4];
 
-// Products from four unsigned 32x32 multiplies (four 18x18 DSP blocks each
-// on ECP5), summed as a tree: mid halves, then the 128-bit sum. A signed
-// product differs from the unsigned one only in its high half, by the other
-// operand for each negative one: x*y - 2^n*((x<0 ? y : 0) + (y<0 ? x : 0)).
-// mul and mad (32 bits) use the low product.
+// A signed product differs from the unsigned one only in its high half, by
+// the other operand for each negative one: x*y - 2^n*((x<0 ? y : 0) + (y<0 ? x : 0)).
+// mul and mad (32 bits) use the low 32 x 32 product (four 18x18 DSP blocks on ECP5).
 wire [63:0] p_ll = a[31:0] * b[31:0];
-wire [63:0] p_lh = a[31:0] * b[63:32];
-wire [63:0] p_hl = a[63:32] * b[31:0];
-wire [63:0] p_hh = a[63:32] * b[63:32];
-wire [64:0] p_mid = {1'b0, p_lh} + {1'b0, p_hl};
-wire [127:0] u64 = {p_hh, p_ll} + {31'd0, p_mid, 32'd0};
-wire [63:0] fix64 = ((sgn & a[63]) ? b : 64'd0) + ((sgn & b[63]) ? a : 64'd0);
-wire [127:0] p64 = {u64[127:64] - fix64, u64[63:0]};
-wire [31:0] fix32 = ((sgn & a32[31]) ? b32 : 32'd0) + ((sgn & b32[31]) ? a32 : 32'd0);
+{mul64_wires}wire [31:0] fix32 = ((sgn & a32[31]) ? b32 : 32'd0) + ((sgn & b32[31]) ? a32 : 32'd0);
 wire [63:0] p32 = {p_ll[63:32] - fix32, p_ll[31:0]};
 wire [31:0] mul_t = hi ? p32[63:32] : p32[31:0];
 
@@ -431,8 +434,7 @@ always @(*) begin
             if (sgn) d = $signed(a) >>> ((b32 > 32'd63) ? 6'd63 : b32[5:0]);
             else d = (b32 > 32'd63) ? 64'd0 : (a >> b32[5:0]);
         end
-        OP_MUL64: d = hi ? p64[127:64] : p64[63:0];
-{div_arms}        default: d = 64'd0;
+{mul64_arm}{div_arms}        default: d = 64'd0;
     endcase
 end
 /* verilator lint_on UNUSEDSIGNAL */
@@ -466,6 +468,19 @@ endfunction
 }
 
 /// The dividers' `case` arms in the ALU's Verilog.
+/// `mul64`'s three more 32 x 32 products, summed as a tree with the low one:
+/// mid halves, then the 128-bit sum (`SmConfig::mul64`).
+const MUL64_WIRES: &str = r#"wire [63:0] p_lh = a[31:0] * b[63:32];
+wire [63:0] p_hl = a[63:32] * b[31:0];
+wire [63:0] p_hh = a[63:32] * b[63:32];
+wire [64:0] p_mid = {1'b0, p_lh} + {1'b0, p_hl};
+wire [127:0] u64 = {p_hh, p_ll} + {31'd0, p_mid, 32'd0};
+wire [63:0] fix64 = ((sgn & a[63]) ? b : 64'd0) + ((sgn & b[63]) ? a : 64'd0);
+wire [127:0] p64 = {u64[127:64] - fix64, u64[63:0]};
+"#;
+
+const MUL64_ARM: &str = "        OP_MUL64: d = hi ? p64[127:64] : p64[63:0];\n";
+
 const DIV_ARMS: &str = r#"        OP_DIV: d = {32'd0, div32(a32, b32, sgn, 1'b0)};
         OP_REM: d = {32'd0, div32(a32, b32, sgn, 1'b1)};
         OP_DIV64: d = div64(a, b, sgn, 1'b0);

@@ -36,6 +36,12 @@ pub struct SmConfig {
     /// FP units.
     #[serde(default = "yes")]
     pub int_div: bool,
+    /// The lanes' 64 x 64-bit multipliers are present (`mul64`: twelve of a
+    /// lane ALU's sixteen 18 x 18 DSP blocks). Without them `mul64` traps as
+    /// not implemented, and the compiler builds 64-bit products from 32-bit
+    /// multiplies (`mul.hi` of 64-bit operands it cannot compile).
+    #[serde(default = "yes")]
+    pub mul64: bool,
     /// Data width in bits of the SM's Wishbone bus to external memory
     /// (`Sm::wb_*`): one transfer moves one aligned word of this width, and
     /// consecutive lanes in one word share a transfer.
@@ -62,11 +68,12 @@ pub struct Units {
     pub fp32: bool,
     pub fp64: bool,
     pub int_div: bool,
+    pub mul64: bool,
 }
 
 impl Units {
     /// Every unit.
-    pub const ALL: Units = Units { fp32: true, fp64: true, int_div: true };
+    pub const ALL: Units = Units { fp32: true, fp64: true, int_div: true, mul64: true };
 }
 
 impl Default for Units {
@@ -97,6 +104,7 @@ impl SmConfig {
             fp32: false,
             fp64: false,
             int_div: false,
+            mul64: false,
             bus_bits: 32,
             instruction_budget: 100_000_000,
             imem_words: 2048,
@@ -119,6 +127,7 @@ impl SmConfig {
             fp32: true,
             fp64: true,
             int_div: true,
+            mul64: true,
             bus_bits: 256,
             instruction_budget: 1_000_000_000,
             imem_words: default_imem_words(),
@@ -141,7 +150,7 @@ impl SmConfig {
 
     /// Which optional units the SM has: what its decoder and lanes are built with.
     pub fn units(&self) -> Units {
-        Units { fp32: self.fp32, fp64: self.fp64, int_div: self.int_div }
+        Units { fp32: self.fp32, fp64: self.fp64, int_div: self.int_div, mul64: self.mul64 }
     }
 
     /// Beats per warp instruction.

@@ -112,6 +112,17 @@ values! {
     PrmtMode { Gen "gen", F4e "f4e", B4e "b4e", Rc8 "rc8", Ecl "ecl", Ecr "ecr", Rc16 "rc16" }
 }
 
+impl Sign {
+    /// Signed or unsigned.
+    pub fn of(signed: bool) -> Sign {
+        if signed {
+            Sign::S
+        } else {
+            Sign::U
+        }
+    }
+}
+
 impl Width {
     /// The same width unsigned (a store's: nothing to extend).
     pub fn unsigned(self) -> Width {

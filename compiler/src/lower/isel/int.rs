@@ -1,7 +1,7 @@
 //! Instruction selection: Integer arithmetic, logic, shifts, bit fields, byte permutes, comparisons and selects.
 
 use super::*;
-use heddle_isa::values::{BoolOp, ShfDir};
+use heddle_isa::values::{BoolOp, ShfDir, Sign};
 
 impl Sel<'_> {
     pub(super) fn sel01(&mut self, d: VReg, p: u8) {
@@ -331,10 +331,21 @@ impl Sel<'_> {
         if is64(ty) {
             let (x, y) = (self.src64(&a[1], ty)?, self.src64(&a[2], ty)?);
             let p = if mad { self.v2() } else { d };
-            if !mad {
-                self.define(d);
+            if self.mul64 {
+                if !mad {
+                    self.define(d);
+                }
+                self.op(Opcode::Mul64, &[(ModKind::Hi, hi as u32), Sign::of(signed).pair()], Loc::R(p), x, Src::Loc(y), Loc::None);
+            } else if hi {
+                return Err(format!(
+                    "`{op}.hi` of 64-bit operands needs the 64-bit multiplier (`mul64`), which this SM configuration lacks"
+                ));
+            } else {
+                let (lo, high) = self.mul64_from_32(x, y);
+                self.define(p);
+                self.mov(Loc::Half(p, 0), Src::Loc(lo));
+                self.mov(Loc::Half(p, 1), Src::Loc(high));
             }
-            self.op(Opcode::Mul64, &[(ModKind::Hi, hi as u32), (ModKind::Sign, signed as u32)], Loc::R(p), x, Src::Loc(y), Loc::None);
             if mad {
                 let c = self.src64(&a[3], ty)?;
                 let Loc::R(c) = c else { unreachable!() };
@@ -404,6 +415,21 @@ impl Sel<'_> {
             self.op(Opcode::Mul, &mods[..2], Loc::R(d), x, y, Loc::None);
         }
         Ok(())
+    }
+
+    /// The low 64 bits of x * y (register pairs) from 32-bit multiplies, for
+    /// an SM without `mul64`: x0*y0 in full, plus the low halves of x0*y1 and
+    /// x1*y0 into the high word (signedness does not matter to these bits).
+    /// Returns the (low, high) words, in new registers.
+    fn mul64_from_32(&mut self, x: Loc, y: Loc) -> (Loc, Loc) {
+        let (Loc::R(x), Loc::R(y)) = (x, y) else { unreachable!("src64 gives register pairs") };
+        let (x0, x1, y0, y1) = (Loc::Half(x, 0), Loc::Half(x, 1), Loc::Half(y, 0), Loc::Half(y, 1));
+        let (t, u, lo, high) = (self.v1(), self.v1(), self.v1(), self.v1());
+        self.op(Opcode::Mul, &[(ModKind::Hi, 1)], Loc::R(t), x0, Src::Loc(y0), Loc::None);
+        self.op(Opcode::Mad, &[], Loc::R(u), x0, Src::Loc(y1), Loc::R(t));
+        self.op(Opcode::Mad, &[], Loc::R(high), x1, Src::Loc(y0), Loc::R(u));
+        self.op(Opcode::Mul, &[], Loc::R(lo), x0, Src::Loc(y0), Loc::None);
+        (Loc::R(lo), Loc::R(high))
     }
 
     pub(super) fn setp(&mut self, i: &Inst) -> R<()> {

@@ -64,6 +64,9 @@ pub struct Sel<'a> {
     frame: u32,
     line: Option<(u32, u32)>,
     entry: bool,
+    /// The SM has `mul64` (`Options::mul64`); without it 64-bit products
+    /// are built from 32-bit multiplies.
+    pub mul64: bool,
 }
 
 type R<T> = Result<T, String>;
@@ -187,6 +190,7 @@ impl<'a> Sel<'a> {
             frame: 0,
             line: None,
             entry,
+            mul64: true,
         }
     }
 
