@@ -510,6 +510,7 @@ pub fn compile_options(cfg: &SmConfig, max_regs: Option<u32>) -> Result<CompileO
         preds: cfg.preds,
         check_alloc: false,
         mul64: cfg.mul64,
+        shift64: cfg.shift64,
     })
 }
 

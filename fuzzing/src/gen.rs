@@ -168,6 +168,7 @@ impl Case {
             ("fp64", c.fp64.to_string()),
             ("int_div", c.int_div.to_string()),
             ("mul64", c.mul64.to_string()),
+            ("shift64", c.shift64.to_string()),
             ("bus_bits", c.bus_bits.to_string()),
         ];
         let sets: String = sets.iter().map(|(k, v)| format!(" --set {k}={v}")).collect();
@@ -387,6 +388,7 @@ pub fn config(u: &mut Unstructured) -> Result<SmConfig> {
         fp64: u.ratio(1, 2)?,
         int_div: u.ratio(2, 3)?,
         mul64: true,
+        shift64: true,
         bus_bits: *u.choose(&[32u32, 64, 128, 256])?,
         instruction_budget: 2_000_000,
         imem_words: 4096,
@@ -394,6 +396,7 @@ pub fn config(u: &mut Unstructured) -> Result<SmConfig> {
     // Tied to the dividers (no draw of its own, so a seed keeps its
     // configuration): a third of the configurations lack both, as `tiny` does.
     c.mul64 = c.int_div;
+    c.shift64 = c.int_div;
     debug_assert!(c.validate().is_ok());
     Ok(c)
 }

@@ -1003,6 +1003,7 @@ pub fn build(case: &PtxCase) -> Result<(heddle_sim::ptx::Prog, heddle_isa::Objec
         preds: cfg.preds,
         check_alloc: true,
         mul64: cfg.mul64,
+        shift64: cfg.shift64,
     };
     let (obj, _) = heddle_compiler::lower::compile_with(&src, &m, &opts)
         .map_err(|d| format!("generated PTX is rejected by the compiler: {}", heddle_isa::diag::Diagnostics(d)))?;

@@ -44,15 +44,17 @@ pub struct IntAlu {
     _div: bool,
     /// The 64 x 64-bit multiplier is built (`SmConfig::mul64`).
     _mul64: bool,
+    /// The 64-bit shifters are built (`SmConfig::shift64`).
+    _shift64: bool,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
 
 impl IntAlu {
-    /// A lane's ALU, with or without its dividers ([`DIV_OPS`]) and its
-    /// 64-bit multiplier (`mul64`).
-    pub fn new(div: bool, mul64: bool) -> IntAlu {
-        IntAlu { _div: div, _mul64: mul64, ..Default::default() }
+    /// A lane's ALU, with or without its dividers ([`DIV_OPS`]), its 64-bit
+    /// multiplier (`mul64`) and its 64-bit shifters (`shl64`, `shr64`).
+    pub fn new(div: bool, mul64: bool, shift64: bool) -> IntAlu {
+        IntAlu { _div: div, _mul64: mul64, _shift64: shift64, ..Default::default() }
     }
 }
 
@@ -166,6 +168,7 @@ impl Logic for IntAlu {
             (String::new(), "")
         };
         let (mul64_wires, mul64_arm) = if self._mul64 { (MUL64_WIRES, MUL64_ARM) } else { ("", "") };
+        let shift64_arms = if self._shift64 { SHIFT64_ARMS } else { "" };
         let body = format!(
             "{}{}",
             isa_localparams(),
@@ -174,6 +177,7 @@ impl Logic for IntAlu {
                 .replace("{div_arms}", arms)
                 .replace("{mul64_wires}", mul64_wires)
                 .replace("{mul64_arm}", mul64_arm)
+                .replace("{shift64_arms}", shift64_arms)
         );
         Verilog::Custom(crate::plant::patch(crate::plant::Plant::AluCmpLe, body, "4'd7: cmp32 = x <= y;", "4'd7: cmp32 = x < y;"))
     }
@@ -429,12 +433,7 @@ always @(*) begin
         OP_ISETP: pout = cmp32(a32, b32, cmp);
         OP_ISETP64: pout = cmp64(a, b, cmp);
         OP_SEL: d = {32'd0, pin ? a32 : b32};
-        OP_SHL64: d = (b32 > 32'd63) ? 64'd0 : (a << b32[5:0]);
-        OP_SHR64: begin
-            if (sgn) d = $signed(a) >>> ((b32 > 32'd63) ? 6'd63 : b32[5:0]);
-            else d = (b32 > 32'd63) ? 64'd0 : (a >> b32[5:0]);
-        end
-{mul64_arm}{div_arms}        default: d = 64'd0;
+{shift64_arms}{mul64_arm}{div_arms}        default: d = 64'd0;
     endcase
 end
 /* verilator lint_on UNUSEDSIGNAL */
@@ -477,6 +476,14 @@ wire [64:0] p_mid = {1'b0, p_lh} + {1'b0, p_hl};
 wire [127:0] u64 = {p_hh, p_ll} + {31'd0, p_mid, 32'd0};
 wire [63:0] fix64 = ((sgn & a[63]) ? b : 64'd0) + ((sgn & b[63]) ? a : 64'd0);
 wire [127:0] p64 = {u64[127:64] - fix64, u64[63:0]};
+"#;
+
+/// `shl64` and `shr64` (`SmConfig::shift64`).
+const SHIFT64_ARMS: &str = r#"        OP_SHL64: d = (b32 > 32'd63) ? 64'd0 : (a << b32[5:0]);
+        OP_SHR64: begin
+            if (sgn) d = $signed(a) >>> ((b32 > 32'd63) ? 6'd63 : b32[5:0]);
+            else d = (b32 > 32'd63) ? 64'd0 : (a >> b32[5:0]);
+        end
 "#;
 
 const MUL64_ARM: &str = "        OP_MUL64: d = hi ? p64[127:64] : p64[63:0];\n";

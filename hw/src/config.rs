@@ -42,6 +42,11 @@ pub struct SmConfig {
     /// multiplies (`mul.hi` of 64-bit operands it cannot compile).
     #[serde(default = "yes")]
     pub mul64: bool,
+    /// The lanes' 64-bit shifters are present (`shl64`, `shr64`). Without
+    /// them those trap as not implemented, and the compiler shifts 64-bit
+    /// values with 32-bit shifts, a funnel shift and a select.
+    #[serde(default = "yes")]
+    pub shift64: bool,
     /// Data width in bits of the SM's Wishbone bus to external memory
     /// (`Sm::wb_*`): one transfer moves one aligned word of this width, and
     /// consecutive lanes in one word share a transfer.
@@ -69,11 +74,12 @@ pub struct Units {
     pub fp64: bool,
     pub int_div: bool,
     pub mul64: bool,
+    pub shift64: bool,
 }
 
 impl Units {
     /// Every unit.
-    pub const ALL: Units = Units { fp32: true, fp64: true, int_div: true, mul64: true };
+    pub const ALL: Units = Units { fp32: true, fp64: true, int_div: true, mul64: true, shift64: true };
 }
 
 impl Default for Units {
@@ -105,6 +111,7 @@ impl SmConfig {
             fp64: false,
             int_div: false,
             mul64: false,
+            shift64: false,
             bus_bits: 32,
             instruction_budget: 100_000_000,
             imem_words: 2048,
@@ -128,6 +135,7 @@ impl SmConfig {
             fp64: true,
             int_div: true,
             mul64: true,
+            shift64: true,
             bus_bits: 256,
             instruction_budget: 1_000_000_000,
             imem_words: default_imem_words(),
@@ -150,7 +158,7 @@ impl SmConfig {
 
     /// Which optional units the SM has: what its decoder and lanes are built with.
     pub fn units(&self) -> Units {
-        Units { fp32: self.fp32, fp64: self.fp64, int_div: self.int_div, mul64: self.mul64 }
+        Units { fp32: self.fp32, fp64: self.fp64, int_div: self.int_div, mul64: self.mul64, shift64: self.shift64 }
     }
 
     /// Beats per warp instruction.

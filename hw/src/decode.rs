@@ -62,7 +62,10 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
     let info = op.info();
     let fp = (units.fp32 && fpu::ops32().any(|o| o == op)) || (units.fp64 && fpu::ops64().any(|o| o == op));
     let sfu = units.fp32 && info.unit == Unit::Sfu;
-    let int = alu::ops().any(|o| o == op) && (units.int_div || !alu::DIV_OPS.contains(&op)) && (units.mul64 || op != Opcode::Mul64);
+    let int = alu::ops().any(|o| o == op)
+        && (units.int_div || !alu::DIV_OPS.contains(&op))
+        && (units.mul64 || op != Opcode::Mul64)
+        && (units.shift64 || !matches!(op, Opcode::Shl64 | Opcode::Shr64));
     let class = match op {
         _ if int || fp || sfu => class::ALU,
         Opcode::S2r => class::S2R,
@@ -130,6 +133,8 @@ pub fn missing_unit(op: Opcode, fadd_atom: bool, units: Units) -> Option<&'stati
         "int_div"
     } else if op == Opcode::Mul64 {
         "mul64"
+    } else if matches!(op, Opcode::Shl64 | Opcode::Shr64) {
+        "shift64"
     } else if fpu::ops64().any(|o| o == op) {
         "fp64"
     } else {

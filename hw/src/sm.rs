@@ -1211,7 +1211,7 @@ impl Sm {
             carry: Ram::new(warps),
             exited: Ram::new(warps),
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
-            alus: (0..lanes).map(|_| IntAlu::new(cfg.int_div, cfg.mul64)).collect(),
+            alus: (0..lanes).map(|_| IntAlu::new(cfg.int_div, cfg.mul64, cfg.shift64)).collect(),
             fpus: (0..if cfg.fp32 || cfg.fp64 { lanes } else { 0 }).map(|_| Fpu::default()).collect(),
             sfus: (0..if cfg.fp32 { lanes } else { 0 }).map(|_| Sfu::default()).collect(),
             sched: WarpPick::default(),

@@ -74,7 +74,7 @@ fn int_alu_verilog_matches_its_model() {
     }
     let inputs: &[Port] = &[("op", 7), ("modv", 6), ("a", 64), ("b", 64), ("c", 32), ("cin", 1), ("pin", 1)];
     let outputs: &[Port] = &[("d", 64), ("cout", 1), ("cc_we", 1), ("pout", 1)];
-    let mut alu = IntAlu::new(true, true);
+    let mut alu = IntAlu::new(true, true, true);
     alu.connect_all();
     let verilog = verilog_of(&alu);
     heddle_hw::verilog::lint("int_alu", &verilog).unwrap();

@@ -98,7 +98,7 @@ pub struct Trap {
 
 impl TrapKind {
     /// An instruction that needs `unit` (an optional unit of `SmConfig`:
-    /// fp32, fp64, int_div, mul64), which the SM is built without: the golden model
+    /// fp32, fp64, int_div, mul64, shift64), which the SM is built without: the golden model
     /// and the RTL trap with this.
     pub fn not_built(i: &heddle_isa::Inst, unit: &str) -> TrapKind {
         TrapKind::Unimplemented { what: format!("`{}` (the SM is built without {unit})", heddle_isa::asm::print::opname(i)) }

@@ -131,12 +131,15 @@ pub struct Options {
     /// low 64 bits of a 64-bit product are four 32-bit multiplies, and
     /// `mul.hi`/`mad.hi` of 64-bit operands are an error.
     pub mul64: bool,
+    /// The SM has the 64-bit shifter (`SmConfig::shift64`). Without it 64-bit
+    /// shifts are 32-bit shifts, a funnel shift and a select.
+    pub shift64: bool,
 }
 
 impl Default for Options {
     /// The whole ISA: 127 registers, 7 predicates.
     fn default() -> Options {
-        Options { max_regs: heddle_isa::fields::NUM_REGS as u32, preds: 7, check_alloc: false, mul64: true }
+        Options { max_regs: heddle_isa::fields::NUM_REGS as u32, preds: 7, check_alloc: false, mul64: true, shift64: true }
     }
 }
 
@@ -206,6 +209,7 @@ pub fn compile_with(src: &SourceFile, m: &Module, opts: &Options) -> Result<(Obj
         let info = layout.func_info(&f.name.name).cloned().unwrap_or_default();
         let mut sel = isel::Sel::new(&layout, f.entry);
         sel.mul64 = opts.mul64;
+        sel.shift64 = opts.shift64;
         let mut kparams = vec![];
         if f.entry {
             // Kernel parameters: param space, each aligned to its .align or size.

@@ -54,6 +54,52 @@ impl Sel<'_> {
         self.push(s);
     }
 
+    /// d = x << n or x >> n on 64-bit pairs, as `shl64`/`shr64` do (amounts
+    /// past 63 give 0, or the sign fill): the instruction on an SM with
+    /// `shift64`, else 32-bit shifts of each word, a funnel shift for the
+    /// word bits cross into, and a select between the two cases n < 32 and
+    /// n >= 32.
+    pub(super) fn shift64(&mut self, d: VReg, left: bool, signed: bool, x: Loc, n: Src) {
+        if self.shift64 {
+            let (o, mods) = if left { (Opcode::Shl64, vec![]) } else { (Opcode::Shr64, vec![Sign::of(signed).pair()]) };
+            self.op(o, &mods, Loc::R(d), x, n, Loc::None);
+            return;
+        }
+        let Loc::R(x) = x else { unreachable!("64-bit operands are register pairs") };
+        let (x0, x1) = (Loc::Half(x, 0), Loc::Half(x, 1));
+        let n = self.in_reg(n);
+        let (n32, near, far, whole, cross) = (self.v1(), self.v1(), self.v1(), self.v1(), self.v1());
+        self.op(Opcode::Sub, &[], Loc::R(n32), n, Src::Imm(32), Loc::None);
+        let dir = if left { ShfDir::L } else { ShfDir::R };
+        // The word bits cross into: a funnel shift for n < 32, the other word shifted by n - 32 past it.
+        self.op(Opcode::Shf, &[dir.pair(), (ModKind::Clamp, 1)], Loc::R(near), x0, Src::Loc(n), x1);
+        // The word shifted on its own: 0 (or the sign fill) from n = 32 on.
+        if left {
+            self.op(Opcode::Shl, &[], Loc::R(far), x0, Src::Loc(Loc::R(n32)), Loc::None);
+            self.op(Opcode::Shl, &[], Loc::R(whole), x0, Src::Loc(n), Loc::None);
+        } else {
+            let sg = Sign::of(signed).pair();
+            self.op(Opcode::Shr, &[sg], Loc::R(far), x1, Src::Loc(Loc::R(n32)), Loc::None);
+            self.op(Opcode::Shr, &[sg], Loc::R(whole), x1, Src::Loc(n), Loc::None);
+        }
+        let mut m = MI::new(Opcode::Isetp);
+        m.inst.set(ICmp::Lo);
+        m.inst.d = PRED2 | (7 << 3);
+        m.a = n;
+        m.b = Src::Imm(32);
+        self.push(m);
+        let mut s = MI::new(Opcode::Sel);
+        s.inst.mods = PRED2;
+        s.d = Loc::R(cross);
+        s.a = Loc::R(near);
+        s.b = Src::Loc(Loc::R(far));
+        self.push(s);
+        let (lo, hi) = if left { (whole, cross) } else { (cross, whole) };
+        self.define(d);
+        self.mov(Loc::Half(d, 0), Src::Loc(Loc::R(lo)));
+        self.mov(Loc::Half(d, 1), Src::Loc(Loc::R(hi)));
+    }
+
     /// The low 8 bits of a value (bfe/bfi positions and lengths).
     pub(super) fn byte8(&mut self, s: Src) -> Src {
         match s {
@@ -73,7 +119,7 @@ impl Sel<'_> {
         self.mov(Loc::Half(one, 0), Src::Imm(1));
         self.mov(Loc::Half(one, 1), Src::Imm(0));
         let p = self.v2();
-        self.op(Opcode::Shl64, &[], Loc::R(p), Loc::R(one), len, Loc::None);
+        self.shift64(p, true, false, Loc::R(one), len);
         let m = self.v2();
         self.op(Opcode::Sub, &[(ModKind::Cc, 1)], Loc::Half(m, 0), Loc::Half(p, 0), Src::Imm(1), Loc::None);
         self.op(Opcode::Sub, &[(ModKind::X, 1)], Loc::Half(m, 1), Loc::Half(p, 1), Src::Imm(0), Loc::None);
@@ -664,10 +710,10 @@ impl Sel<'_> {
         let n = self.src32(&a[2], Type::U32)?;
         if is64(ty) {
             let p = self.src64(&a[1], ty)?;
-            self.define(d);
-            let o = if op == Op::Shl { Opcode::Shl64 } else { Opcode::Shr64 };
-            let mods: &[(ModKind, u32)] = if op == Op::Shl { &[] } else { &[(ModKind::Sign, signed as u32)] };
-            self.op(o, mods, Loc::R(d), p, n, Loc::None);
+            if self.shift64 {
+                self.define(d);
+            }
+            self.shift64(d, op == Op::Shl, signed, p, n);
         } else {
             let p = self.src32(&a[1], ty)?;
             let nn = self.in_reg(n);
@@ -754,8 +800,8 @@ impl Sel<'_> {
             self.op(Opcode::Sub, &[], Loc::R(k), Loc::R(n), Src::Loc(Loc::R(msb)), Loc::None);
             self.op(Opcode::Add, &[], Loc::R(sh), Loc::R(k), Src::Loc(pos), Loc::None);
             let (y, z) = (self.v2(), self.v2());
-            self.op(Opcode::Shl64, &[], Loc::R(y), x, Src::Loc(Loc::R(k)), Loc::None);
-            self.op(Opcode::Shr64, &[Sign::S.pair()], Loc::R(z), Loc::R(y), Src::Loc(Loc::R(sh)), Loc::None);
+            self.shift64(y, true, false, x, Src::Loc(Loc::R(k)));
+            self.shift64(z, false, true, Loc::R(y), Src::Loc(Loc::R(sh)));
             let mut t = MI::new(Opcode::Isetp);
             t.inst.set(ICmp::Eq);
             t.inst.d = PRED | (7 << 3);
@@ -781,7 +827,7 @@ impl Sel<'_> {
             let pos = self.byte8(pos);
             let len = self.byte8(len);
             let t = self.v2();
-            self.op(Opcode::Shr64, &[Sign::U.pair()], Loc::R(t), x, pos, Loc::None);
+            self.shift64(t, false, false, x, pos);
             let m = self.low_mask64(len);
             self.define(d);
             self.op(Opcode::And, &[], Loc::Half(d, 0), Loc::Half(t, 0), Src::Loc(Loc::Half(m, 0)), Loc::None);
@@ -810,9 +856,9 @@ impl Sel<'_> {
             let len = self.byte8(len);
             let m0 = self.low_mask64(len);
             let m = self.v2();
-            self.op(Opcode::Shl64, &[], Loc::R(m), Loc::R(m0), pos, Loc::None);
+            self.shift64(m, true, false, Loc::R(m0), pos);
             let sh = self.v2();
-            self.op(Opcode::Shl64, &[], Loc::R(sh), ins, pos, Loc::None);
+            self.shift64(sh, true, false, ins, pos);
             self.define(d);
             for k in 0..2 {
                 let (t, u, nm) = (self.v1(), self.v1(), self.v1());

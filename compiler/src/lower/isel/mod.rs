@@ -67,6 +67,9 @@ pub struct Sel<'a> {
     /// The SM has `mul64` (`Options::mul64`); without it 64-bit products
     /// are built from 32-bit multiplies.
     pub mul64: bool,
+    /// The SM has `shl64`/`shr64` (`Options::shift64`); without them 64-bit
+    /// shifts are built from 32-bit ones.
+    pub shift64: bool,
 }
 
 type R<T> = Result<T, String>;
@@ -191,6 +194,7 @@ impl<'a> Sel<'a> {
             line: None,
             entry,
             mul64: true,
+            shift64: true,
         }
     }
 
