@@ -74,6 +74,19 @@ impl Watch {
         self.check(progress)
     }
 
+    /// One more warp instruction on an untimed engine (the golden model,
+    /// the PTX interpreter): counts it, and stops the launch as runaway past
+    /// `budget` or past its timeout.
+    #[inline]
+    pub fn count(&mut self, warp_instructions: &mut u64, budget: u64, ctas_started: u64, ctas: u64) -> Result<(), TrapKind> {
+        *warp_instructions += 1;
+        if *warp_instructions > budget {
+            return Err(TrapKind::Runaway { budget });
+        }
+        let n = *warp_instructions;
+        self.poll(|| progress(n, None, ctas_started, ctas))
+    }
+
     #[cold]
     fn check(&mut self, progress: impl FnOnce() -> Progress) -> Result<(), TrapKind> {
         let elapsed = self.start.elapsed();

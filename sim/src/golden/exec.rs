@@ -5,7 +5,7 @@
 
 use super::{Cta, Dec, Machine, BARRIERS};
 use crate::launch::Tracer;
-use crate::limits::progress;
+
 use crate::retire::{MemAccess, MemKind, PredWrite, RegWrite, Retire};
 use crate::space::{resolve, MemFault, Spaces};
 use crate::stats::MemCounts;
@@ -332,12 +332,7 @@ impl Machine<'_> {
             let reason = format!("r{r} is beyond the kernel's {} registers", self.nregs);
             return Err(self.trap(cta, w, None, pc, TrapKind::InvalidInstruction { reason }, None));
         }
-        self.stats.warp_instructions += 1;
-        if self.stats.warp_instructions > self.budget {
-            return Err(self.trap(cta, w, None, pc, TrapKind::Runaway { budget: self.budget }, None));
-        }
-        let (done, ctas) = (self.ctas_started, self.ctas);
-        if let Err(kind) = self.watch.poll(|| progress(self.stats.warp_instructions, None, done, ctas)) {
+        if let Err(kind) = self.watch.count(&mut self.stats.warp_instructions, self.budget, self.ctas_started, self.ctas) {
             return Err(self.trap(cta, w, None, pc, kind, None));
         }
         let i = dec.inst;

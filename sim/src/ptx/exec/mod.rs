@@ -5,7 +5,7 @@
 use super::ir::{Base, Func, Opd, PInst, Prog, Special, FUNC_ADDR};
 use super::ops::{self, Cvt};
 use crate::launch::{Launch, Outcome, Tracer};
-use crate::limits::{progress, Watch};
+use crate::limits::Watch;
 use crate::memory::GlobalMemory;
 use crate::retire::{MemAccess, MemKind, Retire};
 use crate::space;
@@ -198,12 +198,7 @@ impl Machine<'_> {
             let reason = format!("pc {pc} is past the end of function `{}`", func.name);
             return Err(self.trap(cta, w, None, pc, TrapKind::InvalidInstruction { reason }, None));
         };
-        self.stats.warp_instructions += 1;
-        if self.stats.warp_instructions > self.budget {
-            return Err(self.trap(cta, w, None, pc, TrapKind::Runaway { budget: self.budget }, None));
-        }
-        let (done, ctas) = (self.ctas_started, self.ctas);
-        if let Err(kind) = self.watch.poll(|| progress(self.stats.warp_instructions, None, done, ctas)) {
+        if let Err(kind) = self.watch.count(&mut self.stats.warp_instructions, self.budget, self.ctas_started, self.ctas) {
             return Err(self.trap(cta, w, None, pc, kind, None));
         }
         cta.warps[w].retired += 1;

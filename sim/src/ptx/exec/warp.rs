@@ -53,7 +53,9 @@ impl Machine<'_> {
             )));
         }
         if is_red {
-            let pred = i.args.last().expect("bar.red operand");
+            let Some(pred) = i.args.last() else {
+                return Err(warp_err(TrapKind::InvalidInstruction { reason: "bar.red without its predicate operand".into() }));
+            };
             let mut pc_count = 0u64;
             let (mut all, mut any) = (true, false);
             for l in lanes(cta.warps[w].live()) {
