@@ -98,15 +98,15 @@ fn rtl_benchmark_smoke_run() {
         })
         .collect();
     let want = [
-        ["tiny", "alu", "2515", "0.608"],
-        ["tiny", "istream", "1007", "0.254"],
-        ["tiny", "diverge", "2168", "0.482"],
-        ["tiny", "reduce", "2953", "0.260"],
-        ["default", "alu", "6687", "0.914"],
-        ["default", "fma", "5471", "0.895"],
-        ["default", "istream", "3014", "0.340"],
-        ["default", "diverge", "8093", "0.516"],
-        ["default", "reduce", "9184", "0.460"],
+        ["tiny", "alu", "2683", "0.570"],
+        ["tiny", "istream", "1023", "0.250"],
+        ["tiny", "diverge", "2422", "0.431"],
+        ["tiny", "reduce", "3235", "0.237"],
+        ["default", "alu", "6863", "0.891"],
+        ["default", "fma", "5647", "0.867"],
+        ["default", "istream", "3046", "0.336"],
+        ["default", "diverge", "8421", "0.496"],
+        ["default", "reduce", "9618", "0.439"],
     ];
     assert_eq!(rows, want, "{out}");
 }
@@ -278,7 +278,7 @@ fn max_regs_is_checked() {
 fn export_memories_prints_the_configurations_rams() {
     let (code, out, err) = heddle(&["export", "--config", "tiny", "--memories"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("top$rf$*$port_a") && out.contains("total: 192.0 kbit read at a registered address"), "{out}");
+    assert!(out.contains("top$rf$*$port_a") && out.contains("total: 322.0 kbit read at a registered address"), "{out}");
     let (code, _, err) = heddle(&["export", "--config", "tiny", "--memories", "--lint"]);
     assert_eq!(code, 2, "{err}");
 }

@@ -70,8 +70,8 @@ impl SmConfig {
             add(format!("top$smem$banks${bank}"), self.smem_bank_words(), 32, Asynchronous);
         }
         let imem = self.imem_words as usize;
-        add("top$imem".into(), imem, 64, Asynchronous);
-        add("top$ibad".into(), imem, 1, Asynchronous);
+        add("top$imem".into(), imem, 64, Registered);
+        add("top$ibad".into(), imem, 1, Registered);
         add("top$preds".into(), warps * 8, 64, Asynchronous);
         add("top$carry".into(), warps, 64, Asynchronous);
         add("top$exited".into(), warps, 64, Asynchronous);

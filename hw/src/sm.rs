@@ -78,7 +78,7 @@ use crate::bits::{Gather, Popc64};
 use crate::coalesce::Coalescer;
 use crate::decode::DecodeRom;
 use crate::fpu::Fpu;
-use crate::ram::{Ram, ADDR_BITS};
+use crate::ram::{Ram, SyncRam, ADDR_BITS};
 use crate::reg::{Reg, Regs};
 use crate::regfile::RegFile;
 use crate::sched::WarpPick;
@@ -179,6 +179,7 @@ sm_states! {
     InitThread,
     Sched,
     Top,
+    Fetch,
     Aux,
     Aux2,
     Dispatch,
@@ -405,6 +406,17 @@ pub struct Sm {
     pf_exited: Reg<Bits<64>>,
     /// The prefetched instruction goes straight to Exec (its class is one Exec runs).
     pf_fast: Reg<Bit>,
+    /// The fetch in flight (see "Fetch" above): the warp and its stack top
+    /// (pc, mask, empty) as they were when the instruction memory took the
+    /// address.
+    fq_warp: Reg<Bits<6>>,
+    fq_pc: Reg<Bits<32>>,
+    fq_mask: Reg<Bits<64>>,
+    fq_empty: Reg<Bit>,
+    /// The prefetched instruction goes straight to Exec and its issue is
+    /// not counted yet (counted in a cycle of `pf_st` 3, when the
+    /// popcount is free).
+    pf_cnt: Reg<Bit>,
     beat: Reg<Bits<8>>,
     phase: Reg<Bits<2>>,
     res_pred: Reg<Bits<64>>,
@@ -673,8 +685,8 @@ pub struct Sm {
     sh_base: Signal<Local, Bits<32>>,
     clr_from: Signal<Local, Bits<32>>,
 
-    imem: Ram<64>,
-    ibad: Ram<1>,
+    imem: SyncRam<64>,
+    ibad: SyncRam<1>,
     stack: ReconvStack,
     preds: Ram<64>,
     carry: Ram<64>,
@@ -753,6 +765,13 @@ pub struct Sm {
     /// A fetch (Top's work) this cycle, for Sched and Top (`fe_main`) or for
     /// the prefetch.
     fe_go: Signal<Local, Bit>,
+    /// The fetched word is on the instruction memory's read port (the cycle after `fe_go`).
+    fq_go: Signal<Local, Bit>,
+    /// The prefetched instruction's word: `pf_ir`, or the one being read (`pf_st` 5).
+    pf_word: Signal<Local, Bits<64>>,
+    /// The prefetch's Aux step runs this cycle: in `pf_st` 2, or with the
+    /// fetch (`pf_st` 5) when the instruction has no predicate operand.
+    pf_aux: Signal<Local, Bit>,
     fe_main: Signal<Local, Bit>,
     /// The prefetch may start; it holds the stack or the predicate port.
     pf_on: Signal<Local, Bit>,
@@ -991,6 +1010,11 @@ impl Sm {
             pf_carry: Default::default(),
             pf_exited: Default::default(),
             pf_fast: Default::default(),
+            fq_warp: Default::default(),
+            fq_pc: Default::default(),
+            fq_mask: Default::default(),
+            fq_empty: Default::default(),
+            pf_cnt: Default::default(),
             beat: Default::default(),
             phase: Default::default(),
             res_pred: Default::default(),
@@ -1204,8 +1228,8 @@ impl Sm {
             f_slot: Default::default(),
             sh_base: Default::default(),
             clr_from: Default::default(),
-            imem: Ram::new(cfg.imem_words as usize),
-            ibad: Ram::new(cfg.imem_words as usize),
+            imem: SyncRam::new(cfg.imem_words as usize),
+            ibad: SyncRam::new(cfg.imem_words as usize),
             stack: ReconvStack::new(warps, cfg.stack_depth as usize),
             preds: Ram::new(warps * 8),
             carry: Ram::new(warps),
@@ -1259,6 +1283,9 @@ impl Sm {
             cc_fin: Default::default(),
             pf_cls: Default::default(),
             fe_go: Default::default(),
+            fq_go: Default::default(),
+            pf_word: Default::default(),
+            pf_aux: Default::default(),
             fe_main: Default::default(),
             pf_on: Default::default(),
             pf_wait: Default::default(),
@@ -1331,10 +1358,11 @@ impl Logic for Sm {
             self, clock, state, r_entry, r_grid_x, r_grid_y, r_grid_z, r_block_x, r_block_y, r_block_z, r_nthreads, r_nwarps, r_dyn,
             r_total, r_gridid, r_code_len, r_slots, r_slog, nx_x, nx_y, nx_z, nx_lin, more, epoch, slot, init_w, init_k, rem, init_t,
             tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, pf_st, pf_cur, pf_ir,
-            pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, beat, phase, res_pred, res_carry, cc_we, mt, mk, wb0, wb1,
-            wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads,
-            c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes,
-            c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single, wm_rep, port_a, port_b, port_c
+            pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, fq_warp, fq_pc, fq_mask, fq_empty, pf_cnt, beat, phase,
+            res_pred, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt, r_thr,
+            t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code, t_warp, t_pc,
+            t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single,
+            wm_rep, port_a, port_b, port_c
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
@@ -1477,7 +1505,11 @@ impl Logic for Sm {
         self.f_rpc.next = bit_cast::<32, 20>(self.ir.q.val().get_bits::<20>(12));
         self.rom.op.next = self.f_op.val();
         // The prefetched instruction's class.
-        self.pf_rom.op.next = self.pf_ir.q.val().get_bits::<7>(0);
+        self.pf_word.next = self.pf_ir.q.val();
+        if self.pf_st.q.val() == 5 {
+            self.pf_word.next = self.imem.rdata.val();
+        }
+        self.pf_rom.op.next = self.pf_word.val().get_bits::<7>(0);
         self.pf_cls.next = self.pf_rom.word.val().get_bits::<5>(0);
         self.cls.next = self.rom.word.val().get_bits::<5>(0);
         self.ity64.next = self.f_mod.val().get_bit(5);
@@ -1502,8 +1534,8 @@ impl Logic for Sm {
         // d[6:3], mod[3:0] or a[3:0] by the ROM's operand selector.
         self.aux_ir.next = self.ir.q.val();
         self.auxsel.next = self.rom.word.val().get_bits::<2>(10);
-        if self.pf_st.q.val() == 2 {
-            self.aux_ir.next = self.pf_ir.q.val();
+        if (self.pf_st.q.val() == 2) | (self.pf_st.q.val() == 5) {
+            self.aux_ir.next = self.pf_word.val();
             self.auxsel.next = self.pf_rom.word.val().get_bits::<2>(10);
         }
         self.aux_code.next = 7.into();
@@ -1837,7 +1869,7 @@ impl Logic for Sm {
             | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
             | (self.state.q.val() == SmState::SmemAcc)
             | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val());
-        self.pf_wait.next = (self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2);
+        self.pf_wait.next = (self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2) | (self.pf_st.q.val() == 5);
         self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
         // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),
         // or the prefetch's.
@@ -1859,6 +1891,7 @@ impl Logic for Sm {
             self.fe_main.next = false;
             self.fe_go.next = !self.stack.busy.val();
         }
+        self.fq_go.next = (self.state.q.val() == SmState::Fetch) | (self.pf_st.q.val() == 5);
         self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
         self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();
         self.gp.base.next = self.beat_base.val();
@@ -2142,7 +2175,7 @@ impl Logic for Sm {
         if self.state.q.val() == SmState::CtlWait {
             self.popc.x.next = self.exec.q.val() & !self.exited_old.q.val();
         }
-        if (self.pf_st.q.val() == 2) & self.pf_fast_now.val() {
+        if (self.pf_st.q.val() == 3) & self.pf_cnt.q.val() {
             self.popc.x.next = self.pf_exec.q.val();
         }
         #[hdl_skip]
@@ -2385,9 +2418,9 @@ impl Logic for Sm {
         // packed number pop_code (p7 reads as all ones, bit 3 negates), read
         // at its warp.
         self.preds.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3;
-        if self.fe_go.val() {
+        if self.fq_go.val() {
             self.preds.raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.fe_warp.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
+                (bit_cast::<ADDR_BITS, 6>(self.fq_warp.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
         }
         self.pop_code.next = self.aux_code.val();
         if self.state.q.val() == SmState::Aux2 {
@@ -2427,19 +2460,19 @@ impl Logic for Sm {
 
         // Fetch (Top's work) from warp fe_warp's stack top: the instruction
         // word, its guard predicate and executing threads.
-        self.fe_ok.next = !self.stack.empty.val()
-            & (self.stack.top_pc.val() < self.r_code_len.q.val())
+        self.fe_ok.next = !self.fq_empty.q.val()
+            & (self.fq_pc.q.val() < self.r_code_len.q.val())
             & !self.ibad.rdata.val().any()
             & (self.icount.q.val() < self.budget.val());
         self.fe_exec.next = 0.into();
-        if self.fe_go.val() {
+        if self.fq_go.val() {
             if self.imem.rdata.val().get_bits::<3>(8) == 7 {
                 self.guard_val.next = !bits::<64>(0);
             }
             if self.imem.rdata.val().get_bit(11) {
-                self.fe_exec.next = self.stack.top_mask.val() & !self.guard_val.val();
+                self.fe_exec.next = self.fq_mask.q.val() & !self.guard_val.val();
             } else {
-                self.fe_exec.next = self.stack.top_mask.val() & self.guard_val.val();
+                self.fe_exec.next = self.fq_mask.q.val() & self.guard_val.val();
             }
         }
         self.pop_val.next = self.pred_val.val();
@@ -2480,6 +2513,7 @@ impl Logic for Sm {
                             self.w_wait.d.next = 0.into();
                             self.w_red.d.next = 0.into();
                             self.icount.d.next = 0.into();
+                            self.pf_st.d.next = 0.into();
                             self.t_code.d.next = 0.into();
                             self.done_f.d.next = false;
                             self.n_state.next = SmState::Sched;
@@ -2619,6 +2653,10 @@ impl Logic for Sm {
             }
             // Top: waits for TOP; the fetch is below.
             SmState::Top => {
+                self.c_front.d.next = self.c_front.q.val() + 1;
+            }
+            // Fetch: the instruction word is read; its checks are below.
+            SmState::Fetch => {
                 self.c_front.d.next = self.c_front.q.val() + 1;
             }
             SmState::Aux => {
@@ -3208,18 +3246,29 @@ impl Logic for Sm {
         }
         // The fetch (below) fills the prefetch; a warp that has finished or
         // would trap is left to Sched and Top.
-        if self.fe_go.val() & !self.fe_main.val() {
+        if self.fe_go.val() {
+            // The instruction memory takes the stack top's pc at this edge.
+            self.fq_warp.d.next = self.fe_warp.val();
+            self.fq_pc.d.next = self.stack.top_pc.val();
+            self.fq_mask.d.next = self.stack.top_mask.val();
+            self.fq_empty.d.next = self.stack.empty.val();
+            if !self.fe_main.val() {
+                self.pf_st.d.next = 5.into();
+            }
+        }
+        if self.pf_st.q.val() == 5 {
             self.pf_st.d.next = 4.into();
             if self.fe_ok.val() {
                 self.icount.d.next = self.icount.q.val() + 1;
                 self.pf_ir.d.next = self.imem.rdata.val();
-                self.pf_pc.d.next = self.stack.top_pc.val();
-                self.pf_active.d.next = self.stack.top_mask.val();
+                self.pf_pc.d.next = self.fq_pc.q.val();
+                self.pf_active.d.next = self.fq_mask.q.val();
                 self.pf_exec.d.next = self.fe_exec.val();
                 self.pf_st.d.next = 2.into();
             }
         }
-        if self.pf_st.q.val() == 2 {
+        self.pf_aux.next = (self.pf_st.q.val() == 2) | ((self.pf_st.q.val() == 5) & self.fe_ok.val() & (self.auxsel.val() == 0));
+        if self.pf_aux.val() {
             // Aux's reads for the prefetched instruction.
             self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
             self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
@@ -3227,35 +3276,40 @@ impl Logic for Sm {
             self.pf_carry.d.next = self.carry.rdata.val();
             self.pf_exited.d.next = self.exited.rdata.val();
             self.pf_fast.d.next = self.pf_fast_now.val();
-            if self.pf_fast_now.val() {
-                // Aux's counts (Aux does them for the rest).
-                self.c_issued.d.next = self.c_issued.q.val() + 1;
-                self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
-            }
+            self.pf_cnt.d.next = self.pf_fast_now.val();
             self.pf_st.d.next = 3.into();
+        }
+        if (self.pf_st.q.val() == 3) & self.pf_cnt.q.val() {
+            // Aux's counts for an instruction that skips Aux.
+            self.pf_cnt.d.next = false;
+            self.c_issued.d.next = self.c_issued.q.val() + 1;
+            self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
         }
         // Fetch in Sched and Top: Top's checks (a finished warp leaves the live set).
         if self.fe_go.val() & self.fe_main.val() {
-            if self.stack.empty.val() {
-                self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fe_warp.val());
+            self.n_state.next = SmState::Fetch;
+        }
+        if self.state.q.val() == SmState::Fetch {
+            if self.fq_empty.q.val() {
+                self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fq_warp.q.val());
                 self.n_state.next = SmState::Sched;
-            } else if self.stack.top_pc.val() >= self.r_code_len.q.val() {
+            } else if self.fq_pc.q.val() >= self.r_code_len.q.val() {
                 self.t_code.d.next = 1.into();
-                self.t_pc.d.next = self.stack.top_pc.val();
+                self.t_pc.d.next = self.fq_pc.q.val();
                 self.n_state.next = SmState::Trapped;
             } else if self.ibad.rdata.val().any() {
                 self.t_code.d.next = 11.into();
-                self.t_pc.d.next = self.stack.top_pc.val();
+                self.t_pc.d.next = self.fq_pc.q.val();
                 self.n_state.next = SmState::Trapped;
             } else if self.icount.q.val() >= self.budget.val() {
                 self.t_code.d.next = 5.into();
-                self.t_pc.d.next = self.stack.top_pc.val();
+                self.t_pc.d.next = self.fq_pc.q.val();
                 self.n_state.next = SmState::Trapped;
             } else {
                 self.icount.d.next = self.icount.q.val() + 1;
                 self.n_ir.next = self.imem.rdata.val();
-                self.pc.d.next = self.stack.top_pc.val();
-                self.active.d.next = self.stack.top_mask.val();
+                self.pc.d.next = self.fq_pc.q.val();
+                self.active.d.next = self.fq_mask.q.val();
                 self.exec.d.next = self.fe_exec.val();
                 self.n_state.next = SmState::Aux;
             }
