@@ -156,12 +156,39 @@ fn prove_equal(name: &str, verilog: &str, a: &str, b: &str) {
 
 /// The shared-memory crossbar of `tiny` (4 lanes, 4 banks), written out per
 /// lane and bank, equals the loop form it replaced, for every input (modes
-/// the co-simulation does not draw included).
+/// the co-simulation does not draw included): its address side
+/// (`BankXbar`) and its data side (`BankRead`), side by side on the same
+/// inputs, against the reference that computed both.
 #[test]
 fn crossbar_equals_its_loop_reference() {
     let mut x = heddle_hw::smem::BankXbar::new(4, 4);
     x.connect_all();
-    let now = heddle_hw::verilog::verilog_of(&x).replacen("module top(", "module xbar_now(", 1);
+    let mut r = heddle_hw::smem::BankRead::new(4, 4);
+    r.connect_all();
+    let route = heddle_hw::verilog::verilog_of(&x).replacen("module top(", "module xbar_route(", 1);
+    let read = heddle_hw::verilog::verilog_of(&r).replacen("module top(", "module xbar_read(", 1);
+    let lanes = |f: &dyn Fn(usize) -> String| (0..4).map(f).collect::<Vec<_>>().join(", ");
+    let ports = |names: &[&str]| names.iter().map(|n| lanes(&|i| format!("{n}${i}"))).collect::<Vec<_>>().join(", ");
+    let conn = |names: &[&str]| names.iter().map(|n| lanes(&|i| format!(".{n}${i}({n}${i})"))).collect::<Vec<_>>().join(", ");
+    let now = format!(
+        "module xbar_now(active, mode, size, {ins}, anew, grant, {outs}, aold);\n\
+         input [31:0] active; input [1:0] mode; input [1:0] size; input [63:0] anew;\n\
+         input [31:0] {ins};\n\
+         output [31:0] grant; output [63:0] aold;\n\
+         output [15:0] {rows}; output {we}; output [3:0] {be}; output [31:0] {bw}; output [63:0] {rw};\n\
+         xbar_route route(.active(active), .mode(mode), .size(size), .anew(anew), .grant(grant), {rconn});\n\
+         xbar_read read(.active(active), .size(size), .aold(aold), {dconn});\n\
+         endmodule\n{route}\n{read}",
+        ins = ports(&["addr", "wdata", "rdata"]),
+        outs = ports(&["row", "we", "be", "bwdata", "rword"]),
+        rows = ports(&["row"]),
+        we = ports(&["we"]),
+        be = ports(&["be"]),
+        bw = ports(&["bwdata"]),
+        rw = ports(&["rword"]),
+        rconn = conn(&["addr", "wdata", "row", "we", "be", "bwdata"]),
+        dconn = conn(&["addr", "rdata", "rword"]),
+    );
     let reference = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fpga/xbar_reference.v")).unwrap();
     prove_equal("xbar-miter", &format!("{reference}\n{now}"), "xbar_reference", "xbar_now");
 }

@@ -67,7 +67,7 @@ impl SmConfig {
             }
         }
         for bank in 0..self.shared_banks {
-            add(format!("top$smem$banks${bank}"), self.smem_bank_words(), 32, Asynchronous);
+            add(format!("top$smem$banks${bank}"), self.smem_bank_words(), 32, Registered);
         }
         let imem = self.imem_words as usize;
         add("top$imem".into(), imem, 64, Registered);

@@ -1,7 +1,8 @@
 //! `Ram`: a memory with one asynchronous read port and one synchronous write
 //! port, as FPGA distributed RAM and register-file arrays behave.
 //! `SyncRam`: the same with a synchronous read port (the read address is
-//! registered), as FPGA block RAM reads.
+//! registered), as FPGA block RAM reads. `BankRam`: a shared-memory bank,
+//! read synchronously, written with byte enables.
 //!
 //! rust-hdl's own `RAM` keeps its contents in a `BTreeMap` and reads
 //! synchronously; this one is a `Vec` (fast to simulate) with a hand-written
@@ -257,13 +258,14 @@ impl<const W: usize> Block for SyncRam<W> {
 }
 
 /// `BankRam`: one shared-memory bank, 32-bit words with byte enables, one
-/// read-write port (asynchronous read, synchronous write of the bytes whose
-/// `be` bit is set), as an FPGA block RAM with byte-write enables is used.
+/// read-write port, as an FPGA block RAM with byte-write enables is used:
+/// the address is taken at the rising edge, which writes the bytes whose
+/// `be` bit is set and reads the word at that address out until the next
+/// edge (the word as written, when the edge writes it).
 ///
-/// Its `Block` is written by hand: the read data is computed again only
-/// when the address changes or a rising edge writes; `wdata`, `we` and `be`
-/// are read only at the edge, as the parent assigned them last (never
-/// committed; the VCD traces `next`). A falling edge does nothing.
+/// Its `Block` is written by hand: it acts only at a rising edge, taking
+/// the inputs its parent assigned last (never committed; the VCD traces
+/// `next`). A falling edge does nothing.
 #[derive(Clone, Debug)]
 pub struct BankRam {
     pub clock: Signal<In, Clock>,
@@ -293,22 +295,25 @@ impl BankRam {
     pub fn peek(&self, addr: usize) -> u32 {
         self._mem[addr]
     }
+
+    /// The word a rising edge now would read out.
+    fn read_next(&self) -> u32 {
+        self._mem.get(self.addr.next.index()).copied().unwrap_or(0)
+    }
 }
 
 impl Logic for BankRam {
     fn update(&mut self) {
-        let wrote = self.clock.pos_edge() && self.we.next;
-        let at = self.addr.val().index();
-        if wrote {
-            if let Some(slot) = self._mem.get_mut(at) {
-                let be = self.be.next.index();
-                let bytes: u32 = (0..4).filter(|i| be >> i & 1 == 1).map(|i| 0xFFu32 << (8 * i)).sum();
-                *slot = (*slot & !bytes) | (self.wdata.next.to_u32() & bytes);
+        if self.clock.pos_edge() {
+            let at = self.addr.next.index();
+            if self.we.next {
+                if let Some(slot) = self._mem.get_mut(at) {
+                    let be = self.be.next.index();
+                    let bytes: u32 = (0..4).filter(|i| be >> i & 1 == 1).map(|i| 0xFFu32 << (8 * i)).sum();
+                    *slot = (*slot & !bytes) | (self.wdata.next.to_u32() & bytes);
+                }
             }
-        }
-        // The read data changes only with the address or a write.
-        if wrote || self.addr.changed {
-            self.rdata.next = (self._mem.get(at).copied().unwrap_or(0) as u64).into();
+            self.rdata.next = (self.read_next() as u64).into();
         }
     }
 
@@ -320,11 +325,11 @@ impl Logic for BankRam {
         Verilog::Custom(format!(
             "\
 reg [31:0] mem [0:{last}];
+reg [{a}:0] ra;
 integer i;
 initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
 end
-always @(*) rdata = {ain} ? mem[addr] : 32'd0;
 always @(posedge clock) begin
    if (we && {ain}) begin
       if (be[0]) mem[addr][7:0] <= wdata[7:0];
@@ -332,9 +337,13 @@ always @(posedge clock) begin
       if (be[2]) mem[addr][23:16] <= wdata[23:16];
       if (be[3]) mem[addr][31:24] <= wdata[31:24];
    end
-end",
+   ra <= addr;
+end
+always @(*) rdata = {rin} ? mem[ra] : 32'd0;",
+            a = ADDR_BITS - 1,
             last = self._mem.len() - 1,
             ain = within("addr", self._mem.len()),
+            rin = within("ra", self._mem.len()),
         ))
     }
 }
@@ -344,23 +353,29 @@ impl Block for BankRam {
 
     fn update_all(&mut self) {
         self.clock.update_all();
-        self.addr.update_all();
-        self.update();
-        self.rdata.update_all();
+        if self.clock.pos_edge() {
+            self.update();
+            self.rdata.update_all();
+        } else {
+            // The read data changes only at an edge.
+            self.rdata.changed = false;
+        }
     }
 
     fn has_changed(&self) -> bool {
         self.rdata.changed
     }
 
-    /// An edge that writes nothing, with the read data's flag clear, is
-    /// taken quietly (the parent leaves the bank alone).
+    /// An edge that writes nothing and would read what the read data
+    /// already shows (or a falling one), with its flag clear, is taken
+    /// quietly (the parent leaves the bank alone).
     fn forward_clock(&mut self, clock: Clock) -> bool {
-        let acts = self.rdata.changed || (self.clock.rises_to(clock) && self.we.next);
+        let acts =
+            self.rdata.changed || (self.clock.rises_to(clock) && (self.we.next || self.read_next() as u64 != self.rdata.val().to_u64()));
         self.clock.forward(clock, acts)
     }
 
     fn wants_update(&self) -> bool {
-        self.rdata.changed || self.clock.next != self.clock.val() || self.addr.next != self.addr.val()
+        self.rdata.changed || self.clock.next != self.clock.val()
     }
 }

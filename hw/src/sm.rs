@@ -3019,7 +3019,8 @@ impl Logic for Sm {
             SmState::SmemAcc => {
                 // The beat's shared lanes through SharedMem: one pass per 32-bit
                 // word (an atomic: one pass), each as many cycles as its bank
-                // conflicts need; the data goes where the bus's would.
+                // conflicts need (a load's one more, an atomic's two per
+                // lane); the data goes where the bus's would.
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 if !self.smem.clearing.val() {
                     self.smem.start.next = !self.sm_pass.q.val();
@@ -3040,11 +3041,10 @@ impl Logic for Sm {
                             }
                         }
                     }
-                    if self.smem.left.val() {
-                        if self.cls.val() != 5 {
-                            self.c_conf.d.next = self.c_conf.q.val() + 1;
-                        }
-                    } else {
+                    if self.smem.waited.val() {
+                        self.c_conf.d.next = self.c_conf.q.val() + 1;
+                    }
+                    if !self.smem.left.val() {
                         self.sm_pass.d.next = false;
                         self.n_mk.next = self.mk.q.val() + 1;
                         if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.sm_passes.val() {

@@ -11,10 +11,19 @@
 //! one lane per bank per cycle, so two lanes writing one word land in lane
 //! order, as the golden model's lane loop writes them. The lanes left over
 //! are served in the next cycles: those extra cycles are the bank
-//! conflicts. An atomic pass serves one lane per cycle, lowest first: its
-//! old value (one word, or two from adjacent banks) is read, the new value
-//! ([`heddle_isa::scalar::int::atomic`]'s semantics; `f32`/`f64` add on an
-//! FPU, in [`AtomAlu`]) is written back in the same cycle.
+//! conflicts (`waited`). An atomic pass serves one lane per two cycles,
+//! lowest first: its old value (one word, or two from adjacent banks) is
+//! read in the first, the new value ([`heddle_isa::scalar::int::atomic`]'s
+//! semantics; `f32`/`f64` add on an FPU, in [`AtomAlu`]) is written back
+//! in the second.
+//!
+//! The banks are block RAM: a bank reads at the row it was given at the
+//! last clock edge. So a load's lanes get their words ([`BankRead`]) in the
+//! cycle after the crossbar served them, and a load pass takes one cycle
+//! more than its conflicts. `grant` names the lanes whose access completes
+//! in this cycle: a load's with its word on `rword`, an atomic's with its
+//! old and new values, a store's as it writes. The SM holds a pass's
+//! addresses until `left` falls.
 //!
 //! A new CTA's shared memory reads as zeros: `clear` zeroes the rows of its slot's window,
 //! one row of every bank per cycle (`clearing` meanwhile).
@@ -31,9 +40,10 @@ pub mod mode {
     pub const ATOMIC: u64 = 2;
 }
 
-/// The crossbar between lanes and banks: which lanes one cycle serves and
-/// what each bank does for them (see the module doc). A custom block (its
-/// per-bank arbitration is a loop that accumulates, which `#[hdl_gen]`
+/// The crossbar between lanes and banks, its address side: which lanes one
+/// cycle serves and what each bank does for them (see the module doc); the
+/// data comes back through [`BankRead`] in the next cycle. A custom block
+/// (its per-bank arbitration is a loop that accumulates, which `#[hdl_gen]`
 /// cannot express): a Rust model and a generated Verilog body written out
 /// per lane and bank, held equal under Verilator by `hw/tests/smem.rs`.
 #[derive(LogicBlock)]
@@ -47,8 +57,6 @@ pub struct BankXbar {
     pub wdata: Vec<Signal<In, Bits<32>>>,
     /// The atomic lane's new value.
     pub anew: Signal<In, Bits<64>>,
-    /// Per bank: the word read at `row`.
-    pub rdata: Vec<Signal<In, Bits<32>>>,
     /// Lanes served this cycle.
     pub grant: Signal<Out, Bits<32>>,
     /// Per bank: the row read and written, write enable, byte enables, data.
@@ -56,14 +64,31 @@ pub struct BankXbar {
     pub we: Vec<Signal<Out, Bit>>,
     pub be: Vec<Signal<Out, Bits<4>>>,
     pub bwdata: Vec<Signal<Out, Bits<32>>>,
+    /// The planted bug `SmemBroadcastRow` ([`crate::plant`]; the simulation model only).
+    _plant: bool,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    _ran: Gate,
+}
+
+/// The crossbar's data side: each lane's bytes of the word its bank read
+/// out (the banks read at the rows [`BankXbar`] gave them in the cycle
+/// before, while the lanes' addresses stay), and the atomic lane's old
+/// value. A custom block, as [`BankXbar`].
+#[derive(LogicBlock)]
+pub struct BankRead {
+    pub active: Signal<In, Bits<32>>,
+    /// As [`BankXbar::size`].
+    pub size: Signal<In, Bits<2>>,
+    pub addr: Vec<Signal<In, Bits<32>>>,
+    /// Per bank: the word read out.
+    pub rdata: Vec<Signal<In, Bits<32>>>,
     /// Per lane: its bytes of its bank's word, right-aligned, zero-extended
     /// (to 64 bits, as the SM's lane registers hold them).
     pub rword: Vec<Signal<Out, Bits<64>>>,
-    /// The atomic lane's old value (two words when `size` is 3).
+    /// The atomic lane's (lowest active lane's) old value: two words, from
+    /// its bank and the next, when `size` is 3.
     pub aold: Signal<Out, Bits<64>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
-    /// The planted bug `SmemBroadcastRow` ([`crate::plant`]; the simulation model only).
-    _plant: bool,
     _ran: Gate,
 }
 
@@ -151,9 +176,28 @@ pub fn read(banks: usize, active: u32, size: u32, addr: &[u32], rdata: &[u32]) -
     (rword, aold)
 }
 
+fn check_shape(lanes: usize, banks: usize) {
+    assert!(lanes <= 32 && banks.is_power_of_two() && (2..=32).contains(&banks), "{lanes} lanes, {banks} banks");
+}
+
+impl BankRead {
+    pub fn new(lanes: usize, banks: usize) -> BankRead {
+        check_shape(lanes, banks);
+        BankRead {
+            _ran: Gate::default(),
+            active: Default::default(),
+            size: Default::default(),
+            addr: v(lanes),
+            rdata: v(banks),
+            rword: v(lanes),
+            aold: Default::default(),
+        }
+    }
+}
+
 impl BankXbar {
     pub fn new(lanes: usize, banks: usize) -> BankXbar {
-        assert!(lanes <= 32 && banks.is_power_of_two() && (2..=32).contains(&banks), "{lanes} lanes, {banks} banks");
+        check_shape(lanes, banks);
         BankXbar {
             _ran: Gate::default(),
             active: Default::default(),
@@ -162,14 +206,11 @@ impl BankXbar {
             addr: v(lanes),
             wdata: v(lanes),
             anew: Default::default(),
-            rdata: v(banks),
             grant: Default::default(),
             row: v(banks),
             we: v(banks),
             be: v(banks),
             bwdata: v(banks),
-            rword: v(lanes),
-            aold: Default::default(),
             _plant: crate::plant::is(crate::plant::Plant::SmemBroadcastRow),
         }
     }
@@ -181,14 +222,13 @@ impl Logic for BankXbar {
             || self.mode.changed
             || self.size.changed
             || self.anew.changed
-            || self.addr.iter().chain(&self.wdata).chain(&self.rdata).any(|s| s.changed);
+            || self.addr.iter().chain(&self.wdata).any(|s| s.changed);
         if !inputs {
             return;
         }
-        let banks = self.rdata.len();
+        let banks = self.row.len();
         let addr: Vec<u32> = self.addr.iter().map(|a| a.val().to_u32()).collect();
         let wdata: Vec<u32> = self.wdata.iter().map(|a| a.val().to_u32()).collect();
-        let rdata: Vec<u32> = self.rdata.iter().map(|a| a.val().to_u32()).collect();
         let (active, size) = (self.active.val().to_u32(), self.size.val().to_u32());
         let r = route_with(banks, active, self.mode.val().to_u64(), size, &addr, &wdata, self.anew.val().to_u64(), self._plant);
         self.grant.next = (r.grant as u64).into();
@@ -198,16 +238,10 @@ impl Logic for BankXbar {
             self.be[b].next = (r.be[b] as u64).into();
             self.bwdata[b].next = (r.wdata[b] as u64).into();
         }
-        let (rword, aold) = read(banks, active, size, &addr, &rdata);
-        for (s, w) in self.rword.iter_mut().zip(rword) {
-            s.next = (w as u64).into();
-        }
-        self.aold.next = aold.into();
     }
 
     fn connect(&mut self) {
         self.grant.connect();
-        self.aold.connect();
         for s in &mut self.row {
             s.connect();
         }
@@ -220,24 +254,19 @@ impl Logic for BankXbar {
         for s in &mut self.bwdata {
             s.connect();
         }
-        for s in &mut self.rword {
-            s.connect();
-        }
     }
 
     /// Explicit structure, written out per lane and per bank (no loops or
     /// variable indices in the Verilog): each lane's bank and row; which lane
     /// owns each bank (the first active lane on it); each bank's row, write
     /// enable, byte enables and data, an AND-OR of its owner's; each lane's
-    /// grant; each lane's read word from its bank. tests/fpga.rs proves it
-    /// equal to the loop form it replaced (`tests/fpga/xbar_reference.v`).
+    /// grant. tests/fpga.rs proves it and [`BankRead`] together equal to the
+    /// loop form they replaced (`tests/fpga/xbar_reference.v`).
     fn hdl(&self) -> Verilog {
         use std::fmt::Write as _;
-        let (lanes, banks) = (self.addr.len(), self.rdata.len());
-        let bits = banks.trailing_zeros().max(1) as usize;
-        let lb = banks.trailing_zeros() + 2;
-        let any_of = |terms: Vec<String>, zero: &str| if terms.is_empty() { zero.to_string() } else { terms.join(" | ") };
-        let mut s = String::new();
+        let (lanes, banks) = (self.addr.len(), self.row.len());
+        let (bits, lb) = (bank_bits(banks), banks.trailing_zeros() + 2);
+        let mut s = lane_wires(lanes, banks);
         let w = &mut s;
         writeln!(
             w,
@@ -247,14 +276,9 @@ impl Logic for BankXbar {
             mode::LOAD
         )
         .unwrap();
-        writeln!(w, "wire [31:0] size_mask = size == 2'd0 ? 32'hff : size == 2'd1 ? 32'hffff : 32'hffffffff;").unwrap();
         writeln!(w, "wire [3:0] size_be = size == 2'd0 ? 4'h1 : size == 2'd1 ? 4'h3 : 4'hf;").unwrap();
-        // Per lane: bank, row, first active lane.
         for l in 0..lanes {
-            let bank = if banks == 1 { format!("{bits}'d0") } else { format!("addr${l}[2 +: {bits}]") };
-            writeln!(w, "wire [{}:0] bank{l} = {bank};\nwire [15:0] row{l} = addr${l}[{lb} +: 16];", bits - 1).unwrap();
-            let first = if l == 0 { "active[0]".to_string() } else { format!("active[{l}] & ~|active[{}:0]", l - 1) };
-            writeln!(w, "wire first{l} = {first};").unwrap();
+            writeln!(w, "wire [15:0] row{l} = addr${l}[{lb} +: 16];").unwrap();
         }
         // Per bank: which lane owns it in a load or store (the first active lane on it).
         for b in 0..banks {
@@ -266,11 +290,7 @@ impl Logic for BankXbar {
             }
         }
         // The atomic's words: the first active lane's address and the next word.
-        let pick = |f: &dyn Fn(usize) -> String, width: usize| {
-            any_of((0..lanes).map(|l| format!("({{{width}{{first{l}}}}} & {})", f(l))).collect(), &format!("{width}'d0"))
-        };
-        writeln!(w, "wire any_lane = |active[{}:0];", lanes - 1).unwrap();
-        writeln!(w, "wire [31:0] at_a = {};\nwire [31:0] at_b = at_a + 32'd4;", pick(&|l| format!("addr${l}"), 32)).unwrap();
+        writeln!(w, "wire [31:0] at_a = {};\nwire [31:0] at_b = at_a + 32'd4;", first_of(lanes, &|l| format!("addr${l}"), 32)).unwrap();
         for b in 0..banks {
             let at = |x: &str| if banks == 1 { "1'b1".to_string() } else { format!("at_{x}[2 +: {bits}] == {bits}'d{b}") };
             writeln!(w, "wire at_a{b} = any_lane & {};\nwire at_b{b} = any_lane & (size == 2'd3) & {};", at("a"), at("b")).unwrap();
@@ -290,34 +310,110 @@ impl Logic for BankXbar {
             )
             .unwrap();
         }
-        // Per lane: its bank's row and read word (a multiplexer on the bank
-        // number each), its grant.
-        writeln!(w, "wire [15:0] rows [0:{b1}];\nwire [31:0] words [0:{b1}];", b1 = banks - 1).unwrap();
+        // Per lane: its bank's row (a multiplexer on the bank number), its grant.
+        writeln!(w, "wire [15:0] rows [0:{}];", banks - 1).unwrap();
         for b in 0..banks {
-            writeln!(w, "assign rows[{b}] = row_r{b};\nassign words[{b}] = rdata${b};").unwrap();
+            writeln!(w, "assign rows[{b}] = row_r{b};").unwrap();
         }
         for l in 0..lanes {
-            writeln!(w, "wire [15:0] bank_row{l} = rows[bank{l}];\nwire [31:0] bank_word{l} = words[bank{l}];").unwrap();
+            writeln!(w, "wire [15:0] bank_row{l} = rows[bank{l}];").unwrap();
             let own = any_of((0..banks).map(|b| format!("own{l}_{b}")).collect(), "1'b0");
             writeln!(w, "wire granted{l} = is_atomic ? first{l} : ({own}) | (is_load & active[{l}] & (bank_row{l} == row{l}));").unwrap();
         }
-        // The atomic's old value: the first active lane's word and the next.
-        writeln!(w, "wire [{}:0] at_bank = {};", bits - 1, pick(&|l| format!("bank{l}"), bits)).unwrap();
-        // The next bank, wrapping (one bank: the same one).
-        let next = if banks == 1 { "1'd0".to_string() } else { format!("at_bank + {bits}'d1") };
-        writeln!(w, "wire [{}:0] at_next = {next};", bits - 1).unwrap();
-        writeln!(w, "wire [31:0] old_lo = words[at_bank];\nwire [31:0] old_hi = words[at_next];").unwrap();
         s += "always @(*) begin\n    grant = 32'd0;\n";
         for l in 0..lanes {
-            s += &format!(
-                "    grant[{l}] = granted{l};\n    rword${l} = {{32'd0, (bank_word{l} >> {{addr${l}[1:0], 3'd0}}) & size_mask}};\n"
-            );
+            s += &format!("    grant[{l}] = granted{l};\n");
         }
-        s += "    aold = any_lane ? {(size == 2'd3) ? old_hi : 32'd0, old_lo} : 64'd0;\n";
         for b in 0..banks {
             s += &format!("    row${b} = row_r{b};\n    we${b} = we_r{b};\n    be${b} = be_r{b};\n    bwdata${b} = bw_r{b};\n");
         }
         s += "end";
+        Verilog::Custom(s)
+    }
+}
+
+/// Bits of a bank number (at least one).
+fn bank_bits(banks: usize) -> usize {
+    banks.trailing_zeros().max(1) as usize
+}
+
+fn any_of(terms: Vec<String>, zero: &str) -> String {
+    if terms.is_empty() {
+        zero.to_string()
+    } else {
+        terms.join(" | ")
+    }
+}
+
+/// An AND-OR picking `f(l)` of the first active lane (`first{l}`).
+fn first_of(lanes: usize, f: &dyn Fn(usize) -> String, width: usize) -> String {
+    any_of((0..lanes).map(|l| format!("({{{width}{{first{l}}}}} & {})", f(l))).collect(), &format!("{width}'d0"))
+}
+
+/// The wires both halves of the crossbar start from: each lane's bank,
+/// whether it is the first active lane, and whether any lane is.
+fn lane_wires(lanes: usize, banks: usize) -> String {
+    use std::fmt::Write as _;
+    let bits = bank_bits(banks);
+    let mut s = String::new();
+    for l in 0..lanes {
+        let bank = if banks == 1 { format!("{bits}'d0") } else { format!("addr${l}[2 +: {bits}]") };
+        let first = if l == 0 { "active[0]".to_string() } else { format!("active[{l}] & ~|active[{}:0]", l - 1) };
+        writeln!(s, "wire [{}:0] bank{l} = {bank};\nwire first{l} = {first};", bits - 1).unwrap();
+    }
+    writeln!(s, "wire any_lane = |active[{}:0];", lanes - 1).unwrap();
+    s
+}
+
+impl Logic for BankRead {
+    fn update(&mut self) {
+        let inputs = self.active.changed || self.size.changed || self.addr.iter().chain(&self.rdata).any(|s| s.changed);
+        if !inputs {
+            return;
+        }
+        let addr: Vec<u32> = self.addr.iter().map(|a| a.val().to_u32()).collect();
+        let rdata: Vec<u32> = self.rdata.iter().map(|a| a.val().to_u32()).collect();
+        let (rword, aold) = read(rdata.len(), self.active.val().to_u32(), self.size.val().to_u32(), &addr, &rdata);
+        for (s, w) in self.rword.iter_mut().zip(rword) {
+            s.next = (w as u64).into();
+        }
+        self.aold.next = aold.into();
+    }
+
+    fn connect(&mut self) {
+        self.aold.connect();
+        for s in &mut self.rword {
+            s.connect();
+        }
+    }
+
+    /// Explicit structure, as [`BankXbar`]'s: each lane's word (a
+    /// multiplexer on its bank number), shifted to its bytes; the atomic
+    /// lane's words from its bank and the next.
+    fn hdl(&self) -> Verilog {
+        use std::fmt::Write as _;
+        let (lanes, banks) = (self.addr.len(), self.rdata.len());
+        let bits = bank_bits(banks);
+        let mut s = lane_wires(lanes, banks);
+        let w = &mut s;
+        writeln!(w, "wire [31:0] size_mask = size == 2'd0 ? 32'hff : size == 2'd1 ? 32'hffff : 32'hffffffff;").unwrap();
+        writeln!(w, "wire [31:0] words [0:{}];", banks - 1).unwrap();
+        for b in 0..banks {
+            writeln!(w, "assign words[{b}] = rdata${b};").unwrap();
+        }
+        for l in 0..lanes {
+            writeln!(w, "wire [31:0] bank_word{l} = words[bank{l}];").unwrap();
+        }
+        writeln!(w, "wire [{}:0] at_bank = {};", bits - 1, first_of(lanes, &|l| format!("bank{l}"), bits)).unwrap();
+        // The next bank, wrapping (one bank: the same one).
+        let next = if banks == 1 { "1'd0".to_string() } else { format!("at_bank + {bits}'d1") };
+        writeln!(w, "wire [{}:0] at_next = {next};", bits - 1).unwrap();
+        writeln!(w, "wire [31:0] old_lo = words[at_bank];\nwire [31:0] old_hi = words[at_next];").unwrap();
+        s += "always @(*) begin\n";
+        for l in 0..lanes {
+            s += &format!("    rword${l} = {{32'd0, (bank_word{l} >> {{addr${l}[1:0], 3'd0}}) & size_mask}};\n");
+        }
+        s += "    aold = any_lane ? {(size == 2'd3) ? old_hi : 32'd0, old_lo} : 64'd0;\nend";
         Verilog::Custom(s)
     }
 }
@@ -346,25 +442,38 @@ pub struct SharedMem {
     pub clear: Signal<In, Bit>,
     pub clear_from: Signal<In, Bits<16>>,
     pub clear_rows: Signal<In, Bits<16>>,
-    /// Lanes served this cycle, each lane's loaded bytes, and the atomic
-    /// lane's old and new values.
+    /// Lanes whose access completes this cycle, each lane's loaded bytes,
+    /// and the atomic lane's old and new values.
     pub grant: Signal<Out, Bits<32>>,
     pub rword: Vec<Signal<Out, Bits<64>>>,
     pub aold: Signal<Out, Bits<64>>,
     pub anew: Signal<Out, Bits<64>>,
     /// Lanes of the pass remain after this cycle.
     pub left: Signal<Out, Bit>,
+    /// A load or store lane waited this cycle for a bank another lane held.
+    pub waited: Signal<Out, Bit>,
     pub clearing: Signal<Out, Bit>,
     xbar: BankXbar,
+    rd: BankRead,
     atom: AtomAlu,
     banks: Vec<BankRam>,
+    /// Lanes not yet served.
     pend: Reg<Bits<32>>,
+    /// Load lanes served in the last cycle: their words are read out now.
+    rq: Reg<Bits<32>>,
+    /// An atomic's old value was read in the last cycle: it is written now.
+    aph: Reg<Bit>,
     clr: Reg<Bits<16>>,
     clr_end: Reg<Bits<16>>,
     act: Signal<Local, Bits<32>>,
+    /// Lanes the crossbar serves this cycle (none in an atomic's read cycle).
+    served: Signal<Local, Bits<32>>,
     found: Signal<Local, Bit>,
     ab: Signal<Local, Bits<64>>,
     ac: Signal<Local, Bits<64>>,
+    /// The `mode` codes.
+    load: Constant<Bits<2>>,
+    atomic: Constant<Bits<2>>,
     _lanes: usize,
     _banks: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
@@ -395,17 +504,24 @@ impl SharedMem {
             aold: Default::default(),
             anew: Default::default(),
             left: Default::default(),
+            waited: Default::default(),
             clearing: Default::default(),
             xbar: BankXbar::new(lanes, banks),
+            rd: BankRead::new(lanes, banks),
             atom: AtomAlu::new(fadd),
             banks: (0..banks).map(|_| BankRam::new((bytes / (4 * banks)).max(1))).collect(),
             pend: Default::default(),
+            rq: Default::default(),
+            aph: Default::default(),
             clr: Default::default(),
             clr_end: Default::default(),
             act: Default::default(),
+            served: Default::default(),
             found: Default::default(),
             ab: Default::default(),
             ac: Default::default(),
+            load: Constant::new(mode::LOAD.into()),
+            atomic: Constant::new(mode::ATOMIC.into()),
             _lanes: lanes,
             _banks: banks,
         }
@@ -421,7 +537,7 @@ impl SharedMem {
 impl Logic for SharedMem {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, pend, clr, clr_end);
+        dff_setup!(self, clock, pend, rq, aph, clr, clr_end);
         self.act.next = self.pend.q.val();
         if self.start.val() {
             self.act.next = self.mask.val();
@@ -429,9 +545,31 @@ impl Logic for SharedMem {
         self.xbar.active.next = self.act.val();
         self.xbar.mode.next = self.mode.val();
         self.xbar.size.next = self.size.val();
+        self.rd.active.next = self.act.val();
+        self.rd.size.next = self.size.val();
+        // Loads complete a cycle after they are served, atomics in their
+        // second cycle, stores at once.
+        self.served.next = self.xbar.grant.val();
+        self.rq.d.next = 0.into();
+        self.aph.d.next = false;
         self.grant.next = self.xbar.grant.val();
-        self.pend.d.next = self.act.val() & !self.xbar.grant.val();
-        self.left.next = (self.act.val() & !self.xbar.grant.val()) != 0;
+        if self.mode.val() == self.load.val() {
+            self.rq.d.next = self.xbar.grant.val();
+            self.grant.next = self.rq.q.val();
+        }
+        if self.mode.val() == self.atomic.val() {
+            self.aph.d.next = (self.act.val() != 0) & !self.aph.q.val();
+            if !self.aph.q.val() {
+                self.served.next = 0.into();
+                self.grant.next = 0.into();
+            }
+        }
+        self.pend.d.next = self.act.val() & !self.served.val();
+        self.left.next = (self.act.val() & !self.served.val()) != 0;
+        if self.mode.val() == self.load.val() {
+            self.left.next = ((self.act.val() & !self.served.val()) | self.xbar.grant.val()) != 0;
+        }
+        self.waited.next = (self.mode.val() != self.atomic.val()) & ((self.act.val() & !self.xbar.grant.val()) != 0);
         // The atomic lane (the lowest active one): its operands, 32 or 64 bits.
         self.found.next = false;
         self.ab.next = 0.into();
@@ -439,22 +577,23 @@ impl Logic for SharedMem {
         for l in 0..self._lanes {
             self.xbar.addr[l].next = self.addr[l].val();
             self.xbar.wdata[l].next = self.wdata[l].val();
-            self.rword[l].next = self.xbar.rword[l].val();
-            if (self.mode.val() == 2) & self.act.val().get_bit(l) & !self.found.val() {
+            self.rd.addr[l].next = self.addr[l].val();
+            self.rword[l].next = self.rd.rword[l].val();
+            if (self.mode.val() == self.atomic.val()) & self.act.val().get_bit(l) & !self.found.val() {
                 self.found.next = true;
                 self.ab.next = self.b[l].val();
                 self.ac.next = self.c[l].val();
             }
         }
         // The atomic unit, on the atomic lane.
-        self.atom.en.next = self.mode.val() == 2;
+        self.atom.en.next = self.mode.val() == self.atomic.val();
         self.atom.op.next = self.atom_op.val();
         self.atom.wide.next = self.size.val() == 3;
-        self.atom.old.next = self.xbar.aold.val();
+        self.atom.old.next = self.rd.aold.val();
         self.atom.b.next = self.ab.val();
         self.atom.c.next = self.ac.val();
         self.xbar.anew.next = self.atom.value.val();
-        self.aold.next = self.xbar.aold.val();
+        self.aold.next = self.rd.aold.val();
         self.anew.next = self.atom.value.val();
         // Banks: the crossbar's port, or the clear sequencer's zeroes.
         self.clearing.next = self.clr.q.val() != self.clr_end.q.val();
@@ -468,10 +607,10 @@ impl Logic for SharedMem {
         for b in 0..self._banks {
             self.banks[b].clock.next = self.clock.val();
             self.banks[b].addr.next = self.xbar.row[b].val();
-            self.banks[b].we.next = self.xbar.we[b].val();
+            self.banks[b].we.next = self.xbar.we[b].val() & !((self.mode.val() == self.atomic.val()) & !self.aph.q.val());
             self.banks[b].be.next = self.xbar.be[b].val();
             self.banks[b].wdata.next = self.xbar.bwdata[b].val();
-            self.xbar.rdata[b].next = self.banks[b].rdata.val();
+            self.rd.rdata[b].next = self.banks[b].rdata.val();
             if self.clearing.val() {
                 self.banks[b].addr.next = self.clr.q.val();
                 self.banks[b].we.next = true;

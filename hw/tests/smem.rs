@@ -5,7 +5,7 @@
 //! addresses drawn from a small pool so that lanes collide on banks and words.
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
-use heddle_hw::smem::{mode, BankXbar, SharedMem};
+use heddle_hw::smem::{mode, BankRead, BankXbar, SharedMem};
 use heddle_hw::verilog::verilog_of;
 use heddle_isa::scalar::int::atomic;
 use rust_hdl::prelude::*;
@@ -19,19 +19,13 @@ fn bank_crossbar_verilog_matches_its_model() {
     for (lanes, banks) in [(4usize, 4usize), (8, 32)] {
         let mut x = BankXbar::new(lanes, banks);
         x.connect_all();
-        let verilog = verilog_of(&x);
-        heddle_hw::verilog::lint("xbar", &verilog).unwrap();
-        let mut inputs: Vec<Port> = vec![("active", 32), ("mode", 2), ("size", 2)];
-        inputs.extend((0..lanes).map(|l| (name("addr", l), 32)));
-        inputs.extend((0..lanes).map(|l| (name("wdata", l), 32)));
-        inputs.push(("anew", 64));
-        inputs.extend((0..banks).map(|b| (name("rdata", b), 32)));
-        let mut outputs: Vec<Port> = vec![("grant", 32), ("aold", 64)];
-        for b in 0..banks {
-            outputs.extend([(name("row", b), 16), (name("we", b), 1), (name("be", b), 4), (name("bwdata", b), 32)]);
-        }
-        outputs.extend((0..lanes).map(|l| (name("rword", l), 64)));
+        let mut r = BankRead::new(lanes, banks);
+        r.connect_all();
+        let (xv, rv) = (verilog_of(&x), verilog_of(&r));
+        heddle_hw::verilog::lint("xbar", &xv).unwrap();
+        heddle_hw::verilog::lint("xbar_read", &rv).unwrap();
         let mut rng = fastrand::Rng::with_seed(23);
+        // Per vector: active, mode, size, then per lane addr and wdata, anew, then per bank rdata.
         let vectors: Vec<Vec<u128>> = (0..3000)
             .map(|_| {
                 let m = rng.u32(0..3);
@@ -45,7 +39,17 @@ fn bank_crossbar_verilog_matches_its_model() {
                 v
             })
             .collect();
-        let hw = run_verilator("xbar", &verilog, &inputs, &outputs, false, &vectors).unwrap();
+        // The address side.
+        let mut inputs: Vec<Port> = vec![("active", 32), ("mode", 2), ("size", 2)];
+        inputs.extend((0..lanes).map(|l| (name("addr", l), 32)));
+        inputs.extend((0..lanes).map(|l| (name("wdata", l), 32)));
+        inputs.push(("anew", 64));
+        let mut outputs: Vec<Port> = vec![("grant", 32)];
+        for b in 0..banks {
+            outputs.extend([(name("row", b), 16), (name("we", b), 1), (name("be", b), 4), (name("bwdata", b), 32)]);
+        }
+        let ins: Vec<Vec<u128>> = vectors.iter().map(|v| v[..4 + 2 * lanes].to_vec()).collect();
+        let hw = run_verilator("xbar", &xv, &inputs, &outputs, false, &ins).unwrap();
         for (i, (v, h)) in vectors.iter().zip(&hw).enumerate() {
             x.active.next = (v[0] as u64).into();
             x.mode.next = (v[1] as u64).into();
@@ -55,16 +59,34 @@ fn bank_crossbar_verilog_matches_its_model() {
                 x.wdata[l].next = (v[3 + lanes + l] as u64).into();
             }
             x.anew.next = (v[3 + 2 * lanes] as u64).into();
-            for b in 0..banks {
-                x.rdata[b].next = (v[4 + 2 * lanes + b] as u64).into();
-            }
             assert!(settle(&mut x));
-            let mut got = vec![x.grant.val().to_u64() as u128, x.aold.val().to_u64() as u128];
+            let mut got = vec![x.grant.val().to_u64() as u128];
             for b in 0..banks {
                 got.extend([x.row[b].val().to_u64() as u128, x.we[b].val() as u128, x.be[b].val().to_u64() as u128]);
                 got.push(x.bwdata[b].val().to_u64() as u128);
             }
-            got.extend((0..lanes).map(|l| x.rword[l].val().to_u64() as u128));
+            assert_eq!(&got, h, "vector {i} ({lanes} lanes, {banks} banks): {v:x?}");
+        }
+        // The data side.
+        let mut inputs: Vec<Port> = vec![("active", 32), ("size", 2)];
+        inputs.extend((0..lanes).map(|l| (name("addr", l), 32)));
+        inputs.extend((0..banks).map(|b| (name("rdata", b), 32)));
+        let mut outputs: Vec<Port> = vec![("aold", 64)];
+        outputs.extend((0..lanes).map(|l| (name("rword", l), 64)));
+        let ins: Vec<Vec<u128>> = vectors.iter().map(|v| [&[v[0], v[2]], &v[3..3 + lanes], &v[4 + 2 * lanes..]].concat()).collect();
+        let hw = run_verilator("xbar_read", &rv, &inputs, &outputs, false, &ins).unwrap();
+        for (i, (v, h)) in ins.iter().zip(&hw).enumerate() {
+            r.active.next = (v[0] as u64).into();
+            r.size.next = (v[1] as u64).into();
+            for l in 0..lanes {
+                r.addr[l].next = (v[2 + l] as u64).into();
+            }
+            for b in 0..banks {
+                r.rdata[b].next = (v[2 + lanes + b] as u64).into();
+            }
+            assert!(settle(&mut r));
+            let mut got = vec![r.aold.val().to_u64() as u128];
+            got.extend((0..lanes).map(|l| r.rword[l].val().to_u64() as u128));
             assert_eq!(&got, h, "vector {i} ({lanes} lanes, {banks} banks): {v:x?}");
         }
     }
@@ -103,9 +125,11 @@ fn random_pass(rng: &mut fastrand::Rng, lanes: usize, bytes: u32) -> Pass {
 
 /// The reference: the pass's lanes in lane order on a byte array. Returns
 /// each lane's loaded (or atomic old) value and the cycles the pass should
-/// take (loads: the most distinct rows any bank is asked for; stores: the
-/// most lanes on one bank; atomics: one lane per cycle).
-fn reference(mem: &mut [u8], p: &Pass, banks: u32) -> (Vec<u64>, u32) {
+/// take (loads: the most distinct rows any bank is asked for, and one for
+/// the banks' read; stores: the most lanes on one bank; atomics: two cycles
+/// per lane, a read and a write), and the cycles a lane waits for a bank
+/// (`waited`: all but one of the load's or store's serving cycles).
+fn reference(mem: &mut [u8], p: &Pass, banks: u32) -> (Vec<u64>, u32, u32) {
     let n = 1usize << p.size;
     let mut out = vec![0; p.addr.len()];
     let mut per_bank: Vec<Vec<u32>> = vec![vec![]; banks as usize];
@@ -132,8 +156,14 @@ fn reference(mem: &mut [u8], p: &Pass, banks: u32) -> (Vec<u64>, u32) {
             per_bank[b].push(0);
         }
     }
-    let cycles = if p.mode == mode::ATOMIC { p.mask.count_ones() } else { per_bank.iter().map(|v| v.len() as u32).max().unwrap_or(0) };
-    (out, cycles)
+    let most = per_bank.iter().map(|v| v.len() as u32).max().unwrap_or(0);
+    let cycles = match p.mode {
+        mode::ATOMIC => 2 * p.mask.count_ones(),
+        mode::LOAD => most + 1,
+        _ => most,
+    };
+    let waits = if p.mode == mode::ATOMIC { 0 } else { most.saturating_sub(1) };
+    (out, cycles, waits)
 }
 
 fn cycle(s: &mut SharedMem) {
@@ -164,7 +194,7 @@ fn snapshot(s: &SharedMem) -> Vec<u128> {
 }
 
 fn outputs(s: &SharedMem) -> Vec<u128> {
-    let mut v = vec![s.grant.val().to_u64() as u128, s.left.val() as u128, s.clearing.val() as u128];
+    let mut v = vec![s.grant.val().to_u64() as u128, s.left.val() as u128, s.waited.val() as u128, s.clearing.val() as u128];
     v.extend([s.aold.val().to_u64() as u128, s.anew.val().to_u64() as u128]);
     v.extend(s.rword.iter().map(|r| r.val().to_u64() as u128));
     v
@@ -203,7 +233,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
             mem[(from * 4 * banks) as usize..((from + n) * 4 * banks) as usize].fill(0);
         }
         let p = random_pass(&mut rng, lanes, bytes);
-        let (want, want_cycles) = reference(&mut mem, &p, banks);
+        let (want, want_cycles, want_waits) = reference(&mut mem, &p, banks);
         s.start.next = true;
         s.mask.next = (p.mask as u64).into();
         s.mode.next = p.mode.into();
@@ -215,7 +245,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
             s.b[l].next = p.b[l].into();
             s.c[l].next = p.c[l].into();
         }
-        let (mut got, mut served, mut cycles) = (vec![0u64; lanes], 0u32, 0);
+        let (mut got, mut served, mut cycles, mut waits) = (vec![0u64; lanes], 0u32, 0, 0);
         loop {
             record(&mut s, &mut vectors, &mut expect);
             let grant = s.grant.val().to_u32();
@@ -225,6 +255,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
                 got[l] = if p.mode == mode::ATOMIC { s.aold.val().to_u64() } else { s.rword[l].val().to_u64() };
             }
             cycles += 1;
+            waits += s.waited.val() as u32;
             let left = s.left.val();
             cycle(&mut s);
             s.start.next = false;
@@ -234,6 +265,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
         }
         assert_eq!(served, p.mask, "pass {i}: lanes served");
         assert_eq!(cycles, want_cycles, "pass {i}: cycles (mode {}, size {}, addr {:x?})", p.mode, p.size, p.addr);
+        assert_eq!(waits, want_waits, "pass {i}: bank-conflict cycles (mode {}, size {}, addr {:x?})", p.mode, p.size, p.addr);
         if p.mode != mode::STORE {
             for l in (0..lanes).filter(|&l| p.mask >> l & 1 == 1) {
                 assert_eq!(got[l], want[l], "pass {i} lane {l}: mode {} size {} op {} addr {:x?}", p.mode, p.size, p.op, p.addr);
@@ -251,7 +283,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
     inputs.extend((0..lanes).map(|l| (name("wdata", l), 32)));
     inputs.extend((0..lanes).map(|l| (name("b", l), 64)));
     inputs.extend((0..lanes).map(|l| (name("c", l), 64)));
-    let mut outs: Vec<Port> = vec![("grant", 32), ("left", 1), ("clearing", 1), ("aold", 64), ("anew", 64)];
+    let mut outs: Vec<Port> = vec![("grant", 32), ("left", 1), ("waited", 1), ("clearing", 1), ("aold", 64), ("anew", 64)];
     outs.extend((0..lanes).map(|l| (name("rword", l), 64)));
     let hw = run_verilator("smem", &verilog, &inputs, &outs, true, &vectors).unwrap();
     for (i, (e, h)) in expect.iter().zip(&hw).enumerate() {
