@@ -79,9 +79,8 @@ impl SmConfig {
         for (name, bits) in [("bar_ae", 64), ("bar_cr", 64), ("bar_tag", 16)] {
             add(format!("top${name}"), self.barrier_words(), bits, Asynchronous);
         }
-        add("top$stack$sps".into(), warps, 8, Asynchronous);
         for (name, bits) in [("pcrpc", 64), ("emask", 64), ("ecall", 1)] {
-            add(format!("top$stack${name}"), self.stack_entries(), bits, Asynchronous);
+            add(format!("top$stack${name}"), self.stack_entries(), bits, Registered);
         }
         m.sort();
         m

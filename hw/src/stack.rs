@@ -2,17 +2,20 @@
 //! entries, with the semantics of the golden model (`heddle_sim::warp`)
 //! and `docs/isa.md` ("Divergence and reconvergence").
 //!
-//! Entries live in RAM (`warps` x `depth` rounded up to a power of two);
-//! the stack pointers in a second RAM. The top of the warp on the `warp`
-//! input is always on the `top_*` outputs. Commands (pulse `start` while
-//! `busy` is low):
+//! Each warp's top entry and stack pointer are flip-flops, so the top of
+//! the warp on the `warp` input is always on the `top_*` outputs (a
+//! multiplexer, no memory read). The entries below the top live in block
+//! RAM (`warps` x `depth` rounded up to a power of two), read
+//! synchronously: a push writes the old top into it, a pop reads the new
+//! top out of it a cycle later. Commands (pulse `start` while `busy` is
+//! low):
 //!
 //! | cmd | name      | operands             | cycles                      |
 //! |-----|-----------|----------------------|-----------------------------|
 //! | 0   | SETPC     | pc                   | 1                           |
 //! | 1   | INIT      | pc, mask             | 1                           |
-//! | 2   | TOP       |                      | 1 + entries popped          |
-//! | 3   | BRANCH    | pc, target, rejoin, mask = taken lanes | 4            |
+//! | 2   | TOP       |                      | 1 + 2 x entries popped      |
+//! | 3   | BRANCH    | pc, target, rejoin, mask = taken lanes | 4 (5 when it pops the top and pushes nothing) |
 //! | 4   | PUSHCALL  | target, mask         | 1                           |
 //! | 5   | RET       | mask = lanes         | 1 + entries walked          |
 //! | 6   | EXIT      | mask = lanes         | 1 + entries walked          |
@@ -21,8 +24,8 @@
 //! the next command. `no_frame` reports that a RET found no call frame and so
 //! acted as EXIT (a kernel's `ret`).
 
-use crate::ram::{Ram, ADDR_BITS};
-use crate::reg::Reg;
+use crate::ram::{SyncRam, ADDR_BITS};
+use crate::reg::{Reg, Regs};
 use heddle_isa::fields::RPC_NONE;
 use rust_hdl::prelude::*;
 
@@ -37,11 +40,19 @@ pub const CMD_EXIT: u64 = 6;
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum StackState {
     Idle,
+    /// TOP: pop the top while it is finished.
     Pop,
+    /// TOP: the entry below a popped top is read out: it becomes the top.
+    Fill,
     Br0,
     Br1,
     Br2,
+    /// BRANCH popped the top and pushed nothing: the entry below is read out.
+    Refill,
     PushCall,
+    /// RET/EXIT: the top entry.
+    WalkTop,
+    /// RET/EXIT: entry `walk`, read out of the RAM.
     Walk,
 }
 
@@ -79,27 +90,56 @@ pub struct ReconvStack {
     stop_at_call: Reg<Bit>,
     fault: Reg<Bit>,
     frameless: Reg<Bit>,
+    /// BRANCH popped the top: the top flip-flops hold nothing until a push
+    /// or a refill.
+    stale: Reg<Bit>,
+    /// Per warp: entries, and the top entry.
+    sps: Regs<Bits<8>>,
+    t_pc: Regs<Bits<32>>,
+    t_rpc: Regs<Bits<32>>,
+    t_mask: Regs<Bits<64>>,
+    t_call: Regs<Bit>,
     cur_warp: Signal<Local, Bits<6>>,
     base: Signal<Local, Bits<ADDR_BITS>>,
     sp: Signal<Local, Bits<8>>,
-    top_addr: Signal<Local, Bits<ADDR_BITS>>,
-    push_addr: Signal<Local, Bits<ADDR_BITS>>,
+    /// The warp's top entry (its flip-flops).
+    tp_pc: Signal<Local, Bits<32>>,
+    tp_rpc: Signal<Local, Bits<32>>,
+    tp_mask: Signal<Local, Bits<64>>,
+    tp_call: Signal<Local, Bit>,
+    /// Writes of this cycle to the warp's stack pointer and top entry.
+    sp_we: Signal<Local, Bit>,
+    sp_new: Signal<Local, Bits<8>>,
+    top_we: Signal<Local, Bit>,
+    new_pc: Signal<Local, Bits<32>>,
+    new_rpc: Signal<Local, Bits<32>>,
+    new_mask: Signal<Local, Bits<64>>,
+    new_call: Signal<Local, Bit>,
+    /// The entry on the RAMs' read port (read at the last edge).
+    rd_pc: Signal<Local, Bits<32>>,
+    rd_rpc: Signal<Local, Bits<32>>,
+    rd_mask: Signal<Local, Bits<64>>,
+    rd_call: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     push_pc: Signal<Local, Bits<32>>,
     push_rpc: Signal<Local, Bits<32>>,
     push_mask: Signal<Local, Bits<64>>,
     push_call: Signal<Local, Bit>,
     top_live: Signal<Local, Bit>,
-    sps: Ram<8>,
-    pcrpc: Ram<64>,
-    emask: Ram<64>,
-    ecall: Ram<1>,
+    /// The RAMs' read and write addresses.
+    raddr: Signal<Local, Bits<ADDR_BITS>>,
+    waddr: Signal<Local, Bits<ADDR_BITS>>,
+    pcrpc: SyncRam<64>,
+    emask: SyncRam<64>,
+    ecall: SyncRam<1>,
+    index: Vec<Constant<Bits<6>>>,
     depth: Constant<Bits<8>>,
     shift: Constant<Bits<ADDR_BITS>>,
     idx_mask: Constant<Bits<8>>,
     rpc_none: Constant<Bits<32>>,
     /// Planted bugs ([`crate::plant`]): `StackWalkShort`, `StackOverflowLate`.
     plant: Constant<Bits<32>>,
+    _warps: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
@@ -142,26 +182,48 @@ impl ReconvStack {
             stop_at_call: Default::default(),
             fault: Default::default(),
             frameless: Default::default(),
+            stale: Default::default(),
+            sps: Regs::new(warps),
+            t_pc: Regs::new(warps),
+            t_rpc: Regs::new(warps),
+            t_mask: Regs::new(warps),
+            t_call: Regs::new(warps),
             cur_warp: Default::default(),
             base: Default::default(),
             sp: Default::default(),
-            top_addr: Default::default(),
-            push_addr: Default::default(),
+            tp_pc: Default::default(),
+            tp_rpc: Default::default(),
+            tp_mask: Default::default(),
+            tp_call: Default::default(),
+            sp_we: Default::default(),
+            sp_new: Default::default(),
+            top_we: Default::default(),
+            new_pc: Default::default(),
+            new_rpc: Default::default(),
+            new_mask: Default::default(),
+            new_call: Default::default(),
+            rd_pc: Default::default(),
+            rd_rpc: Default::default(),
+            rd_mask: Default::default(),
+            rd_call: Default::default(),
             push: Default::default(),
             push_pc: Default::default(),
             push_rpc: Default::default(),
             push_mask: Default::default(),
             push_call: Default::default(),
             top_live: Default::default(),
-            sps: Ram::new(warps),
-            pcrpc: Ram::new(entries),
-            emask: Ram::new(entries),
-            ecall: Ram::new(entries),
+            raddr: Default::default(),
+            waddr: Default::default(),
+            pcrpc: SyncRam::new(entries),
+            emask: SyncRam::new(entries),
+            ecall: SyncRam::new(entries),
+            index: (0..warps as u64).map(|w| Constant::new(w.into())).collect(),
             depth: Constant::new((depth as u64).into()),
             shift: Constant::new(shift.into()),
             idx_mask: Constant::new((slots as u64 - 1).into()),
             rpc_none: Constant::new((RPC_NONE as u64).into()),
             plant: Constant::new(crate::plant::mask().into()),
+            _warps: warps,
         }
     }
 }
@@ -169,8 +231,22 @@ impl ReconvStack {
 impl Logic for ReconvStack {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, l_warp, l_pc, l_target, l_rejoin, l_mask, old_mask, walk, stop_at_call, fault, frameless);
+        dff_setup!(self, clock, state, l_warp, l_pc, l_target, l_rejoin, l_mask, old_mask, walk, stop_at_call, fault, frameless, stale);
         self.sps.clock.next = self.clock.val();
+        self.t_pc.clock.next = self.clock.val();
+        self.t_rpc.clock.next = self.clock.val();
+        self.t_mask.clock.next = self.clock.val();
+        self.t_call.clock.next = self.clock.val();
+        #[hdl_hold]
+        self.sps.hold();
+        #[hdl_hold]
+        self.t_pc.hold();
+        #[hdl_hold]
+        self.t_rpc.hold();
+        #[hdl_hold]
+        self.t_mask.hold();
+        #[hdl_hold]
+        self.t_call.hold();
         self.pcrpc.clock.next = self.clock.val();
         self.emask.clock.next = self.clock.val();
         self.ecall.clock.next = self.clock.val();
@@ -180,47 +256,59 @@ impl Logic for ReconvStack {
         if self.state.q.val() == StackState::Idle {
             self.cur_warp.next = self.warp.val();
         }
-        self.sps.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur_warp.val());
-        self.sp.next = self.sps.rdata.val();
-        self.base.next = bit_cast::<ADDR_BITS, 6>(self.cur_warp.val()) << self.shift.val();
-        self.top_addr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>((self.sp.val() - 1) & self.idx_mask.val());
-        self.push_addr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>(self.sp.val() & self.idx_mask.val());
-
-        self.pcrpc.raddr.next = self.top_addr.val();
-        self.emask.raddr.next = self.top_addr.val();
-        self.ecall.raddr.next = self.top_addr.val();
-        if self.state.q.val() == StackState::Walk {
-            self.pcrpc.raddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>(self.walk.q.val());
-            self.emask.raddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>(self.walk.q.val());
-            self.ecall.raddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>(self.walk.q.val());
+        self.sp.next = 0.into();
+        self.tp_pc.next = 0.into();
+        self.tp_rpc.next = 0.into();
+        self.tp_mask.next = 0.into();
+        self.tp_call.next = false;
+        for w in 0..self._warps {
+            if self.cur_warp.val() == self.index[w].val() {
+                self.sp.next = self.sps.q[w].val();
+                self.tp_pc.next = self.t_pc.q[w].val();
+                self.tp_rpc.next = self.t_rpc.q[w].val();
+                self.tp_mask.next = self.t_mask.q[w].val();
+                self.tp_call.next = self.t_call.q[w].val();
+            }
         }
+        self.base.next = bit_cast::<ADDR_BITS, 6>(self.cur_warp.val()) << self.shift.val();
+        self.rd_pc.next = self.pcrpc.rdata.val().get_bits::<32>(0);
+        self.rd_rpc.next = self.pcrpc.rdata.val().get_bits::<32>(32);
+        self.rd_mask.next = self.emask.rdata.val();
+        self.rd_call.next = self.ecall.rdata.val().any();
 
-        self.top_pc.next = self.pcrpc.rdata.val().get_bits::<32>(0);
-        self.top_rpc.next = self.pcrpc.rdata.val().get_bits::<32>(32);
-        self.top_mask.next = self.emask.rdata.val();
-        self.top_call.next = self.ecall.rdata.val().any();
+        self.top_pc.next = self.tp_pc.val();
+        self.top_rpc.next = self.tp_rpc.val();
+        self.top_mask.next = self.tp_mask.val();
+        self.top_call.next = self.tp_call.val();
         self.empty.next = self.sp.val() == 0;
         self.depth_used.next = self.sp.val();
         // The top entry is live (or there is none): TOP stops popping.
-        self.top_live.next = (self.sp.val() == 0) | ((self.emask.rdata.val() != 0) & (self.top_pc.val() != self.top_rpc.val()));
+        self.top_live.next = (self.sp.val() == 0) | ((self.tp_mask.val() != 0) & (self.tp_pc.val() != self.tp_rpc.val()));
         self.settled.next = (self.state.q.val() == StackState::Idle) & self.top_live.val();
         self.busy.next = self.state.q.val() != StackState::Idle;
         self.overflow.next = self.fault.q.val();
         self.no_frame.next = self.frameless.q.val();
 
-        // Default: no writes; entry writes go to the top and keep its other fields.
-        self.sps.we.next = false;
-        self.sps.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur_warp.val());
-        self.sps.wdata.next = self.sp.val();
+        // Default: no writes; a write of the top keeps its other fields. The
+        // RAMs read the entry below the top.
+        self.sp_we.next = false;
+        self.sp_new.next = self.sp.val();
+        self.top_we.next = false;
+        self.new_pc.next = self.tp_pc.val();
+        self.new_rpc.next = self.tp_rpc.val();
+        self.new_mask.next = self.tp_mask.val();
+        self.new_call.next = self.tp_call.val();
+        self.raddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>((self.sp.val() - 2) & self.idx_mask.val());
         self.pcrpc.we.next = false;
         self.emask.we.next = false;
         self.ecall.we.next = false;
-        self.pcrpc.waddr.next = self.top_addr.val();
-        self.emask.waddr.next = self.top_addr.val();
-        self.ecall.waddr.next = self.top_addr.val();
-        self.pcrpc.wdata.next = self.pcrpc.rdata.val();
-        self.emask.wdata.next = self.emask.rdata.val();
-        self.ecall.wdata.next = self.ecall.rdata.val();
+        self.waddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>((self.sp.val() - 1) & self.idx_mask.val());
+        self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.tp_rpc.val()) << 32) | bit_cast::<64, 32>(self.tp_pc.val());
+        self.emask.wdata.next = self.tp_mask.val();
+        self.ecall.wdata.next = 0.into();
+        if self.tp_call.val() {
+            self.ecall.wdata.next = 1.into();
+        }
 
         // A push: the states below choose the entry (default: target, rejoin, mask, no call).
         self.push.next = false;
@@ -239,22 +327,19 @@ impl Logic for ReconvStack {
                     self.l_mask.d.next = self.mask.val();
                     self.fault.d.next = false;
                     self.frameless.d.next = false;
+                    self.stale.d.next = false;
                     if self.cmd.val() == 0 {
-                        self.pcrpc.we.next = true;
-                        self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.top_rpc.val()) << 32) | bit_cast::<64, 32>(self.pc.val());
+                        self.top_we.next = true;
+                        self.new_pc.next = self.pc.val();
                     }
                     if self.cmd.val() == 1 {
-                        self.sps.we.next = true;
-                        self.sps.wdata.next = 1.into();
-                        self.pcrpc.we.next = true;
-                        self.emask.we.next = true;
-                        self.ecall.we.next = true;
-                        self.pcrpc.waddr.next = self.base.val();
-                        self.emask.waddr.next = self.base.val();
-                        self.ecall.waddr.next = self.base.val();
-                        self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.rpc_none.val()) << 32) | bit_cast::<64, 32>(self.pc.val());
-                        self.emask.wdata.next = self.mask.val();
-                        self.ecall.wdata.next = 0.into();
+                        self.sp_we.next = true;
+                        self.sp_new.next = 1.into();
+                        self.top_we.next = true;
+                        self.new_pc.next = self.pc.val();
+                        self.new_rpc.next = self.rpc_none.val();
+                        self.new_mask.next = self.mask.val();
+                        self.new_call.next = false;
                     }
                     if self.cmd.val() == 2 {
                         self.state.d.next = StackState::Pop;
@@ -267,8 +352,7 @@ impl Logic for ReconvStack {
                     }
                     if (self.cmd.val() == 5) | (self.cmd.val() == 6) {
                         self.stop_at_call.d.next = self.cmd.val() == 5;
-                        self.walk.d.next = self.sp.val() - 1;
-                        self.state.d.next = StackState::Walk;
+                        self.state.d.next = StackState::WalkTop;
                         if self.sp.val() == 0 {
                             self.frameless.d.next = self.cmd.val() == 5;
                             self.state.d.next = StackState::Idle;
@@ -277,26 +361,39 @@ impl Logic for ReconvStack {
                 }
             }
             StackState::Pop => {
+                // Pop a finished top; the entry below comes out of the RAM next cycle.
                 if self.top_live.val() {
                     self.state.d.next = StackState::Idle;
                 } else {
-                    self.sps.we.next = true;
-                    self.sps.wdata.next = self.sp.val() - 1;
+                    self.sp_we.next = true;
+                    self.sp_new.next = self.sp.val() - 1;
+                    if self.sp.val() > 1 {
+                        self.state.d.next = StackState::Fill;
+                    }
                 }
             }
+            StackState::Fill => {
+                self.top_we.next = true;
+                self.new_pc.next = self.rd_pc.val();
+                self.new_rpc.next = self.rd_rpc.val();
+                self.new_mask.next = self.rd_mask.val();
+                self.new_call.next = self.rd_call.val();
+                self.state.d.next = StackState::Pop;
+            }
             StackState::Br0 => {
-                self.old_mask.d.next = self.emask.rdata.val();
-                self.pcrpc.we.next = true;
+                self.old_mask.d.next = self.tp_mask.val();
+                self.top_we.next = true;
                 self.state.d.next = StackState::Idle;
                 if self.l_mask.q.val() == 0 {
-                    self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.top_rpc.val()) << 32) | bit_cast::<64, 32>(self.l_pc.q.val() + 1);
-                } else if self.l_mask.q.val() == self.emask.rdata.val() {
-                    self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.top_rpc.val()) << 32) | bit_cast::<64, 32>(self.l_target.q.val());
+                    self.new_pc.next = self.l_pc.q.val() + 1;
+                } else if self.l_mask.q.val() == self.tp_mask.val() {
+                    self.new_pc.next = self.l_target.q.val();
                 } else {
-                    self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.top_rpc.val()) << 32) | bit_cast::<64, 32>(self.l_rejoin.q.val());
-                    if self.l_rejoin.q.val() == self.top_rpc.val() {
-                        self.sps.we.next = true;
-                        self.sps.wdata.next = self.sp.val() - 1;
+                    self.new_pc.next = self.l_rejoin.q.val();
+                    if self.l_rejoin.q.val() == self.tp_rpc.val() {
+                        self.sp_we.next = true;
+                        self.sp_new.next = self.sp.val() - 1;
+                        self.stale.d.next = true;
                     }
                     self.state.d.next = StackState::Br1;
                 }
@@ -312,6 +409,20 @@ impl Logic for ReconvStack {
             StackState::Br2 => {
                 self.state.d.next = StackState::Idle;
                 self.push.next = self.l_target.q.val() != self.l_rejoin.q.val();
+                // Popped and nothing pushed: the new top comes out of the RAM.
+                if self.stale.q.val() & !self.push.val() & (self.sp.val() != 0) {
+                    self.raddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>((self.sp.val() - 1) & self.idx_mask.val());
+                    self.state.d.next = StackState::Refill;
+                }
+            }
+            StackState::Refill => {
+                self.top_we.next = true;
+                self.new_pc.next = self.rd_pc.val();
+                self.new_rpc.next = self.rd_rpc.val();
+                self.new_mask.next = self.rd_mask.val();
+                self.new_call.next = self.rd_call.val();
+                self.stale.d.next = false;
+                self.state.d.next = StackState::Idle;
             }
             StackState::PushCall => {
                 self.state.d.next = StackState::Idle;
@@ -319,21 +430,33 @@ impl Logic for ReconvStack {
                 self.push_rpc.next = self.rpc_none.val();
                 self.push_call.next = true;
             }
+            StackState::WalkTop => {
+                // The top entry (index sp - 1) loses the lanes; the RAM reads the next one down.
+                self.top_we.next = true;
+                self.new_mask.next = self.tp_mask.val() & !self.l_mask.q.val();
+                self.walk.d.next = self.sp.val() - 2;
+                self.state.d.next = StackState::Walk;
+                if self.stop_at_call.q.val() & self.tp_call.val() {
+                    self.state.d.next = StackState::Idle;
+                } else if (self.sp.val() == 1) | (self.plant.val().get_bit(0) & (self.sp.val() == 2)) {
+                    self.frameless.d.next = self.stop_at_call.q.val();
+                    self.state.d.next = StackState::Idle;
+                }
+            }
             StackState::Walk => {
-                self.pcrpc.waddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>(self.walk.q.val());
-                self.emask.waddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>(self.walk.q.val());
+                // Entry `walk` is on the read port: write it back without the
+                // lanes, and read the next one down.
+                self.raddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>((self.walk.q.val() - 1) & self.idx_mask.val());
+                self.waddr.next = self.base.val() | bit_cast::<ADDR_BITS, 8>(self.walk.q.val());
                 self.emask.we.next = true;
-                self.emask.wdata.next = self.emask.rdata.val() & !self.l_mask.q.val();
+                self.emask.wdata.next = self.rd_mask.val() & !self.l_mask.q.val();
                 self.walk.d.next = self.walk.q.val() - 1;
-                if self.stop_at_call.q.val() & self.ecall.rdata.val().any() {
+                if self.stop_at_call.q.val() & self.rd_call.val() {
                     self.state.d.next = StackState::Idle;
                 } else if (self.walk.q.val() == 0) | (self.plant.val().get_bit(0) & (self.walk.q.val() == 1)) {
                     self.frameless.d.next = self.stop_at_call.q.val();
                     self.state.d.next = StackState::Idle;
                 }
-            }
-            _ => {
-                self.state.d.next = StackState::Idle;
             }
         }
         if self.push.val() {
@@ -342,19 +465,39 @@ impl Logic for ReconvStack {
                 self.fault.d.next = true;
                 self.state.d.next = StackState::Idle;
             } else {
-                self.sps.we.next = true;
-                self.sps.wdata.next = self.sp.val() + 1;
-                self.pcrpc.we.next = true;
-                self.emask.we.next = true;
-                self.ecall.we.next = true;
-                self.pcrpc.waddr.next = self.push_addr.val();
-                self.emask.waddr.next = self.push_addr.val();
-                self.ecall.waddr.next = self.push_addr.val();
-                self.pcrpc.wdata.next = (bit_cast::<64, 32>(self.push_rpc.val()) << 32) | bit_cast::<64, 32>(self.push_pc.val());
-                self.emask.wdata.next = self.push_mask.val();
-                self.ecall.wdata.next = 0.into();
-                if self.push_call.val() {
-                    self.ecall.wdata.next = 1.into();
+                // The old top goes into the RAM (unless popped, or there is
+                // none); the pushed entry is the top.
+                self.sp_we.next = true;
+                self.sp_new.next = self.sp.val() + 1;
+                if !self.stale.q.val() & (self.sp.val() != 0) {
+                    self.pcrpc.we.next = true;
+                    self.emask.we.next = true;
+                    self.ecall.we.next = true;
+                }
+                self.stale.d.next = false;
+                self.top_we.next = true;
+                self.new_pc.next = self.push_pc.val();
+                self.new_rpc.next = self.push_rpc.val();
+                self.new_mask.next = self.push_mask.val();
+                self.new_call.next = self.push_call.val();
+            }
+        }
+        self.pcrpc.raddr.next = self.raddr.val();
+        self.emask.raddr.next = self.raddr.val();
+        self.ecall.raddr.next = self.raddr.val();
+        self.pcrpc.waddr.next = self.waddr.val();
+        self.emask.waddr.next = self.waddr.val();
+        self.ecall.waddr.next = self.waddr.val();
+        for w in 0..self._warps {
+            if self.cur_warp.val() == self.index[w].val() {
+                if self.sp_we.val() {
+                    self.sps.d[w].next = self.sp_new.val();
+                }
+                if self.top_we.val() {
+                    self.t_pc.d[w].next = self.new_pc.val();
+                    self.t_rpc.d[w].next = self.new_rpc.val();
+                    self.t_mask.d[w].next = self.new_mask.val();
+                    self.t_call.d[w].next = self.new_call.val();
                 }
             }
         }
