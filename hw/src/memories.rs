@@ -73,11 +73,11 @@ impl SmConfig {
         add("top$imem".into(), imem, 64, Registered);
         add("top$ibad".into(), imem, 1, Registered);
         add("top$preds".into(), warps * 8, 64, Asynchronous);
-        add("top$carry".into(), warps, 64, Asynchronous);
-        add("top$exited".into(), warps, 64, Asynchronous);
-        add("top$w_info".into(), warps, 13, Asynchronous);
+        add("top$carry".into(), warps, 64, Registered);
+        add("top$exited".into(), warps, 64, Registered);
+        add("top$w_info".into(), warps, 13, Registered);
         for (name, bits) in [("bar_ae", 64), ("bar_cr", 64), ("bar_tag", 16)] {
-            add(format!("top${name}"), self.barrier_words(), bits, Asynchronous);
+            add(format!("top${name}"), self.barrier_words(), bits, Registered);
         }
         for (name, bits) in [("pcrpc", 64), ("emask", 64), ("ecall", 1)] {
             add(format!("top$stack${name}"), self.stack_entries(), bits, Registered);

@@ -438,14 +438,14 @@ pub struct Sm {
     /// << 32 | threads arrived; for `barred`, `bar_cr` = threads that arrived
     /// << 32 | threads whose predicate held; `bar_tag` = the epoch of the CTA
     /// that wrote the entry (an entry of an earlier CTA reads as zeros).
-    bar_ae: Ram<64>,
-    bar_cr: Ram<64>,
-    bar_tag: Ram<16>,
+    bar_ae: SyncRam<64>,
+    bar_cr: SyncRam<64>,
+    bar_tag: SyncRam<16>,
     /// Per warp, a word `rop[12:11] | rd[10:4] | barrier[3:0]`: the barrier
     /// it waits at, and for `barred` its destination register and
     /// reduction (`w_red`: one is pending). Written at arrival, read for
     /// warp `bw` in the barrier states.
-    w_info: Ram<13>,
+    w_info: SyncRam<13>,
     w_red: Reg<Bits<64>>,
     /// The barrier instruction's id and count, the barrier and warp being
     /// checked or released, and the completed barrier's reduction counts.
@@ -606,6 +606,15 @@ pub struct Sm {
     // addresses are set in this one.
     n_state: Signal<Local, SmState>,
     n_cur: Signal<Local, Bits<6>>,
+    n_pf_st: Signal<Local, Bits<3>>,
+    n_pf_cur: Signal<Local, Bits<6>>,
+    n_bw: Signal<Local, Bits<8>>,
+    n_bar_id: Signal<Local, Bits<32>>,
+    n_bk: Signal<Local, Bits<8>>,
+    /// The warp whose carry flags and exited lanes the next cycle reads (read a cycle ahead).
+    n_ra_warp: Signal<Local, Bits<6>>,
+    /// The barrier word the next cycle reads.
+    n_b_sel: Signal<Local, Bits<ADDR_BITS>>,
     n_ir: Signal<Local, Bits<64>>,
     n_beat: Signal<Local, Bits<8>>,
     n_phase: Signal<Local, Bits<2>>,
@@ -689,8 +698,8 @@ pub struct Sm {
     ibad: SyncRam<1>,
     stack: ReconvStack,
     preds: Ram<64>,
-    carry: Ram<64>,
-    exited: Ram<64>,
+    carry: SyncRam<64>,
+    exited: SyncRam<64>,
     rf: Vec<RegFile>,
     alus: Vec<IntAlu>,
     fpus: Vec<Fpu>,
@@ -1030,10 +1039,10 @@ impl Sm {
             cb0: Default::default(),
             cb1: Default::default(),
             rb_lo: Default::default(),
-            bar_ae: Ram::new(cfg.barrier_words()),
-            bar_cr: Ram::new(cfg.barrier_words()),
-            bar_tag: Ram::new(cfg.barrier_words()),
-            w_info: Ram::new(cfg.warps as usize),
+            bar_ae: SyncRam::new(cfg.barrier_words()),
+            bar_cr: SyncRam::new(cfg.barrier_words()),
+            bar_tag: SyncRam::new(cfg.barrier_words()),
+            w_info: SyncRam::new(cfg.warps as usize),
             w_red: Default::default(),
             bar_id: Default::default(),
             bar_count: Default::default(),
@@ -1162,6 +1171,13 @@ impl Sm {
             n_state: Default::default(),
             pf_fast_now: Default::default(),
             n_cur: Default::default(),
+            n_pf_st: Default::default(),
+            n_pf_cur: Default::default(),
+            n_bw: Default::default(),
+            n_bar_id: Default::default(),
+            n_bk: Default::default(),
+            n_ra_warp: Default::default(),
+            n_b_sel: Default::default(),
             n_ir: Default::default(),
             n_beat: Default::default(),
             n_phase: Default::default(),
@@ -1232,8 +1248,8 @@ impl Sm {
             ibad: SyncRam::new(cfg.imem_words as usize),
             stack: ReconvStack::new(warps, cfg.stack_depth as usize),
             preds: Ram::new(warps * 8),
-            carry: Ram::new(warps),
-            exited: Ram::new(warps),
+            carry: SyncRam::new(warps),
+            exited: SyncRam::new(warps),
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
             alus: (0..lanes).map(|_| IntAlu::new(cfg.int_div, cfg.mul64, cfg.shift64)).collect(),
             fpus: (0..if cfg.fp32 || cfg.fp64 { lanes } else { 0 }).map(|_| Fpu::default()).collect(),
@@ -1366,6 +1382,11 @@ impl Logic for Sm {
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
+        self.n_pf_st.next = self.pf_st.q.val();
+        self.n_pf_cur.next = self.pf_cur.q.val();
+        self.n_bw.next = self.bw.q.val();
+        self.n_bar_id.next = self.bar_id.q.val();
+        self.n_bk.next = self.bk.q.val();
         self.n_ir.next = self.ir.q.val();
         self.n_beat.next = self.beat.q.val();
         self.n_phase.next = self.phase.q.val();
@@ -2153,11 +2174,9 @@ impl Logic for Sm {
         self.preds.we.next = false;
         self.preds.waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
         self.preds.wdata.next = 0.into();
-        self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.carry.we.next = false;
         self.carry.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.carry.wdata.next = (self.carry_in.q.val() & !self.exec.q.val()) | (self.rc_fin.val() & self.exec.q.val());
-        self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.exited.we.next = false;
         self.exited.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.exited.wdata.next = self.exited_old.q.val() | self.exec.q.val();
@@ -2188,9 +2207,6 @@ impl Logic for Sm {
         self.bar_ae.clock.next = self.clock.val();
         self.bar_cr.clock.next = self.clock.val();
         self.bar_tag.clock.next = self.clock.val();
-        self.bar_ae.raddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
-        self.bar_cr.raddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
-        self.bar_tag.raddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
         self.bar_ae.waddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
         self.bar_cr.waddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
         self.bar_tag.waddr.next = bit_cast::<ADDR_BITS, 64>(self.b_sel.val());
@@ -2227,7 +2243,6 @@ impl Logic for Sm {
         }
         self.bw64.next = bit_cast::<64, 8>(self.bw.q.val());
         self.w_info.clock.next = self.clock.val();
-        self.w_info.raddr.next = bit_cast::<ADDR_BITS, 8>(self.bw.q.val());
         self.w_info.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.w_info.wdata.next = bit_cast::<13, 4>(self.bar_id.q.val().get_bits::<4>(0))
             | (bit_cast::<13, 7>(self.f_d.val()) << 4)
@@ -2256,9 +2271,6 @@ impl Logic for Sm {
         }
         self.last_w.next = self.c_base.val() + self.r_nwarps.q.val().get_bits::<8>(0) - 1;
         self.popc2.x.next = self.paux.q.val() & self.live_cur.val();
-        if self.state.q.val() == SmState::BarWb {
-            self.exited.raddr.next = bit_cast::<ADDR_BITS, 8>(self.bw.q.val());
-        }
         self.bw_live.next = (!self.exited.rdata.val() & self.full.val()) >> self.beat_base.val();
         self.ready.next = self.w_live.q.val() & !self.w_wait.q.val();
         if self.plant.val().get_bit(2) {
@@ -2513,7 +2525,7 @@ impl Logic for Sm {
                             self.w_wait.d.next = 0.into();
                             self.w_red.d.next = 0.into();
                             self.icount.d.next = 0.into();
-                            self.pf_st.d.next = 0.into();
+                            self.n_pf_st.next = 0.into();
                             self.t_code.d.next = 0.into();
                             self.done_f.d.next = false;
                             self.n_state.next = SmState::Sched;
@@ -2741,9 +2753,9 @@ impl Logic for Sm {
                 if ((self.exec.q.val() >> self.mt.q.val()) & 1) != 0 {
                     self.n_state.next = SmState::MemData;
                     if (self.cls.val() == 10) | (self.cls.val() == 18) {
-                        self.bar_id.d.next = self.sel_b.val().get_bits::<32>(0);
+                        self.n_bar_id.next = self.sel_b.val().get_bits::<32>(0);
                         if self.f_i.val() {
-                            self.bar_id.d.next = self.f_imm.val();
+                            self.n_bar_id.next = self.f_imm.val();
                         }
                         self.bar_count.d.next = self.sel_a.val().get_bits::<32>(0);
                         self.n_state.next = SmState::BarArrive;
@@ -3107,7 +3119,7 @@ impl Logic for Sm {
                     if self.cls.val() == 18 {
                         self.w_red.d.next = self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val());
                     }
-                    self.bk.d.next = 0.into();
+                    self.n_bk.next = 0.into();
                     self.n_state.next = SmState::BarCheck;
                 }
             }
@@ -3122,10 +3134,10 @@ impl Logic for Sm {
                     self.bar_cr.we.next = true;
                     self.bar_cr.wdata.next = 0.into();
                     self.bar_tag.we.next = true;
-                    self.bw.d.next = self.c_base.val();
+                    self.n_bw.next = self.c_base.val();
                     self.n_state.next = SmState::BarRelease;
                 } else {
-                    self.bk.d.next = self.bk.q.val() + 1;
+                    self.n_bk.next = self.bk.q.val() + 1;
                     if self.bk.q.val() == self.last_bar.val() {
                         self.n_state.next = SmState::Commit;
                     }
@@ -3135,9 +3147,9 @@ impl Logic for Sm {
                 // Warp bw waits at barrier bk: it goes on; a pending reduction is written first.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
                 self.n_beat.next = 0.into();
-                self.bw.d.next = self.bw.q.val() + 1;
+                self.n_bw.next = self.bw.q.val() + 1;
                 if self.bw.q.val() == self.last_w.val() {
-                    self.bk.d.next = self.bk.q.val() + 1;
+                    self.n_bk.next = self.bk.q.val() + 1;
                     self.n_state.next = SmState::BarCheck;
                     if self.bk.q.val() == self.last_bar.val() {
                         self.n_state.next = SmState::Commit;
@@ -3147,8 +3159,8 @@ impl Logic for Sm {
                     self.w_wait.d.next = self.w_wait.q.val() & !(bits::<64>(1) << self.bw64.val());
                     if ((self.w_red.q.val() >> self.bw64.val()) & 1) != 0 {
                         self.w_red.d.next = self.w_red.q.val() & !(bits::<64>(1) << self.bw64.val());
-                        self.bw.d.next = self.bw.q.val();
-                        self.bk.d.next = self.bk.q.val();
+                        self.n_bw.next = self.bw.q.val();
+                        self.n_bk.next = self.bk.q.val();
                         self.n_state.next = SmState::BarWb;
                     }
                 }
@@ -3166,10 +3178,10 @@ impl Logic for Sm {
                 self.n_beat.next = self.beat.q.val() + 1;
                 if self.beat.q.val() == self.last_beat.val() {
                     self.n_beat.next = 0.into();
-                    self.bw.d.next = self.bw.q.val() + 1;
+                    self.n_bw.next = self.bw.q.val() + 1;
                     self.n_state.next = SmState::BarRelease;
                     if self.bw.q.val() == self.last_w.val() {
-                        self.bk.d.next = self.bk.q.val() + 1;
+                        self.n_bk.next = self.bk.q.val() + 1;
                         self.n_state.next = SmState::BarCheck;
                         if self.bk.q.val() == self.last_bar.val() {
                             self.n_state.next = SmState::Commit;
@@ -3211,7 +3223,7 @@ impl Logic for Sm {
                         }
                         // Fewer live threads may complete a barrier.
                         if self.w_wait.q.val() != 0 {
-                            self.bk.d.next = 0.into();
+                            self.n_bk.next = 0.into();
                             self.n_state.next = SmState::BarCheck;
                         }
                     }
@@ -3220,7 +3232,7 @@ impl Logic for Sm {
             // Commit: see below (it also runs in Exec's last cycle).
             SmState::Commit => {}
             SmState::Trapped => {
-                self.pf_st.d.next = 0.into();
+                self.n_pf_st.next = 0.into();
                 self.t_warp.d.next = self.cur.q.val();
                 self.done_f.d.next = true;
                 self.n_state.next = SmState::Idle;
@@ -3232,15 +3244,15 @@ impl Logic for Sm {
         // Overlapped front end: Sched, Top and Aux for another warp while this
         // instruction's beats run (an ALU instruction's last cycle commits, below).
         if self.pf_on.val() & (self.pf_st.q.val() == 0) {
-            self.pf_st.d.next = 4.into();
+            self.n_pf_st.next = 4.into();
             // Not while a CTA waits for a free slot: Sched starts it after this instruction.
             if self.sched.any.val() & !(self.more.q.val() & self.f_any.val()) {
-                self.pf_cur.d.next = self.sched.pick.val();
+                self.n_pf_cur.next = self.sched.pick.val();
                 self.last.d.next = self.sched.pick.val();
                 if !self.stack.settled.val() {
                     self.stack.cmd.next = 2.into();
                     self.stack.start.next = true;
-                    self.pf_st.d.next = 1.into();
+                    self.n_pf_st.next = 1.into();
                 }
             }
         }
@@ -3253,31 +3265,29 @@ impl Logic for Sm {
             self.fq_mask.d.next = self.stack.top_mask.val();
             self.fq_empty.d.next = self.stack.empty.val();
             if !self.fe_main.val() {
-                self.pf_st.d.next = 5.into();
+                self.n_pf_st.next = 5.into();
             }
         }
         if self.pf_st.q.val() == 5 {
-            self.pf_st.d.next = 4.into();
+            self.n_pf_st.next = 4.into();
             if self.fe_ok.val() {
                 self.icount.d.next = self.icount.q.val() + 1;
                 self.pf_ir.d.next = self.imem.rdata.val();
                 self.pf_pc.d.next = self.fq_pc.q.val();
                 self.pf_active.d.next = self.fq_mask.q.val();
                 self.pf_exec.d.next = self.fe_exec.val();
-                self.pf_st.d.next = 2.into();
+                self.n_pf_st.next = 2.into();
             }
         }
         self.pf_aux.next = (self.pf_st.q.val() == 2) | ((self.pf_st.q.val() == 5) & self.fe_ok.val() & (self.auxsel.val() == 0));
         if self.pf_aux.val() {
             // Aux's reads for the prefetched instruction.
-            self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
-            self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.pf_cur.q.val());
             self.pf_paux.d.next = self.pop_val.val();
             self.pf_carry.d.next = self.carry.rdata.val();
             self.pf_exited.d.next = self.exited.rdata.val();
             self.pf_fast.d.next = self.pf_fast_now.val();
             self.pf_cnt.d.next = self.pf_fast_now.val();
-            self.pf_st.d.next = 3.into();
+            self.n_pf_st.next = 3.into();
         }
         if (self.pf_st.q.val() == 3) & self.pf_cnt.q.val() {
             // Aux's counts for an instruction that skips Aux.
@@ -3343,7 +3353,7 @@ impl Logic for Sm {
             if self.cc_fin.val() & (self.cls.val() == 1) {
                 self.carry.we.next = true;
             }
-            self.pf_st.d.next = 0.into();
+            self.n_pf_st.next = 0.into();
             if self.pf_st.q.val() == 3 {
                 self.n_cur.next = self.pf_cur.q.val();
                 self.n_ir.next = self.pf_ir.q.val();
@@ -3447,6 +3457,11 @@ impl Logic for Sm {
         // this cycle's).
         self.state.d.next = self.n_state.val();
         self.cur.d.next = self.n_cur.val();
+        self.pf_st.d.next = self.n_pf_st.val();
+        self.pf_cur.d.next = self.n_pf_cur.val();
+        self.bw.d.next = self.n_bw.val();
+        self.bar_id.d.next = self.n_bar_id.val();
+        self.bk.d.next = self.n_bk.val();
         self.ir.d.next = self.n_ir.val();
         self.beat.d.next = self.n_beat.val();
         self.phase.d.next = self.n_phase.val();
@@ -3487,6 +3502,29 @@ impl Logic for Sm {
                 self.n_port_c.next = self.n_ir.val().get_bits::<7>(19) + bit_cast::<7, 3>(self.n_mk.val());
             }
         }
+        // The small RAMs read a cycle ahead too (block RAM): carry flags and
+        // exited lanes at the warp of the next cycle's Aux step (the
+        // prefetch's, or the barrier write-back's warp), the barrier words
+        // at the next cycle's barrier, the warps' barrier records at `bw`.
+        self.n_ra_warp.next = self.n_cur.val();
+        if (self.n_pf_st.val() == 5) | (self.n_pf_st.val() == 2) {
+            self.n_ra_warp.next = self.n_pf_cur.val();
+        }
+        if self.n_state.val() == SmState::BarWb {
+            self.n_ra_warp.next = self.n_bw.val().get_bits::<6>(0);
+        }
+        self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_ra_warp.val());
+        self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_ra_warp.val());
+        self.w_info.raddr.next = bit_cast::<ADDR_BITS, 8>(self.n_bw.val());
+        self.n_b_sel.next = (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) >> self.r_slog.q.val()) << 4;
+        if self.n_state.val() == SmState::BarArrive {
+            self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 32>(self.n_bar_id.val());
+        } else {
+            self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 8>(self.n_bk.val());
+        }
+        self.bar_ae.raddr.next = self.n_b_sel.val();
+        self.bar_cr.raddr.next = self.n_b_sel.val();
+        self.bar_tag.raddr.next = self.n_b_sel.val();
         self.port_a.d.next = self.n_port_a.val();
         self.port_b.d.next = self.n_port_b.val();
         self.port_c.d.next = self.n_port_c.val();
