@@ -340,7 +340,8 @@ fn a_held_register_is_a_flip_flop_enable() {
 
 /// `SmConfig::memories` is what the exported Verilog declares: every RAM's
 /// module, words, width and read style, for every preset and a few
-/// variants, as `heddle synth`'s memory budget reads them.
+/// variants, as `heddle synth`'s memory budget reads them; and every one
+/// is read at a registered address (block RAM), none asynchronously.
 #[test]
 fn the_configuration_sizes_every_memory_of_the_verilog() {
     use heddle_fpga::budget::{arrays, Read as VRead};
@@ -363,7 +364,9 @@ fn the_configuration_sizes_every_memory_of_the_verilog() {
         found.sort();
         let want: Vec<_> = cfg.memories().into_iter().map(|m| (m.module, m.words, m.bits, m.read)).collect();
         assert_eq!(found, want, "lanes {} warps {}", cfg.lanes, cfg.warps);
+        // Every memory is read at a registered address: block RAM.
+        let asynchronous: Vec<_> = found.iter().filter(|m| m.3 != Read::Registered).collect();
+        assert!(asynchronous.is_empty(), "read asynchronously: {asynchronous:?}");
+        assert_eq!(cfg.memory_bits().1, 0);
     }
-    let (reg, asy) = SmConfig::tiny().memory_bits();
-    assert!(reg > 0 && asy > 0);
 }

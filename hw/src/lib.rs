@@ -2,7 +2,7 @@
 //!
 //! [`SmConfig`] is the one configuration that the hardware, the simulators'
 //! timing and limits, and the exported Verilog parameters all read. The
-//! blocks: [`reg::Reg`] and [`reg::Regs`] (flip-flops), [`ram::Ram`] (register files and on-chip memories),
+//! blocks: [`reg::Reg`] and [`reg::Regs`] (flip-flops), [`ram::SyncRam`] and [`ram::BankRam`] (register files and on-chip memories, read synchronously),
 //! [`stack::ReconvStack`] (per-warp reconvergence stacks). Every block
 //! simulates under rust-hdl and exports Verilog that Verilator lints clean
 //! ([`verilog::lint`]).

@@ -10,9 +10,10 @@ use heddle_isa::fields::BARRIERS;
 /// How a memory is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Read {
-    /// At a registered address (`SyncRam`): block RAM.
+    /// At a registered address (`SyncRam`, `BankRam`): block RAM.
     Registered,
-    /// Asynchronously (`Ram`, `BankRam`): distributed RAM or flip-flops.
+    /// Asynchronously: distributed RAM or flip-flops. No memory of the SM
+    /// is read so (`tests/fpga.rs` checks every preset's Verilog).
     Asynchronous,
 }
 
@@ -72,7 +73,9 @@ impl SmConfig {
         let imem = self.imem_words as usize;
         add("top$imem".into(), imem, 64, Registered);
         add("top$ibad".into(), imem, 1, Registered);
-        add("top$preds".into(), warps * 8, 64, Asynchronous);
+        for p in 0..7 {
+            add(format!("top$preds${p}"), warps, 64, Registered);
+        }
         add("top$carry".into(), warps, 64, Registered);
         add("top$exited".into(), warps, 64, Registered);
         add("top$w_info".into(), warps, 13, Registered);

@@ -1,16 +1,15 @@
-//! `Ram`: a memory with one asynchronous read port and one synchronous write
-//! port, as FPGA distributed RAM and register-file arrays behave.
-//! `SyncRam`: the same with a synchronous read port (the read address is
-//! registered), as FPGA block RAM reads. `BankRam`: a shared-memory bank,
-//! read synchronously, written with byte enables.
+//! The SM's memories, all read synchronously, as FPGA block RAM reads:
+//! `SyncRam`, one read port and one write port; `BankRam`, a shared-memory
+//! bank, one port written with byte enables.
 //!
 //! rust-hdl's own `RAM` keeps its contents in a `BTreeMap` and reads
 //! synchronously; this one is a `Vec` (fast to simulate) with a hand-written
-//! Verilog body, checked against Verilator in `tests/verilog.rs`.
+//! Verilog body, checked under Verilator with the blocks around it
+//! (`hw/tests/smem.rs`; the whole SM in lockstep, `tests/verilator.rs`).
 
 use rust_hdl::prelude::*;
 
-/// Address width of every `Ram` port (the depth is set at construction).
+/// Address width of every memory port (the depth is set at construction).
 pub const ADDR_BITS: usize = 16;
 
 /// The Verilog condition that `addr` is a word of a memory of `depth`
@@ -21,121 +20,6 @@ fn within(addr: &str, depth: usize) -> String {
         "1'b1".into()
     } else {
         format!("({addr} <= {})", depth - 1)
-    }
-}
-
-///
-/// Its `Block` is written by hand: the read data is computed again only
-/// when the read address changes, a rising edge writes, or a backdoor
-/// `poke` changed the contents; the write port's inputs are read only at
-/// the edge, as the parent assigned them last (never committed; the VCD
-/// traces `next`).
-#[derive(Clone, Debug)]
-pub struct Ram<const W: usize> {
-    pub clock: Signal<In, Clock>,
-    pub raddr: Signal<In, Bits<ADDR_BITS>>,
-    pub rdata: Signal<Out, Bits<W>>,
-    pub waddr: Signal<In, Bits<ADDR_BITS>>,
-    pub wdata: Signal<In, Bits<W>>,
-    pub we: Signal<In, Bit>,
-    _mem: Vec<Bits<W>>,
-    /// The read data may not show the contents (at construction, after a `poke`).
-    stale: bool,
-}
-
-impl<const W: usize> Ram<W> {
-    pub fn new(depth: usize) -> Ram<W> {
-        assert!((1..=1 << ADDR_BITS).contains(&depth), "Ram depth {depth} out of range");
-        Ram {
-            stale: true,
-            clock: Default::default(),
-            raddr: Default::default(),
-            rdata: Default::default(),
-            waddr: Default::default(),
-            wdata: Default::default(),
-            we: Default::default(),
-            _mem: vec![Bits::default(); depth],
-        }
-    }
-
-    pub fn depth(&self) -> usize {
-        self._mem.len()
-    }
-
-    /// Backdoor access for loaders and test benches (not part of the hardware).
-    pub fn peek(&self, addr: usize) -> Bits<W> {
-        self._mem[addr]
-    }
-
-    pub fn poke(&mut self, addr: usize, value: Bits<W>) {
-        self._mem[addr] = value;
-        // The read port shows it at the next settle.
-        self.stale = true;
-    }
-}
-
-impl<const W: usize> Logic for Ram<W> {
-    fn update(&mut self) {
-        let wrote = self.clock.pos_edge() && self.we.next;
-        if wrote {
-            if let Some(slot) = self._mem.get_mut(self.waddr.next.index()) {
-                *slot = self.wdata.next;
-            }
-        }
-        if wrote || self.stale || self.raddr.changed {
-            self.rdata.next = self._mem.get(self.raddr.val().index()).copied().unwrap_or_default();
-            self.stale = false;
-        }
-    }
-
-    fn connect(&mut self) {
-        self.rdata.connect();
-    }
-
-    fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!(
-            "\
-reg [{w}:0] mem [0:{last}];
-integer i;
-initial begin
-   for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
-end
-wire [{w}:0] rd = {rin} ? mem[raddr] : {W}'d0;
-always @(*) rdata = rd;
-always @(posedge clock) begin
-   if (we && {win}) mem[waddr] <= wdata;
-end",
-            w = W - 1,
-            last = self._mem.len() - 1,
-            rin = within("raddr", self._mem.len()),
-            win = within("waddr", self._mem.len()),
-        ))
-    }
-}
-
-impl<const W: usize> Block for Ram<W> {
-    block_ports!(clock, raddr, rdata, waddr, wdata, we);
-
-    fn update_all(&mut self) {
-        self.clock.update_all();
-        self.raddr.update_all();
-        self.update();
-        self.rdata.update_all();
-    }
-
-    fn has_changed(&self) -> bool {
-        self.stale || self.rdata.changed
-    }
-
-    /// An edge that writes nothing, with the read data current and its flag
-    /// clear, is taken quietly (the parent leaves the memory alone).
-    fn forward_clock(&mut self, clock: Clock) -> bool {
-        let acts = self.stale || self.rdata.changed || (self.clock.rises_to(clock) && self.we.next);
-        self.clock.forward(clock, acts)
-    }
-
-    fn wants_update(&self) -> bool {
-        self.stale || self.rdata.changed || self.clock.next != self.clock.val() || self.raddr.next != self.raddr.val()
     }
 }
 

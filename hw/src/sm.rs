@@ -78,7 +78,7 @@ use crate::bits::{Gather, Popc64};
 use crate::coalesce::Coalescer;
 use crate::decode::DecodeRom;
 use crate::fpu::Fpu;
-use crate::ram::{Ram, SyncRam, ADDR_BITS};
+use crate::ram::{SyncRam, ADDR_BITS};
 use crate::reg::{Reg, Regs};
 use crate::regfile::RegFile;
 use crate::sched::WarpPick;
@@ -613,6 +613,16 @@ pub struct Sm {
     n_bk: Signal<Local, Bits<8>>,
     /// The warp whose carry flags and exited lanes the next cycle reads (read a cycle ahead).
     n_ra_warp: Signal<Local, Bits<6>>,
+    n_fq_warp: Signal<Local, Bits<6>>,
+    /// The warp whose predicates the next cycle reads.
+    n_pr_warp: Signal<Local, Bits<6>>,
+    /// The predicate register read this cycle (7: none; p7 reads as all ones).
+    pr_idx: Signal<Local, Bits<8>>,
+    /// A predicate register write: warp, register, lanes.
+    pw_we: Signal<Local, Bit>,
+    pw_warp: Signal<Local, Bits<8>>,
+    pw_idx: Signal<Local, Bits<8>>,
+    pw_data: Signal<Local, Bits<64>>,
     /// The barrier word the next cycle reads.
     n_b_sel: Signal<Local, Bits<ADDR_BITS>>,
     n_ir: Signal<Local, Bits<64>>,
@@ -697,7 +707,8 @@ pub struct Sm {
     imem: SyncRam<64>,
     ibad: SyncRam<1>,
     stack: ReconvStack,
-    preds: Ram<64>,
+    /// The predicate registers p0-p6, a RAM each (a word per warp, a bit per thread).
+    preds: Vec<SyncRam<64>>,
     carry: SyncRam<64>,
     exited: SyncRam<64>,
     rf: Vec<RegFile>,
@@ -792,9 +803,8 @@ pub struct Sm {
     fe_exec: Signal<Local, Bits<64>>,
     /// A branch that every active thread takes, or none: a SETPC.
     br_uni: Signal<Local, Bit>,
-    /// A predicate operand: its packed number, warp and value.
+    /// A predicate operand: its packed number and value.
     pop_code: Signal<Local, Bits<4>>,
-    pop_warp: Signal<Local, Bits<6>>,
     pop_val: Signal<Local, Bits<64>>,
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
@@ -1177,6 +1187,13 @@ impl Sm {
             n_bar_id: Default::default(),
             n_bk: Default::default(),
             n_ra_warp: Default::default(),
+            n_fq_warp: Default::default(),
+            n_pr_warp: Default::default(),
+            pr_idx: Default::default(),
+            pw_we: Default::default(),
+            pw_warp: Default::default(),
+            pw_idx: Default::default(),
+            pw_data: Default::default(),
             n_b_sel: Default::default(),
             n_ir: Default::default(),
             n_beat: Default::default(),
@@ -1247,7 +1264,7 @@ impl Sm {
             imem: SyncRam::new(cfg.imem_words as usize),
             ibad: SyncRam::new(cfg.imem_words as usize),
             stack: ReconvStack::new(warps, cfg.stack_depth as usize),
-            preds: Ram::new(warps * 8),
+            preds: (0..7).map(|_| SyncRam::new(warps)).collect(),
             carry: SyncRam::new(warps),
             exited: SyncRam::new(warps),
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
@@ -1310,7 +1327,6 @@ impl Sm {
             fe_exec: Default::default(),
             br_uni: Default::default(),
             pop_code: Default::default(),
-            pop_warp: Default::default(),
             pop_val: Default::default(),
             calli_phase: Default::default(),
             bar_phase: Default::default(),
@@ -1382,6 +1398,7 @@ impl Logic for Sm {
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
+        self.n_fq_warp.next = self.fq_warp.q.val();
         self.n_pf_st.next = self.pf_st.q.val();
         self.n_pf_cur.next = self.pf_cur.q.val();
         self.n_bw.next = self.bw.q.val();
@@ -1506,7 +1523,9 @@ impl Logic for Sm {
         self.wm_qrun.clock.next = self.clock.val();
         self.ibad.clock.next = self.clock.val();
         self.stack.clock.next = self.clock.val();
-        self.preds.clock.next = self.clock.val();
+        for b in 0..7 {
+            self.preds[b].clock.next = self.clock.val();
+        }
         self.carry.clock.next = self.clock.val();
         self.exited.clock.next = self.clock.val();
         self.cycles.d.next = self.cycles.q.val() + 1;
@@ -2171,9 +2190,10 @@ impl Logic for Sm {
         if self.imem_bad.val() {
             self.ibad.wdata.next = 1.into();
         }
-        self.preds.we.next = false;
-        self.preds.waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
-        self.preds.wdata.next = 0.into();
+        self.pw_we.next = false;
+        self.pw_warp.next = bit_cast::<8, 6>(self.cur.q.val());
+        self.pw_idx.next = bit_cast::<8, 3>(self.pd.val());
+        self.pw_data.next = 0.into();
         self.carry.we.next = false;
         self.carry.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.carry.wdata.next = (self.carry_in.q.val() & !self.exec.q.val()) | (self.rc_fin.val() & self.exec.q.val());
@@ -2424,27 +2444,21 @@ impl Logic for Sm {
                 self.bool_v.next = !bits::<64>(0);
             }
         }
-        // Predicate RAM read (p7 reads as all ones): warp cur's first word,
-        // or the guard of the instruction being fetched (see Fetch below),
-        // or a predicate operand (Aux's, Aux2's b, the prefetch's Aux step):
-        // packed number pop_code (p7 reads as all ones, bit 3 negates), read
-        // at its warp.
-        self.preds.raddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3;
+        // Predicate read (p7 reads as all ones; the RAMs read the warp's
+        // registers a cycle ahead, below): the guard of the instruction
+        // being fetched (see Fetch below), or a predicate operand (Aux's,
+        // Aux2's b, the prefetch's Aux step): packed number pop_code (p7
+        // reads as all ones, bit 3 negates).
+        self.pr_idx.next = 7.into();
         if self.fq_go.val() {
-            self.preds.raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.fq_warp.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.imem.rdata.val().get_bits::<3>(8));
+            self.pr_idx.next = bit_cast::<8, 3>(self.imem.rdata.val().get_bits::<3>(8));
         }
         self.pop_code.next = self.aux_code.val();
         if self.state.q.val() == SmState::Aux2 {
             self.pop_code.next = self.f_b.val().get_bits::<4>(0);
         }
-        self.pop_warp.next = self.cur.q.val();
-        if self.pf_st.q.val() == 2 {
-            self.pop_warp.next = self.pf_cur.q.val();
-        }
         if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) | (self.pf_st.q.val() == 2) {
-            self.preds.raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.pop_warp.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pop_code.val().get_bits::<3>(0));
+            self.pr_idx.next = bit_cast::<8, 3>(self.pop_code.val().get_bits::<3>(0));
         }
         // Commit, in Commit, in Exec's last cycle, or in a load's or store's
         // last one, reads the destination predicate (the threads that do not
@@ -2455,11 +2469,14 @@ impl Logic for Sm {
             | (self.commit_st.val() & !self.sh_found.val() & (self.sh_mask.val() == 0)))
             & !self.pf_wait.val();
         if self.committing.val() {
-            self.preds.raddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << 3) | bit_cast::<ADDR_BITS, 3>(self.pd.val());
+            self.pr_idx.next = bit_cast::<8, 3>(self.pd.val());
         }
-        #[hdl_skip]
-        settle!(self.preds);
-        self.pred_val.next = self.preds.rdata.val();
+        self.pred_val.next = 0.into();
+        for b in 0..7 {
+            if self.pr_idx.val() == self.index[b].val() {
+                self.pred_val.next = self.preds[b].rdata.val();
+            }
+        }
         self.new_pred.next = (self.pred_val.val() & !self.exec.q.val()) | (self.bool_v.val() & self.exec.q.val());
         // Present lanes of the warp being initialised.
         self.present.next = self.full.val();
@@ -2573,12 +2590,12 @@ impl Logic for Sm {
             }
             SmState::InitWarp => {
                 self.n_cur.next = self.init_w.q.val().get_bits::<6>(0);
-                self.preds.waddr.next =
-                    (bit_cast::<ADDR_BITS, 8>(self.init_w.q.val()) << 3) | bit_cast::<ADDR_BITS, 4>(self.init_k.q.val());
+                self.pw_warp.next = self.init_w.q.val();
+                self.pw_idx.next = bit_cast::<8, 4>(self.init_k.q.val());
                 self.init_k.d.next = self.init_k.q.val() + 1;
                 if self.init_k.q.val() < 7 {
-                    self.preds.we.next = true;
-                    self.preds.wdata.next = 0.into();
+                    self.pw_we.next = true;
+                    self.pw_data.next = 0.into();
                 } else {
                     self.stack.warp.next = self.init_w.q.val().get_bits::<6>(0);
                     self.stack.cmd.next = 1.into();
@@ -3260,7 +3277,7 @@ impl Logic for Sm {
         // would trap is left to Sched and Top.
         if self.fe_go.val() {
             // The instruction memory takes the stack top's pc at this edge.
-            self.fq_warp.d.next = self.fe_warp.val();
+            self.n_fq_warp.next = self.fe_warp.val();
             self.fq_pc.d.next = self.stack.top_pc.val();
             self.fq_mask.d.next = self.stack.top_mask.val();
             self.fq_empty.d.next = self.stack.empty.val();
@@ -3345,8 +3362,8 @@ impl Logic for Sm {
                 self.stack.pc.next = self.f_imm.val();
             }
             if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.pd.val() != 7) {
-                self.preds.we.next = true;
-                self.preds.wdata.next = self.new_pred.val();
+                self.pw_we.next = true;
+                self.pw_data.next = self.new_pred.val();
                 self.ret_pred_we.next = true;
                 self.ret_pred_val.next = self.new_pred.val() & self.exec.q.val();
             }
@@ -3457,6 +3474,7 @@ impl Logic for Sm {
         // this cycle's).
         self.state.d.next = self.n_state.val();
         self.cur.d.next = self.n_cur.val();
+        self.fq_warp.d.next = self.n_fq_warp.val();
         self.pf_st.d.next = self.n_pf_st.val();
         self.pf_cur.d.next = self.n_pf_cur.val();
         self.bw.d.next = self.n_bw.val();
@@ -3521,6 +3539,18 @@ impl Logic for Sm {
             self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 32>(self.n_bar_id.val());
         } else {
             self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 8>(self.n_bk.val());
+        }
+        self.n_pr_warp.next = self.n_cur.val();
+        if (self.n_state.val() == SmState::Fetch) | (self.n_pf_st.val() == 5) {
+            self.n_pr_warp.next = self.n_fq_warp.val();
+        } else if self.n_pf_st.val() == 2 {
+            self.n_pr_warp.next = self.n_pf_cur.val();
+        }
+        for b in 0..7 {
+            self.preds[b].raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_pr_warp.val());
+            self.preds[b].waddr.next = bit_cast::<ADDR_BITS, 8>(self.pw_warp.val());
+            self.preds[b].wdata.next = self.pw_data.val();
+            self.preds[b].we.next = self.pw_we.val() & (self.pw_idx.val() == self.index[b].val());
         }
         self.bar_ae.raddr.next = self.n_b_sel.val();
         self.bar_cr.raddr.next = self.n_b_sel.val();
