@@ -7,8 +7,10 @@
 //!          ──> Sched (a free slot takes the next CTA first; else
 //!              round-robin WarpPick over live, non-waiting warps)
 //!          ──> Top (only when the stack top has finished entries to pop)
-//!          ──> fetch + guard (imem, predicate RAM; in Sched's cycle when
-//!              nothing is popped) ──> Aux (predicate operands)
+//!          ──> the instruction memory takes the stack top's pc (in
+//!              Sched's cycle when nothing is popped, else in Top's)
+//!          ──> Fetch (the word; its checks and guard predicate)
+//!          ──> Aux (predicate operands)
 //!          ──> Dispatch by decode class (DecodeRom, from the ISA table):
 //!                ALU/S2R/BALLOT: Exec, one beat of `lanes` threads per cycle
 //!                  through the lanes' ALU, FPU or SFU (64-bit operands:
@@ -27,8 +29,9 @@
 //! Overlapped front end: while an Exec instruction's beats run (or a
 //! load's, store's or atomic's), Sched, fetch and Aux run for another ready
 //! warp into the `pf_*` registers
-//! (`pf_st`: 0 not started, 1 waiting for TOP, 2 Aux's reads, 3 ready,
-//! 4 none this time). Exec commits in its last cycle (a memory instruction
+//! (`pf_st`: 0 not started, 1 waiting for TOP, 5 the word is read out
+//! (and Aux's reads done with it when the instruction has no predicate
+//! operand), 2 Aux's reads, 3 ready, 4 none this time). Exec commits in its last cycle (a memory instruction
 //! in Commit) and goes on with the prefetched instruction: straight into its first beat when Exec runs its
 //! class, else into Aux. With `warps` >= 2 and 4 beats per warp, back-to-back
 //! ALU instructions of different warps issue every 4 cycles.
@@ -47,10 +50,14 @@
 //! bits, 32 words per thread instead of 128); each word carries the
 //! epoch of the CTA start it was written in (every start has its own), so a
 //! CTA in a reused slot reads zeros without clearing the RAM. The `rz`
-//! slot (all ones) of each thread holds its packed `tid`. The RAMs read
-//! synchronously (block RAM): the read addresses of the next cycle are
-//! computed at the end of `update()` from the next-state values (`n_*`,
-//! assigned wherever the registers' `d` would be).
+//! slot (all ones) of each thread holds its packed `tid`.
+//!
+//! Every memory reads synchronously (block RAM). The register files,
+//! predicates, carry, exited and barrier RAMs are read where their word is
+//! needed, so their read addresses of the next cycle are computed at the
+//! end of `update()` from the next-state values (`n_*`, assigned wherever
+//! the registers' `d` would be). The instruction memory takes the stack
+//! top's pc a cycle before `Fetch` uses the word.
 //!
 //! External memory is behind a Wishbone B4 pipelined bus (`wb_*`, see
 //! `wb_cyc`); system calls go on a request/response port (`mem_req`)

@@ -120,6 +120,8 @@ pub struct ReconvStack {
     rd_rpc: Signal<Local, Bits<32>>,
     rd_mask: Signal<Local, Bits<64>>,
     rd_call: Signal<Local, Bit>,
+    /// The entry on the read port becomes the top (Fill, Refill).
+    load_top: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     push_pc: Signal<Local, Bits<32>>,
     push_rpc: Signal<Local, Bits<32>>,
@@ -206,6 +208,7 @@ impl ReconvStack {
             rd_rpc: Default::default(),
             rd_mask: Default::default(),
             rd_call: Default::default(),
+            load_top: Default::default(),
             push: Default::default(),
             push_pc: Default::default(),
             push_rpc: Default::default(),
@@ -311,6 +314,7 @@ impl Logic for ReconvStack {
         }
 
         // A push: the states below choose the entry (default: target, rejoin, mask, no call).
+        self.load_top.next = false;
         self.push.next = false;
         self.push_pc.next = self.l_target.q.val();
         self.push_rpc.next = self.l_rejoin.q.val();
@@ -373,11 +377,7 @@ impl Logic for ReconvStack {
                 }
             }
             StackState::Fill => {
-                self.top_we.next = true;
-                self.new_pc.next = self.rd_pc.val();
-                self.new_rpc.next = self.rd_rpc.val();
-                self.new_mask.next = self.rd_mask.val();
-                self.new_call.next = self.rd_call.val();
+                self.load_top.next = true;
                 self.state.d.next = StackState::Pop;
             }
             StackState::Br0 => {
@@ -416,11 +416,7 @@ impl Logic for ReconvStack {
                 }
             }
             StackState::Refill => {
-                self.top_we.next = true;
-                self.new_pc.next = self.rd_pc.val();
-                self.new_rpc.next = self.rd_rpc.val();
-                self.new_mask.next = self.rd_mask.val();
-                self.new_call.next = self.rd_call.val();
+                self.load_top.next = true;
                 self.stale.d.next = false;
                 self.state.d.next = StackState::Idle;
             }
@@ -458,6 +454,13 @@ impl Logic for ReconvStack {
                     self.state.d.next = StackState::Idle;
                 }
             }
+        }
+        if self.load_top.val() {
+            self.top_we.next = true;
+            self.new_pc.next = self.rd_pc.val();
+            self.new_rpc.next = self.rd_rpc.val();
+            self.new_mask.next = self.rd_mask.val();
+            self.new_call.next = self.rd_call.val();
         }
         if self.push.val() {
             if (self.sp.val() >= self.depth.val()) & !(self.plant.val().get_bit(1) & (self.sp.val() == self.depth.val())) {
