@@ -228,6 +228,39 @@ fn several_ctas_are_resident_at_once() {
     }
 }
 
+/// A warp slot's register words carry its epoch, which wraps after 16 CTA
+/// starts (`heddle_hw::regfile::EPOCH_BITS`); the start that would wrap it
+/// first zeroes the warp's words (`InitFill`). `tiny` runs one CTA of one
+/// warp at a time, always in warp slot 0, so 40 CTAs wrap its epoch twice:
+/// without the zeroing, CTA 16 reads the r14 that CTA 0 wrote (55), and
+/// the lockstep stops there.
+#[test]
+fn register_words_of_an_earlier_cta_read_zero_after_the_epoch_wraps() {
+    let o = heddle(&[
+        "run",
+        "tests/programs/cta_slots.hasm",
+        "--kernel",
+        "slots",
+        "--engine",
+        "rtl",
+        "--lockstep",
+        "--config",
+        "tiny",
+        "--grid",
+        "40",
+        "--block",
+        "8",
+        "--arg",
+        "buf:out:u32:320",
+        "--arg",
+        "buf:ids:u32:320",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    let want: Vec<String> = (0..40).flat_map(|c| (0..8).map(move |i| (1000 * c + 7 - i).to_string())).collect();
+    assert!(t.contains(&format!("out = [{}]", want.join(", "))), "{t}");
+}
+
 /// Shared-memory bank conflicts (`default`: 32 banks, 8 lanes a beat, so 64
 /// threads are 8 beats; `strided` adds t / 8 to each word index, the same
 /// for a beat's lanes): a store or load of stride 1 or 33 words spreads a

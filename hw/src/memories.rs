@@ -5,6 +5,7 @@
 //! these arrays for every preset.
 
 use crate::config::SmConfig;
+use crate::regfile::WORD_BITS;
 use heddle_isa::fields::BARRIERS;
 
 /// How a memory is read.
@@ -28,16 +29,21 @@ pub struct Memory {
 }
 
 impl SmConfig {
-    /// Bits of a register number in the register file's address: the
-    /// registers and the tid slot (where `rz`, 127, lands when register
-    /// numbers are masked to this many bits).
+    /// Bits of a register number in the register file's address: enough
+    /// for the registers (`rz`, 127, masked to them lands on a register, so
+    /// the SM never reads or writes it through a port).
     pub fn reg_bits(&self) -> u32 {
-        (self.regs_per_thread + 1).next_power_of_two().trailing_zeros()
+        self.regs_per_thread.next_power_of_two().trailing_zeros()
     }
 
     /// Words of each lane's register-file RAM: warps x beats x 2^reg_bits.
     pub fn rf_words(&self) -> usize {
         ((self.warps * self.beats()) as usize) << self.reg_bits()
+    }
+
+    /// Words of each lane's `tid` RAM: warps x beats.
+    pub fn tid_words(&self) -> usize {
+        (self.warps * self.beats()) as usize
     }
 
     /// Entries of the reconvergence stack's RAMs: each warp's stack rounded
@@ -64,8 +70,9 @@ impl SmConfig {
         let mut add = |module: String, words: usize, bits: u64, read: Read| m.push(Memory { module, words: words as u64, bits, read });
         for lane in 0..self.lanes {
             for port in ["a", "b", "c"] {
-                add(format!("top$rf${lane}$port_{port}"), self.rf_words(), 64, Registered);
+                add(format!("top$rf${lane}$port_{port}"), self.rf_words(), WORD_BITS as u64, Registered);
             }
+            add(format!("top$tids${lane}"), self.tid_words(), 32, Registered);
         }
         for bank in 0..self.shared_banks {
             add(format!("top$smem$banks${bank}"), self.smem_bank_words(), 32, Registered);

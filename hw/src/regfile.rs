@@ -4,6 +4,11 @@
 //! synchronous, as block RAM's: the data at the addresses given in one
 //! cycle comes out in the next (a write in that cycle included).
 //!
+//! A word is [`WORD_BITS`] wide: the register's 32 bits, and above them the
+//! [`EPOCH_BITS`]-bit epoch of its warp when it was written (the SM reads a
+//! word whose epoch is not its warp's current one as zero). 36 bits is the
+//! widest port of an ECP5 DP16KD (512 x 36), so the epoch costs no RAM.
+//!
 //! Its `Block` is written by hand (the Verilog is `#[hdl_gen]`'s): it acts
 //! only at a clock edge, handing its ports the inputs its parent assigned
 //! last (never committed; the VCD traces `next`), as its logic would wire
@@ -13,20 +18,27 @@
 use crate::ram::{SyncRam, ADDR_BITS};
 use rust_hdl::prelude::*;
 
+/// Bits of a register.
+pub const DATA_BITS: usize = 32;
+/// Bits of the warp epoch stored above a register's bits.
+pub const EPOCH_BITS: usize = 4;
+/// Bits of a register-file word.
+pub const WORD_BITS: usize = DATA_BITS + EPOCH_BITS;
+
 pub struct RegFile {
     pub clock: Signal<In, Clock>,
     pub ra: Signal<In, Bits<ADDR_BITS>>,
     pub rb: Signal<In, Bits<ADDR_BITS>>,
     pub rc: Signal<In, Bits<ADDR_BITS>>,
-    pub da: Signal<Out, Bits<64>>,
-    pub db: Signal<Out, Bits<64>>,
-    pub dc: Signal<Out, Bits<64>>,
+    pub da: Signal<Out, Bits<WORD_BITS>>,
+    pub db: Signal<Out, Bits<WORD_BITS>>,
+    pub dc: Signal<Out, Bits<WORD_BITS>>,
     pub waddr: Signal<In, Bits<ADDR_BITS>>,
-    pub wdata: Signal<In, Bits<64>>,
+    pub wdata: Signal<In, Bits<WORD_BITS>>,
     pub we: Signal<In, Bit>,
-    port_a: SyncRam<64>,
-    port_b: SyncRam<64>,
-    port_c: SyncRam<64>,
+    port_a: SyncRam<WORD_BITS>,
+    port_b: SyncRam<WORD_BITS>,
+    port_c: SyncRam<WORD_BITS>,
 }
 
 impl RegFile {
@@ -46,11 +58,6 @@ impl RegFile {
             port_b: SyncRam::new(words),
             port_c: SyncRam::new(words),
         }
-    }
-
-    /// Backdoor read (test benches).
-    pub fn peek(&self, addr: usize) -> Bits<64> {
-        self.port_a.peek(addr)
     }
 }
 

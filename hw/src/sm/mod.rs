@@ -46,11 +46,13 @@
 //!
 //! Register files: per lane, three copies of one RAM (three read ports, one
 //! write port), addressed `warp | beat | register`, the register number
-//! masked to the bits `regs_per_thread` needs (`tiny`'s 16 registers: 5
-//! bits, 32 words per thread instead of 128); each word carries the
-//! epoch of the CTA start it was written in (every start has its own), so a
-//! CTA in a reused slot reads zeros without clearing the RAM. The `rz`
-//! slot (all ones) of each thread holds its packed `tid`.
+//! masked to the bits `regs_per_thread` needs (`tiny`'s 16 registers: 4
+//! bits, 16 words per thread instead of 128); `rz` reads as zero and its
+//! writes are dropped. Each word carries its warp slot's epoch when it was
+//! written (`w_epoch`, stepped at each CTA start in the slot), so a CTA in
+//! a reused slot reads zeros without clearing the RAM, but for the start
+//! that would wrap the epoch: that one zeroes the warp's words first
+//! (`InitFill`). Each thread's packed `tid` is in its lane's `tids` RAM.
 //!
 //! Every memory reads synchronously (block RAM). The register files,
 //! predicates, carry, exited and barrier RAMs are read where their word is
@@ -89,7 +91,7 @@ use crate::decode::DecodeRom;
 use crate::fpu::Fpu;
 use crate::ram::{SyncRam, ADDR_BITS};
 use crate::reg::{Reg, Regs};
-use crate::regfile::RegFile;
+use crate::regfile::{RegFile, DATA_BITS, EPOCH_BITS, WORD_BITS};
 use crate::sched::WarpPick;
 use crate::sfu::Sfu;
 use crate::smem::SharedMem;
@@ -149,9 +151,6 @@ pub mod trap {
     pub const SHARED_OUT_OF_BOUNDS: u64 = 14;
 }
 
-/// Register-number bits of a register-file address: enough for
-/// `regs_per_thread` registers and the tid slot, all ones (where `rz`, 127,
-/// lands when a register number is masked to these bits).
 /// Wishbone transfers the SM's bus master keeps outstanding (a power of two).
 pub const BUS_DEPTH: usize = 4;
 
@@ -185,6 +184,7 @@ macro_rules! sm_states {
 sm_states! {
     Idle,
     InitWarp,
+    InitFill,
     InitThread,
     Sched,
     Top,
@@ -372,7 +372,7 @@ pub struct Sm {
     nx_z: Reg<Bits<32>>,
     nx_lin: Reg<Bits<32>>,
     more: Reg<Bit>,
-    /// Counts CTA starts: each start's register words carry its own value.
+    /// Counts CTA starts: each start's barrier records carry its own value.
     epoch: Reg<Bits<16>>,
     /// The CTA slot being started.
     slot: Reg<Bits<8>>,
@@ -382,6 +382,11 @@ pub struct Sm {
     s_z: Regs<Bits<32>>,
     s_epoch: Regs<Bits<16>>,
     s_live: Regs<Bits<32>>,
+    /// Per warp slot: the epoch its register words are written with (a
+    /// word of another epoch reads as zero). It steps each time a CTA start
+    /// takes the warp slot; before it wraps, `InitFill` zeroes the warp's
+    /// words, so an old word never reads as live.
+    w_epoch: Regs<Bits<EPOCH_BITS>>,
     init_w: Reg<Bits<8>>,
     init_k: Reg<Bits<4>>,
     rem: Reg<Bits<32>>,
@@ -655,7 +660,6 @@ pub struct Sm {
     vb: Vec<Signal<Local, Bits<64>>>,
     vc: Vec<Signal<Local, Bits<64>>>,
     s2r: Vec<Signal<Local, Bits<64>>>,
-    epoch_hi: Signal<Local, Bits<64>>,
     imm64: Signal<Local, Bits<64>>,
     beat_base64: Signal<Local, Bits<64>>,
     m_lane: Signal<Local, Bits<8>>,
@@ -704,6 +708,12 @@ pub struct Sm {
     c_z: Signal<Local, Bits<32>>,
     c_live: Signal<Local, Bits<32>>,
     c_epoch: Signal<Local, Bits<16>>,
+    /// The warp whose register words this cycle reads or writes (`cur`;
+    /// the warp being started in `InitWarp` and `InitFill`; `bw` in
+    /// `BarWb`), its epoch, and that epoch in a word's place.
+    e_warp: Signal<Local, Bits<8>>,
+    c_rf_epoch: Signal<Local, Bits<EPOCH_BITS>>,
+    rf_tag: Signal<Local, Bits<WORD_BITS>>,
     /// The warps of slot 0 (a slot's warp mask, shifted to slot 0).
     slot_w: Signal<Local, Bits<64>>,
     /// The lowest CTA slot without live warps, if any.
@@ -721,6 +731,9 @@ pub struct Sm {
     carry: SyncRam<64>,
     exited: SyncRam<64>,
     rf: Vec<RegFile>,
+    /// Per lane: each thread's packed `tid` (a word per warp and beat),
+    /// written at CTA start and read by `s2r`.
+    tids: Vec<SyncRam<32>>,
     alus: Vec<IntAlu>,
     fpus: Vec<Fpu>,
     sfus: Vec<Sfu>,
@@ -828,9 +841,17 @@ pub struct Sm {
     last_beat: Constant<Bits<8>>,
     rf_wshift: Constant<Bits<8>>,
     /// Register-number bits a register-file address keeps, and their mask
-    /// (a register's slot in its thread's block; `rz` masks to the tid slot).
+    /// (a register's slot in its thread's block; `rz` masks to a register,
+    /// so no register-file port reads or writes it).
     rbits: Constant<Bits<8>>,
     rmask: Constant<Bits<7>>,
+    /// log2 of the beats; a warp's last register-file word (`InitFill`);
+    /// the last epoch before a warp's wraps.
+    beat_bits: Constant<Bits<8>>,
+    rf_warp_last: Constant<Bits<16>>,
+    epoch_last: Constant<Bits<EPOCH_BITS>>,
+    /// Where a register-file word's epoch starts.
+    data_bits: Constant<Bits<8>>,
     n_bars: Constant<Bits<32>>,
     w64: Constant<Bits<64>>,
     last_bar: Constant<Bits<8>>,
@@ -878,6 +899,7 @@ pub struct Sm {
     _depth: usize,
     _ws: usize,
     _ctas: usize,
+    _warps: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
@@ -951,6 +973,7 @@ impl Logic for Sm {
         self.smem.clock.next = self.clock.val();
         for l in 0..self._lanes {
             self.rf[l].clock.next = self.clock.val();
+            self.tids[l].clock.next = self.clock.val();
         }
         self.imem.clock.next = self.clock.val();
         // Every flip-flop bank holds its value unless assigned below.
@@ -968,6 +991,8 @@ impl Logic for Sm {
         self.s_epoch.hold();
         #[hdl_hold]
         self.s_live.hold();
+        #[hdl_hold]
+        self.w_epoch.hold();
         #[hdl_hold]
         self.alo.hold();
         #[hdl_hold]
@@ -1013,6 +1038,7 @@ impl Logic for Sm {
         self.lw3.clock.next = self.clock.val();
         self.rhi.clock.next = self.clock.val();
         self.s_epoch.clock.next = self.clock.val();
+        self.w_epoch.clock.next = self.clock.val();
         self.s_live.clock.next = self.clock.val();
         self.s_x.clock.next = self.clock.val();
         self.s_y.clock.next = self.clock.val();
@@ -1138,7 +1164,20 @@ impl Logic for Sm {
             }
         }
         self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.lo32.val();
-        self.epoch_hi.next = bit_cast::<64, 16>(self.c_epoch.val()) << 32;
+        self.e_warp.next = bit_cast::<8, 6>(self.cur.q.val());
+        if (self.state.q.val() == SmState::InitWarp) | (self.state.q.val() == SmState::InitFill) {
+            self.e_warp.next = self.init_w.q.val();
+        }
+        if self.state.q.val() == SmState::BarWb {
+            self.e_warp.next = self.bw.q.val();
+        }
+        self.c_rf_epoch.next = 0.into();
+        for w in 0..self._warps {
+            if self.index[w].val() == self.e_warp.val() {
+                self.c_rf_epoch.next = self.w_epoch.q[w].val();
+            }
+        }
+        self.rf_tag.next = bit_cast::<WORD_BITS, EPOCH_BITS>(self.c_rf_epoch.val()) << self.data_bits.val();
         self.imm64.next = bit_cast::<64, 32>(self.f_imm.val());
 
         // ---- Register-file addressing: warp | beat | register.
@@ -1452,14 +1491,17 @@ impl Logic for Sm {
             self.va[l].next = 0.into();
             self.vb[l].next = 0.into();
             self.vc[l].next = 0.into();
-            if (self.rf[l].da.val().get_bits::<16>(32) == self.c_epoch.val()) & ((self.port_a.q.val() != 127) | (self.cls.val() == 2)) {
-                self.va[l].next = self.rf[l].da.val() & self.lo32.val();
+            if (self.rf[l].da.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_a.q.val() != 127) {
+                self.va[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].da.val()) & self.lo32.val();
             }
-            if (self.rf[l].db.val().get_bits::<16>(32) == self.c_epoch.val()) & (self.port_b.q.val() != 127) {
-                self.vb[l].next = self.rf[l].db.val() & self.lo32.val();
+            if (self.cls.val() == 2) & (self.port_a.q.val() == 127) {
+                self.va[l].next = bit_cast::<64, 32>(self.tids[l].rdata.val());
             }
-            if (self.rf[l].dc.val().get_bits::<16>(32) == self.c_epoch.val()) & (self.port_c.q.val() != 127) {
-                self.vc[l].next = self.rf[l].dc.val() & self.lo32.val();
+            if (self.rf[l].db.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_b.q.val() != 127) {
+                self.vb[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].db.val()) & self.lo32.val();
+            }
+            if (self.rf[l].dc.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_c.q.val() != 127) {
+                self.vc[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].dc.val()) & self.lo32.val();
             }
             if self.m_lane.val() == self.index[l].val() {
                 self.sel_a.next = self.va[l].val();
@@ -1646,7 +1688,10 @@ impl Logic for Sm {
             // Default: no register write.
             self.rf[l].we.next = false;
             self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
-            self.rf[l].wdata.next = self.epoch_hi.val() | (self.lane_d[l].val() & self.lo32.val());
+            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lane_d[l].val() & self.lo32.val());
+            self.tids[l].we.next = false;
+            self.tids[l].waddr.next = 0.into();
+            self.tids[l].wdata.next = 0.into();
         }
 
         // The lanes' predicate outputs (a shuffle's in ShflSelect) and carry
@@ -2092,10 +2137,20 @@ impl Logic for Sm {
                 self.pw_warp.next = self.init_w.q.val();
                 self.pw_idx.next = bit_cast::<8, 4>(self.init_k.q.val());
                 self.init_k.d.next = self.init_k.q.val() + 1;
+                if (self.init_k.q.val() == 0) & (self.c_rf_epoch.val() == self.epoch_last.val()) {
+                    // The warp's epoch is about to wrap: zero its words first.
+                    self.init_t.d.next = 0.into();
+                    self.n_state.next = SmState::InitFill;
+                }
                 if self.init_k.q.val() < 7 {
                     self.pw_we.next = true;
                     self.pw_data.next = 0.into();
                 } else {
+                    for w in 0..self._warps {
+                        if self.index[w].val() == self.init_w.q.val() {
+                            self.w_epoch.d[w].next = self.c_rf_epoch.val() + 1;
+                        }
+                    }
                     self.stack.warp.next = self.init_w.q.val().get_bits::<6>(0);
                     self.stack.cmd.next = 1.into();
                     self.stack.pc.next = self.r_entry.q.val();
@@ -2123,23 +2178,33 @@ impl Logic for Sm {
                     }
                 }
             }
+            SmState::InitFill => {
+                // Word init_t of warp init_w's registers, in every lane: zero.
+                for l in 0..self._lanes {
+                    self.rf[l].we.next = true;
+                    self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 8>(self.init_w.q.val()) << self.rf_wshift.val())
+                        | bit_cast::<ADDR_BITS, 16>(self.init_t.q.val());
+                    self.rf[l].wdata.next = 0.into();
+                }
+                self.init_t.d.next = self.init_t.q.val() + 1;
+                if self.init_t.q.val() == self.rf_warp_last.val() {
+                    self.n_state.next = SmState::InitWarp;
+                }
+            }
             SmState::InitThread => {
-                // Thread init_t: warp init_t / ws, thread in warp mt, packed tid into its rz slot.
+                // Thread init_t: warp init_t / ws, thread in warp mt, its packed tid.
                 self.n_cur.next = bit_cast::<6, 8>(self.i_base.val()) + bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
                 for l in 0..self._lanes {
                     if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
-                        self.rf[l].we.next = true;
+                        self.tids[l].we.next = true;
                     }
-                    self.rf[l].waddr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
+                    self.tids[l].waddr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
                         + bit_cast::<ADDR_BITS, 8>(self.i_base.val()))
-                        << self.rf_wshift.val())
-                        | (bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val())
-                            << self.rbits.val())
-                        | bit_cast::<ADDR_BITS, 7>(self.rmask.val());
-                    self.rf[l].wdata.next = self.epoch_hi.val()
-                        | (bit_cast::<64, 7>(self.tid_z.q.val()) << 22)
-                        | (bit_cast::<64, 11>(self.tid_y.q.val()) << 11)
-                        | bit_cast::<64, 11>(self.tid_x.q.val());
+                        << self.beat_bits.val())
+                        | bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val());
+                    self.tids[l].wdata.next = (bit_cast::<32, 7>(self.tid_z.q.val()) << 22)
+                        | (bit_cast::<32, 11>(self.tid_y.q.val()) << 11)
+                        | bit_cast::<32, 11>(self.tid_x.q.val());
                 }
                 self.init_t.d.next = self.init_t.q.val() + 1;
                 self.tid_x.d.next = self.tid_x.q.val() + 1;
@@ -2218,11 +2283,11 @@ impl Logic for Sm {
                         if !self.wide.val() {
                             self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
                             if self.cls.val() == 2 {
-                                self.rf[l].wdata.next = self.epoch_hi.val() | (self.s2r[l].val() & self.lo32.val());
+                                self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.s2r[l].val() & self.lo32.val());
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
                             }
                             if self.cls.val() == 13 {
-                                self.rf[l].wdata.next = self.epoch_hi.val() | self.ballot.val();
+                                self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.ballot.val());
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
                             }
                         } else {
@@ -2246,7 +2311,7 @@ impl Logic for Sm {
                             if self.phase.q.val() == 3 {
                                 self.rf[l].waddr.next =
                                     self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
-                                self.rf[l].wdata.next = self.epoch_hi.val() | self.rhi.q[l].val();
+                                self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rhi.q[l].val());
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
                             }
                         }
@@ -2331,12 +2396,12 @@ impl Logic for Sm {
                     self.rd_word.next = self.rb_lo.q.val() >> 32;
                 }
                 for l in 0..self._lanes {
-                    if self.m_lane.val() == self.index[l].val() {
+                    if (self.m_lane.val() == self.index[l].val()) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != 127) {
                         self.rf[l].we.next = true;
                     }
                     self.rf[l].waddr.next = self.rf_base.val()
                         | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
-                    self.rf[l].wdata.next = self.epoch_hi.val() | self.rd_word.val();
+                    self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rd_word.val());
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
                     self.n_state.next = SmState::MemAddr;
@@ -2359,7 +2424,7 @@ impl Logic for Sm {
                 self.c_exec.d.next = self.c_exec.q.val() + 1;
                 for l in 0..self._lanes {
                     self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
-                    self.rf[l].wdata.next = self.epoch_hi.val() | (self.sh_val[l].val() & self.lo32.val());
+                    self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.sh_val[l].val() & self.lo32.val());
                 }
                 self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
                 self.n_beat.next = self.beat.q.val() + 1;
@@ -2604,10 +2669,10 @@ impl Logic for Sm {
                     if (self.mwidth.val() == 3) & self.lrd_lo.q[l].val().get_bit(15) {
                         self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx16.val();
                     }
-                    self.rf[l].we.next = self.beat_exec.val().get_bit(l);
+                    self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != 127);
                     self.rf[l].waddr.next = self.rf_base.val()
                         | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
-                    self.rf[l].wdata.next = self.epoch_hi.val() | self.lrd_word[l].val();
+                    self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lrd_word[l].val());
                 }
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
                     self.beat_end.next = true;
@@ -2688,7 +2753,7 @@ impl Logic for Sm {
                     self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 8>(self.bw.q.val()) << self.rf_wshift.val())
                         | (bit_cast::<ADDR_BITS, 8>(self.beat.q.val()) << self.rbits.val())
                         | bit_cast::<ADDR_BITS, 7>(self.bw_rd.val() & self.rmask.val());
-                    self.rf[l].wdata.next = self.epoch_hi.val() | self.red_v.val();
+                    self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.red_v.val());
                     self.rf[l].we.next = self.bw_live.val().get_bit(l) & (self.bw_rd.val() != 127);
                 }
                 self.n_beat.next = self.beat.q.val() + 1;
@@ -2966,8 +3031,9 @@ impl Logic for Sm {
 
         // ---- Next-state registers, and the register files' read addresses
         // for the next cycle: `rf_base` then, and the ports' register
-        // numbers: a, b, c of the instruction; the tid slot for s2r (the
-        // one opcode of its class); the upper halves of 64-bit operands in
+        // numbers: a, b, c of the instruction; `rz` for s2r (the one
+        // opcode of its class, which reads its lane's `tids` RAM instead, at
+        // the same warp and beat); the upper halves of 64-bit operands in
         // phase 1; word mk of a memory access's data (the instruction only
         // changes on the way to Aux or Exec, so a memory state's class is
         // this cycle's).
@@ -3061,6 +3127,8 @@ impl Logic for Sm {
             self.rf[l].ra.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_a.val() & self.rmask.val());
             self.rf[l].rb.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_b.val() & self.rmask.val());
             self.rf[l].rc.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_c.val() & self.rmask.val());
+            self.tids[l].raddr.next =
+                (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) << self.beat_bits.val()) | bit_cast::<ADDR_BITS, 8>(self.n_beat_sel.val());
         }
     }
 }
@@ -3098,9 +3166,9 @@ impl Sm {
         (from..from + len).map(|at| self.smem.peek_byte(at)).collect()
     }
 
-    /// Register writes the lanes make at the coming clock edge (architectural
-    /// registers only: the tid slot is left out), from the write ports'
-    /// `next` (`RegFile` never commits its inputs).
+    /// Register writes the lanes make at the coming clock edge, from the
+    /// write ports' `next` (`RegFile` never commits its inputs). In
+    /// `InitFill` and `BarWb` they belong to no retiring instruction.
     pub fn lane_writes(&self, cfg: &SmConfig) -> Vec<LaneWrite> {
         let ports = self.rf.iter().enumerate().filter(|(_, rf)| rf.we.next);
         lane_writes(cfg, ports.map(|(l, rf)| (l as u32, rf.waddr.next.index() as u32, rf.wdata.next.to_u64() as u32)))
@@ -3116,9 +3184,6 @@ pub fn lane_writes(cfg: &SmConfig, ports: impl Iterator<Item = (u32, u32, u32)>)
     let mut out = vec![];
     for (l, addr, value) in ports {
         let reg = addr & ((1 << rbits) - 1);
-        if reg == (1 << rbits) - 1 {
-            continue;
-        }
         let beat = (addr >> rbits) & (cfg.beats() - 1);
         out.push(LaneWrite { thread: beat * cfg.lanes + l, warp: addr >> shift, reg, value });
     }

@@ -526,8 +526,9 @@ fn simulate_launch<T: Tracer, P: SmPorts>(
             }
         }
         // A completed `barred` writes its result into the waiting warps' registers:
-        // no instruction's retire record lists that (the golden model's neither).
-        let silent = sm.state() == SmState::BarWb;
+        // no instruction's retire record lists that (the golden model's neither);
+        // nor does a CTA start that zeroes a warp's register words.
+        let silent = matches!(sm.state(), SmState::BarWb | SmState::InitFill);
         for LaneWrite { thread, reg, value, .. } in sm.lane_writes(cfg).into_iter().filter(|_| !silent) {
             pending.regs.push(RegWrite { lane: thread as u8, reg: reg as u8, value });
         }

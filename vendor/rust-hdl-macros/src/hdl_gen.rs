@@ -292,6 +292,13 @@ fn hdl_map_field(expr: &syn::ExprField) -> Result<TS> {
 }
 
 fn hdl_map_path(expr: &syn::ExprPath) -> Result<TS> {
+    // A Rust constant (one SCREAMING_CASE name, `DATA_BITS`) is folded to
+    // its value when the Verilog is generated.
+    if let Some(name) = expr.path.get_ident().map(|i| i.to_string()) {
+        if name.chars().any(|c| c.is_ascii_uppercase()) && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+            return Ok(quote!(ast::VerilogExpression::Literal(((#expr) as u64).into())));
+        }
+    }
     let expr_expanded = common::fixup_ident(quote!(#expr).to_string());
     if expr_expanded.ends_with("$next") {
         return Err(syn::Error::new(
@@ -475,8 +482,19 @@ fn hdl_call(call: &syn::ExprCall) -> Result<TS> {
     {
         let out = quote!(call).to_string();
         let target = hdl_compute(&call.args[0])?;
+        // The width is the turbofish's first argument where there is one:
+        // evaluating the call for its width fails when its argument names a
+        // loop's index (`bit_cast::<64, 36>(self.rf[l].da.val())`).
+        let width = match call.func.as_ref() {
+            Expr::Path(p) => match p.path.segments.last().map(|s| &s.arguments) {
+                Some(syn::PathArguments::AngleBracketed(a)) => a.args.first().map(|w| quote!((#w) as usize)),
+                _ => None,
+            },
+            _ => None,
+        }
+        .unwrap_or(quote!((#call).bits()));
         Ok(quote!({
-            ast::VerilogExpression::Cast(Box::new(#target),(#call).bits())
+            ast::VerilogExpression::Cast(Box::new(#target),#width)
         }))
     } else if funcname.starts_with("unsigned_cast") {
         let target = hdl_compute(&call.args[0])?;
