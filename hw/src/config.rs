@@ -118,14 +118,20 @@ impl SmConfig {
         }
     }
 
-    /// 8 lanes, warps of 32, FP32: the configuration tests and benchmarks use.
+    /// The configuration tests and benchmarks use, sized for the block RAM
+    /// of an ECP5 LFE5U-85F (208 DP16KD; `heddle synth` checks it): 8 lanes,
+    /// 16 warps of 32 threads, 32 registers per thread (the compiler spills
+    /// beyond), 48 KiB of shared memory in 32 banks, 4,096 instruction
+    /// words. The register files take 96 DP16KD: 8 lanes x 3 read ports x
+    /// 2,048 words of 36 bits. FP32 and FP64 (the corpus has binary64
+    /// kernels; a shared, iterative FP64 unit is issue 21's plan).
     pub fn default_config() -> SmConfig {
         SmConfig {
             lanes: 8,
             warp_size: 32,
-            warps: 32,
+            warps: 16,
             ctas: 8,
-            regs_per_thread: 127,
+            regs_per_thread: 32,
             preds: 7,
             shared_bytes: 48 * 1024,
             shared_banks: 32,
@@ -138,13 +144,14 @@ impl SmConfig {
             shift64: true,
             bus_bits: 256,
             instruction_budget: 1_000_000_000,
-            imem_words: default_imem_words(),
+            imem_words: 4096,
         }
     }
 
-    /// 32 lanes: a whole warp per beat.
+    /// For simulation and parts larger than an 85F: 32 lanes (a whole warp
+    /// per beat), 32 warps, 127 registers, 65,536 instruction words.
     pub fn wide() -> SmConfig {
-        SmConfig { lanes: 32, ..SmConfig::default_config() }
+        SmConfig { lanes: 32, warps: 32, regs_per_thread: 127, imem_words: default_imem_words(), ..SmConfig::default_config() }
     }
 
     pub fn preset(name: &str) -> Option<SmConfig> {

@@ -19,7 +19,7 @@ fn sm_verilog_lints_clean_for_every_preset() {
 /// cannot address is an error, not a panic.
 #[test]
 fn an_rtl_register_file_beyond_its_ram_addresses_is_an_error() {
-    let cfg = SmConfig { warps: 64, warp_size: 64, lanes: 1, ..SmConfig::default() };
+    let cfg = SmConfig { warps: 64, warp_size: 64, lanes: 1, ..SmConfig::wide() };
     cfg.validate().unwrap();
     let e = Sm::new(&cfg).err().expect("too large for the RTL");
     assert!(e.to_string().contains("register file of 524288 words"), "{e}");
