@@ -129,7 +129,7 @@ fn between<'a>(s: &'a str, from: &str, to: &str) -> &'a str {
 /// a yosys SAT miter (`miter -equiv`, `sat -prove`).
 #[test]
 fn alu_bit_functions_equal_their_loop_reference() {
-    let alu = verilog_of(heddle_hw::alu::IntAlu::new(false, true, true));
+    let alu = verilog_of(heddle_hw::alu::IntAlu::new(true, true));
     let functions = format!(
         "{}{}",
         between(&alu, "function [31:0] field_mask(", "function [7:0] byte_of("),

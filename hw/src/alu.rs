@@ -7,14 +7,12 @@
 //! constants in the Verilog are generated from the ISA table
 //! ([`isa_localparams`]), never re-typed.
 //!
-//! Division and remainder (32 and 64 bits, PTX's total rules) are
-//! combinational here: correct, and large in gates (most of a lane's
-//! logic); an iterative divider is future work. An SM without dividers
-//! (`SmConfig::int_div` off, as on `tiny`) builds its ALUs without them
-//! ([`IntAlu::new`]) and traps on those opcodes before they reach a lane.
+//! Division and remainder ([`DIV_OPS`]) are not built here: a lane's
+//! iterative [`crate::div::Divider`] computes them (its model is this
+//! module's [`model`]); the ALU's Verilog gives 0 for them.
 //!
 //! Operands arrive already selected (immediate or register); 64-bit
-//! operations (`isetp64`, `shl64`, `shr64`, `mul64`, `div64`, `rem64`) take register pairs in
+//! operations (`isetp64`, `shl64`, `shr64`, `mul64`) take register pairs in
 //! `a`/`b` as 64-bit values. `pin` is the lane's predicate operand (`sel`);
 //! `pout` the lane's compare result (`isetp`, before the combine with the
 //! `pc` predicate, which the SM does on whole lane masks); `cin` the lane's
@@ -40,8 +38,6 @@ pub struct IntAlu {
     /// The carry flag is written (`.cc` on add, sub, mad).
     pub cc_we: Signal<Out, Bit>,
     pub pout: Signal<Out, Bit>,
-    /// The dividers are built (`SmConfig::int_div`).
-    _div: bool,
     /// The 64 x 64-bit multiplier is built (`SmConfig::mul64`).
     _mul64: bool,
     /// The 64-bit shifters are built (`SmConfig::shift64`).
@@ -51,14 +47,15 @@ pub struct IntAlu {
 }
 
 impl IntAlu {
-    /// A lane's ALU, with or without its dividers ([`DIV_OPS`]), its 64-bit
-    /// multiplier (`mul64`) and its 64-bit shifters (`shl64`, `shr64`).
-    pub fn new(div: bool, mul64: bool, shift64: bool) -> IntAlu {
-        IntAlu { _div: div, _mul64: mul64, _shift64: shift64, ..Default::default() }
+    /// A lane's ALU, with or without its 64-bit multiplier (`mul64`) and
+    /// its 64-bit shifters (`shl64`, `shr64`).
+    pub fn new(mul64: bool, shift64: bool) -> IntAlu {
+        IntAlu { _mul64: mul64, _shift64: shift64, ..Default::default() }
     }
 }
 
-/// The opcodes of the dividers (built only with `SmConfig::int_div`).
+/// The opcodes of the dividers (`crate::div::Divider`, built only with
+/// `SmConfig::int_div`).
 pub const DIV_OPS: &[Opcode] = &[Opcode::Div, Opcode::Rem, Opcode::Div64, Opcode::Rem64];
 
 /// Opcodes this unit executes: the table's `Unit::Alu` rows but those the
@@ -155,29 +152,12 @@ impl Logic for IntAlu {
     }
 
     fn hdl(&self) -> Verilog {
-        let (functions, arms) = if self._div {
-            (
-                format!(
-                    "// PTX's total division: x / 0 is all ones, x rem 0 is x, MIN / -1 is MIN (rem 0).\n{}\n{}",
-                    div_function(32),
-                    div_function(64)
-                ),
-                DIV_ARMS,
-            )
-        } else {
-            (String::new(), "")
-        };
         let (mul64_wires, mul64_arm) = if self._mul64 { (MUL64_WIRES, MUL64_ARM) } else { ("", "") };
         let shift64_arms = if self._shift64 { SHIFT64_ARMS } else { "" };
         let body = format!(
             "{}{}",
             isa_localparams(),
-            ALU_BODY
-                .replace("{div_functions}", &functions)
-                .replace("{div_arms}", arms)
-                .replace("{mul64_wires}", mul64_wires)
-                .replace("{mul64_arm}", mul64_arm)
-                .replace("{shift64_arms}", shift64_arms)
+            ALU_BODY.replace("{mul64_wires}", mul64_wires).replace("{mul64_arm}", mul64_arm).replace("{shift64_arms}", shift64_arms)
         );
         Verilog::Custom(crate::plant::patch(crate::plant::Plant::AluCmpLe, body, "4'd7: cmp32 = x <= y;", "4'd7: cmp32 = x < y;"))
     }
@@ -358,7 +338,6 @@ function [31:0] brev32(input [31:0] x);
     for (i = 0; i < 32; i = i + 1) brev32[i] = x[31 - i];
 endfunction
 
-{div_functions}
 reg [32:0] wide;
 reg [5:0] sh_n;
 reg [63:0] fun;
@@ -433,40 +412,12 @@ always @(*) begin
         OP_ISETP: pout = cmp32(a32, b32, cmp);
         OP_ISETP64: pout = cmp64(a, b, cmp);
         OP_SEL: d = {32'd0, pin ? a32 : b32};
-{shift64_arms}{mul64_arm}{div_arms}        default: d = 64'd0;
+{shift64_arms}{mul64_arm}        default: d = 64'd0;
     endcase
 end
 /* verilator lint_on UNUSEDSIGNAL */
 "#;
 
-/// One width's divider function in the ALU's Verilog: `div{w}`.
-fn div_function(w: u32) -> String {
-    let top = w - 1;
-    format!(
-        r#"function [{top}:0] div{w}(input [{top}:0] x, input [{top}:0] y, input s, input want_rem);
-    reg [{top}:0] ux, uy, q, r;
-    reg nq, nr;
-    begin
-        if (y == 0) begin
-            div{w} = want_rem ? x : {{{w}{{1'b1}}}};
-        end else if (!s) begin
-            div{w} = want_rem ? x % y : x / y;
-        end else begin
-            ux = x[{top}] ? {w}'d0 - x : x;
-            uy = y[{top}] ? {w}'d0 - y : y;
-            q = ux / uy;
-            r = ux % uy;
-            nq = x[{top}] ^ y[{top}];
-            nr = x[{top}];
-            div{w} = want_rem ? (nr ? {w}'d0 - r : r) : (nq ? {w}'d0 - q : q);
-        end
-    end
-endfunction
-"#
-    )
-}
-
-/// The dividers' `case` arms in the ALU's Verilog.
 /// `mul64`'s three more 32 x 32 products, summed as a tree with the low one:
 /// mid halves, then the 128-bit sum (`SmConfig::mul64`).
 const MUL64_WIRES: &str = r#"wire [63:0] p_lh = a[31:0] * b[63:32];
@@ -487,9 +438,3 @@ const SHIFT64_ARMS: &str = r#"        OP_SHL64: d = (b32 > 32'd63) ? 64'd0 : (a 
 "#;
 
 const MUL64_ARM: &str = "        OP_MUL64: d = hi ? p64[127:64] : p64[63:0];\n";
-
-const DIV_ARMS: &str = r#"        OP_DIV: d = {32'd0, div32(a32, b32, sgn, 1'b0)};
-        OP_REM: d = {32'd0, div32(a32, b32, sgn, 1'b1)};
-        OP_DIV64: d = div64(a, b, sgn, 1'b0);
-        OP_REM64: d = div64(a, b, sgn, 1'b1);
-"#;

@@ -48,13 +48,14 @@ pub mod aux {
 }
 
 /// ROM word width.
-pub const WORD_BITS: usize = 17;
+pub const WORD_BITS: usize = 18;
 
 /// One ROM word: class[4:0], wide_a[5], wide_b[6], d_words[8:7], setp[9], aux[11:10],
 /// fp[12] (the lane's FPU, not its integer ALU, computes the result),
 /// ity_d[13] (a 64-bit `IntTy` makes `d` a pair), shfl[14] (the warp shuffle:
 /// gather then select), ity_a[15] (a 64-bit `IntTy` makes `a` a pair),
-/// sfu[16] (the lane's special-function unit computes the result).
+/// sfu[16] (the lane's special-function unit computes the result), div[17]
+/// (the lane's iterative divider computes the result).
 /// `units`: the SM's FP32 (and SFU) units, binary64 units and integer
 /// dividers (`SmConfig::units`); opcodes of a missing unit decode as not
 /// implemented.
@@ -105,6 +106,7 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
         _ => aux::NONE,
     };
     let shfl = op == Opcode::Shfl;
+    let div = units.int_div && alu::DIV_OPS.contains(&op);
     class
         | (wide_a as u64) << 5
         | (wide_b as u64) << 6
@@ -116,6 +118,7 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
         | (shfl as u64) << 14
         | (ity_a as u64) << 15
         | (sfu as u64) << 16
+        | (div as u64) << 17
 }
 
 /// The optional unit (the `SmConfig` field) an instruction needs and

@@ -49,6 +49,7 @@ pub mod coalesce;
 pub mod config;
 pub mod cosim;
 pub mod decode;
+pub mod div;
 pub mod fpu;
 pub mod memories;
 pub mod plant;

@@ -88,6 +88,7 @@ use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
 use crate::coalesce::Coalescer;
 use crate::decode::DecodeRom;
+use crate::div::Divider;
 use crate::fpu::Fpu;
 use crate::ram::{SyncRam, ADDR_BITS};
 use crate::reg::{Reg, Regs};
@@ -434,6 +435,8 @@ pub struct Sm {
     beat: Reg<Bits<8>>,
     phase: Reg<Bits<2>>,
     res_pred: Reg<Bits<64>>,
+    /// The lanes' dividers compute, or hold, the current beat's division.
+    dv_on: Reg<Bit>,
     res_carry: Reg<Bits<64>>,
     cc_we: Reg<Bit>,
     mt: Reg<Bits<8>>,
@@ -581,6 +584,11 @@ pub struct Sm {
     setp: Signal<Local, Bit>,
     is_fp: Signal<Local, Bit>,
     is_sfu: Signal<Local, Bit>,
+    /// A division: the lanes' dividers compute the result.
+    is_div: Signal<Local, Bit>,
+    /// Every lane's divider is done; Exec waits for them this cycle.
+    dv_done: Signal<Local, Bit>,
+    div_wait: Signal<Local, Bit>,
     is_shfl: Signal<Local, Bit>,
     /// A 64-bit `IntTy` (`mod[5]`): conversions whose `d` or `a` it widens.
     ity64: Signal<Local, Bit>,
@@ -735,6 +743,8 @@ pub struct Sm {
     /// written at CTA start and read by `s2r`.
     tids: Vec<SyncRam<32>>,
     alus: Vec<IntAlu>,
+    /// Per lane with `SmConfig::int_div`: the iterative divider.
+    divs: Vec<Divider>,
     fpus: Vec<Fpu>,
     sfus: Vec<Sfu>,
     sched: WarpPick,
@@ -895,6 +905,8 @@ pub struct Sm {
     _fpus: usize,
     /// Lanes with a special-function unit: all of them with `fp32`, else none.
     _sfus: usize,
+    /// Lanes with a divider: all of them with `int_div`, else none.
+    _divs: usize,
     _words: usize,
     _depth: usize,
     _ws: usize,
@@ -912,10 +924,10 @@ impl Logic for Sm {
             r_total, r_gridid, r_code_len, r_slots, r_slog, nx_x, nx_y, nx_z, nx_lin, more, epoch, slot, init_w, init_k, rem, init_t,
             tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, pf_st, pf_cur, pf_ir,
             pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, fq_warp, fq_pc, fq_mask, fq_empty, pf_cnt, beat, phase,
-            res_pred, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt, r_thr,
-            t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code, t_warp, t_pc,
-            t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain, wm_single,
-            wm_rep, port_a, port_b, port_c
+            res_pred, dv_on, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt,
+            r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code, t_warp,
+            t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain,
+            wm_single, wm_rep, port_a, port_b, port_c
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
@@ -1087,6 +1099,7 @@ impl Logic for Sm {
         self.setp.next = self.rom.word.val().get_bit(9);
         self.is_fp.next = self.rom.word.val().get_bit(12);
         self.is_sfu.next = self.rom.word.val().get_bit(16);
+        self.is_div.next = self.rom.word.val().get_bit(17);
         self.is_shfl.next = self.rom.word.val().get_bit(14);
         // Predicate destination: d[2:0], or mod[4:2] for shfl's in-range predicate.
         self.pd.next = self.f_d.val().get_bits::<3>(0);
@@ -1198,8 +1211,21 @@ impl Logic for Sm {
         self.beat_last.next = self.beat.q.val() == self.last_beat.val();
         // Exec commits in its last cycle, unless the prefetch still holds the
         // stack or the predicate read port (then it waits a cycle).
-        self.commit_now.next =
-            (self.state.q.val() == SmState::Exec) & self.beat_last.val() & (!self.wide.val() | (self.phase.q.val() == 3));
+        // A division's beat waits for the lanes' dividers: it starts them in
+        // the cycle its operands are there (for a 64-bit one, phase 2) and
+        // goes on when they are done.
+        self.dv_done.next = true;
+        for l in 0..self._divs {
+            self.dv_done.next = self.dv_done.val() & self.divs[l].done.val();
+        }
+        self.div_wait.next = (self.state.q.val() == SmState::Exec)
+            & self.is_div.val()
+            & (!self.wide.val() | (self.phase.q.val() == 2))
+            & !(self.dv_on.q.val() & self.dv_done.val());
+        self.commit_now.next = (self.state.q.val() == SmState::Exec)
+            & self.beat_last.val()
+            & (!self.wide.val() | (self.phase.q.val() == 3))
+            & !self.div_wait.val();
         // A load commits in its last write-back cycle; a store (or an atomic
         // into rz) in its last beat's request, when the bus serves it
         // all (see `committing`).
@@ -1560,6 +1586,18 @@ impl Logic for Sm {
                 settle!(self.fpus[l]);
                 self.lane_d[l].next = self.fpus[l].d.val();
                 self.gp.bits[l].next = self.fpus[l].pout.val();
+            }
+        }
+        self.dv_on.d.next = self.dv_on.q.val();
+        for l in 0..self._divs {
+            self.divs[l].clock.next = self.clock.val();
+            self.divs[l].start.next = self.div_wait.val() & !self.dv_on.q.val();
+            self.divs[l].op.next = self.f_op.val();
+            self.divs[l].modv.next = self.f_mod.val();
+            self.divs[l].a.next = self.lane_a[l].val();
+            self.divs[l].b.next = self.lane_b[l].val();
+            if self.is_div.val() {
+                self.lane_d[l].next = self.divs[l].d.val();
             }
         }
         for l in 0..self._sfus {
@@ -2274,8 +2312,12 @@ impl Logic for Sm {
             SmState::Exec => {
                 if self.ex_stall.val() {
                     self.c_front.d.next = self.c_front.q.val() + 1;
+                } else if self.div_wait.val() {
+                    self.c_exec.d.next = self.c_exec.q.val() + 1;
+                    self.dv_on.d.next = true;
                 } else {
                     self.c_exec.d.next = self.c_exec.q.val() + 1;
+                    self.dv_on.d.next = false;
                     if self.wide.val() {
                         self.n_phase.next = self.phase.q.val() + 1;
                     }
