@@ -852,7 +852,7 @@ pub struct Sm {
     rf_wshift: Constant<Bits<8>>,
     /// Register-number bits a register-file address keeps, and their mask
     /// (a register's slot in its thread's block; `rz` masks to a register,
-    /// so no register-file port reads or writes it).
+    /// so the control reads it as zero and drops writes to it).
     rbits: Constant<Bits<8>>,
     rmask: Constant<Bits<7>>,
     /// log2 of the beats; a warp's last register-file word (`InitFill`);
