@@ -5,7 +5,8 @@
 # `cargo build --release`; HEDDLE=path overrides the binary).
 #
 # For every corpus and differential case (its default PTX variant, kernel.ptx)
-# `heddle compile --emit stats --max-regs N` at N = 127 (the whole ISA), 32,
+# `heddle compile --config wide --emit stats --max-regs N` (`wide` has the
+# whole ISA's 127 registers; `default` 32) at N = 127, 32,
 # 24 and 16 (tiny's regs_per_thread, the documented minimum): the registers
 # the kernel needs (`Kernel::regs`, its callees and the stack pointer
 # included) and the spills of all the file's functions (virtual registers
@@ -31,7 +32,7 @@ echo "Per case: \`heddle compile K.ptx --emit stats --max-regs N\`; **regs** is 
 echo "the kernel needs (\`Kernel::regs\`: allocated values, spill scratch, the stack"
 echo "pointer, its callees), **spills** counts the virtual registers of all the"
 echo "file's functions that live in the frame and the bytes of spill stores/loads"
-echo "(static, as ptxas reports them). 127 is the whole ISA (no \`--max-regs\`);"
+echo "(static, as ptxas reports them), compiled for \`wide\` (\`--config wide\`, 127 registers: the whole ISA);"
 echo "16 is \`tiny\`'s \`regs_per_thread\` and the documented minimum budget."
 echo
 printf "| case | kernel | regs (127) |"
@@ -45,7 +46,7 @@ for c in $cases; do
     p="$c/$(ptx_of "$c")"
     printf "| %s | \`%s\` |" "${c#tests/}" "$k"
     for n in $budgets; do
-        s=$("$H" compile "$p" --emit stats --max-regs "$n" 2>&1) || { printf " error |"; continue; }
+        s=$("$H" compile "$p" --config wide --emit stats --max-regs "$n" 2>&1) || { printf " error |"; continue; }
         regs=$(echo "$s" | awk -v k="$k" '$1 == k { print $4 }')
         spills=$(echo "$s" | awk 'NR > 1 { v += $5; st += $6; ld += $7 } END { printf "%d / %d+%d", v, st, ld }')
         if [ "$n" = 127 ]; then printf " %s |" "$regs"; else printf " %s / %s |" "$regs" "$spills"; fi
@@ -62,12 +63,12 @@ echo
 g_all=0; g_scratch=0; g_neg=0; n_preds=0; n_inst=0
 for c in $cases; do
     p="$c/$(ptx_of "$c")"
-    a=$("$H" compile "$p" --emit asm 2>/dev/null | grep -v '^\s*//' | grep -v '^\s*\.' | grep -v ':$')
+    a=$("$H" compile "$p" --config wide --emit asm 2>/dev/null | grep -v '^\s*//' | grep -v '^\s*\.' | grep -v ':$')
     n_inst=$((n_inst + $(echo "$a" | grep -c .)))
     g_all=$((g_all + $(echo "$a" | grep -o '@!\?p[0-9]' | wc -l)))
     g_scratch=$((g_scratch + $(echo "$a" | grep -o '@!\?p6' | wc -l)))
     g_neg=$((g_neg + $(echo "$a" | grep -o '@!p[0-9]' | wc -l)))
-    n_preds=$((n_preds + $("$H" compile "$p" --emit stats | awk 'NR > 1 { s += $9 } END { print s + 0 }')))
+    n_preds=$((n_preds + $("$H" compile "$p" --config wide --emit stats | awk 'NR > 1 { s += $9 } END { print s + 0 }')))
 done
 echo "| ISA instructions | guards | on p6 (scratch) | on p0..p4 | negated | PTX predicates in predicate registers |"
 echo "|---:|---:|---:|---:|---:|---:|"
