@@ -237,25 +237,9 @@ fn several_ctas_are_resident_at_once() {
 /// the lockstep stops there.
 #[test]
 fn register_words_of_an_earlier_cta_read_zero_after_the_epoch_wraps() {
-    let o = heddle(&[
-        "run",
-        "tests/programs/cta_slots.hasm",
-        "--kernel",
-        "slots",
-        "--engine",
-        "rtl",
-        "--lockstep",
-        "--config",
-        "tiny",
-        "--grid",
-        "40",
-        "--block",
-        "8",
-        "--arg",
-        "buf:out:u32:320",
-        "--arg",
-        "buf:ids:u32:320",
-    ]);
+    let args = "run tests/programs/cta_slots.hasm --kernel slots --engine rtl --lockstep --config tiny --grid 40 --block 8 \
+                --arg buf:out:u32:320 --arg buf:ids:u32:320";
+    let o = heddle(&args.split_whitespace().collect::<Vec<_>>());
     let t = text(&o);
     assert_eq!(o.status.code(), Some(0), "{t}");
     let want: Vec<String> = (0..40).flat_map(|c| (0..8).map(move |i| (1000 * c + 7 - i).to_string())).collect();
