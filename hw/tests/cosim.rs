@@ -31,6 +31,15 @@ const CORNERS: &[u64] = &[
     0xffff_ffff_ffff_ffff,
 ];
 
+/// One clock cycle of a clocked block under rust-hdl: a rising edge, then
+/// the falling one, each settled.
+fn tick<B: Block>(b: &mut B, clock: impl Fn(&mut B) -> &mut Signal<In, Clock>) {
+    clock(b).next = true.into();
+    settle(b);
+    clock(b).next = false.into();
+    settle(b);
+}
+
 fn operand(rng: &mut fastrand::Rng, wide: bool) -> u64 {
     let v = match rng.u8(0..4) {
         0 => CORNERS[rng.usize(..CORNERS.len())],
@@ -128,10 +137,7 @@ fn sync_ram_verilog_matches_its_model() {
         ram.we.next = v[3] == 1;
         assert!(settle(&mut ram));
         assert_eq!(ram.rdata.val().to_u64() as u128, h[0], "vector {i}: {v:x?}");
-        ram.clock.next = true.into();
-        settle(&mut ram);
-        ram.clock.next = false.into();
-        settle(&mut ram);
+        tick(&mut ram, |b| &mut b.clock);
     }
 }
 
@@ -156,10 +162,7 @@ fn bank_ram_verilog_matches_its_model() {
         ram.be.next = (v[3] as u64).into();
         assert!(settle(&mut ram));
         assert_eq!(ram.rdata.val().to_u64() as u128, h[0], "vector {i}: {v:x?}");
-        ram.clock.next = true.into();
-        settle(&mut ram);
-        ram.clock.next = false.into();
-        settle(&mut ram);
+        tick(&mut ram, |b| &mut b.clock);
     }
 }
 
@@ -259,10 +262,7 @@ fn divider_verilog_matches_its_model() {
                 eprintln!("vector {i} {v:x?}: rust-hdl {sim:x?} verilog {h:x?}");
             }
         }
-        div.clock.next = true.into();
-        settle(&mut div);
-        div.clock.next = false.into();
-        settle(&mut div);
+        tick(&mut div, |b| &mut b.clock);
     }
     assert_eq!(bad, 0, "{bad} of {} vectors differ", vectors.len());
     // The model's results are the ISA's: spot-check the rules on the hardware's answers.
