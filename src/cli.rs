@@ -443,6 +443,9 @@ enum Cmd {
         /// With verilator: the SM configurations to draw (each a Verilator build).
         #[arg(long, default_value_t = 3)]
         configs: usize,
+        /// Run every program on one of these presets instead of a configuration drawn from the legal space.
+        #[arg(long = "config", value_enum, value_delimiter = ',', conflicts_with = "configs")]
+        presets: Vec<Preset>,
         /// Build the SM with this planted bug (docs/fuzzing.md; or $HEDDLE_PLANT).
         #[arg(long)]
         plant: Option<heddle_hw::plant::Plant>,
@@ -770,6 +773,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             corpus,
             merge,
             configs,
+            presets,
             plant,
             plants,
             out,
@@ -801,6 +805,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 shard: shard.unwrap_or((0, 1)),
                 corpus,
                 configs,
+                presets: presets.iter().map(|p| Ok((p.name(), sm_config(p.name(), &[])?))).collect::<Result<_, String>>()?,
                 plant,
             };
             let (text, bad) = match plants {

@@ -34,6 +34,8 @@ pub struct Opts {
     pub shard: (u64, u64),
     pub corpus: Option<PathBuf>,
     pub configs: usize,
+    /// `--config`: the presets to run on, by name (none: draw configurations).
+    pub presets: Vec<(&'static str, SmConfig)>,
     pub plant: Option<Plant>,
 }
 
@@ -50,26 +52,30 @@ pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 
 /// The SMs of a campaign with the Verilator engine: `n` drawn from the legal
 /// space (seeded by the campaign's seed; at most 8 lanes, so that each
-/// Verilator build takes well under a minute), built before the clock starts.
-fn verilator_pool(seed: u64, n: usize, status: &crate::progress::Status) -> Result<Vec<SmConfig>, String> {
-    let mut pool = vec![];
-    for i in 0..n as u64 {
-        let mut c = config_of_seed(seed ^ 0x5eed_c0f1_u64.wrapping_mul(i + 1));
-        c.lanes = c.lanes.min(8);
-        status.say(format!("building the Verilator model of SM {} of {n} (once per configuration)", i + 1));
-        heddle_sim::verilator::prepare(&c)?;
-        pool.push(c);
-    }
-    Ok(pool)
+/// Verilator build takes well under a minute).
+fn verilator_pool(seed: u64, n: usize) -> Vec<SmConfig> {
+    (0..n as u64)
+        .map(|i| {
+            let c = config_of_seed(seed ^ 0x5eed_c0f1_u64.wrapping_mul(i + 1));
+            SmConfig { lanes: c.lanes.min(8), ..c }
+        })
+        .collect()
 }
 
 /// The plan of a campaign from the options.
 fn plan(o: &Opts, status: &crate::progress::Status) -> Result<Plan, String> {
     let oracle = Oracle::new(&o.engines)?;
     let mut g = gen::Options { avoid_known: o.avoid_known, ..Default::default() };
+    g.configs = o.presets.iter().map(|(_, c)| c.clone()).collect();
     if oracle.engines.contains(&Engine::Verilator) {
         heddle_hw::plant::set(o.plant);
-        g.configs = verilator_pool(o.seed, o.configs.max(1), status)?;
+        if g.configs.is_empty() {
+            g.configs = verilator_pool(o.seed, o.configs.max(1));
+        }
+        for (i, c) in g.configs.iter().enumerate() {
+            status.say(format!("building the Verilator model of SM {} of {} (once per configuration)", i + 1, g.configs.len()));
+            heddle_sim::verilator::prepare(c)?;
+        }
     }
     let start = match &o.corpus {
         Some(dir) => read_resume(dir, o)?,
@@ -186,6 +192,14 @@ pub fn run(o: &Opts, status: &crate::progress::Status) -> Result<(String, usize)
     Ok((text, s.found.len() + s.invalid.len()))
 }
 
+/// ` --config a,b` when the campaign ran on presets.
+fn presets_arg(o: &Opts) -> String {
+    match o.presets.is_empty() {
+        true => String::new(),
+        false => format!(" --config {}", o.presets.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(",")),
+    }
+}
+
 fn rate(n: f64, t: f64) -> f64 {
     n / t.max(1e-9)
 }
@@ -195,6 +209,7 @@ fn json(o: &Opts, p: &Plan, s: &Summary, files: &[String], added: Option<usize>)
         s.secs.keys().map(|e| (e.to_string(), serde_json::json!(rate(s.programs as f64, s.secs[e])))).collect();
     let v = serde_json::json!({
         "seed": o.seed,
+        "presets": o.presets.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
         "shard": format!("{}/{}", o.shard.0, o.shard.1),
         "jobs": p.jobs,
         "engines": p.oracle.engines.iter().map(|e| e.name()).collect::<Vec<_>>(),
@@ -224,10 +239,11 @@ fn json(o: &Opts, p: &Plan, s: &Summary, files: &[String], added: Option<usize>)
 fn text(o: &Opts, p: &Plan, s: &Summary, files: &[String], added: Option<usize>) -> String {
     let engines: Vec<String> = s.secs.keys().map(|e| format!("{e} {:.1} programs/s", rate(s.programs as f64, s.secs[e]))).collect();
     let mut t = format!(
-        "heddle fuzz --seed {}{}: {} programs in {:.1} s ({:.1}/s, {} job{}); {}\n\
+        "heddle fuzz --seed {}{}{}: {} programs in {:.1} s ({:.1}/s, {} job{}); {}\n\
          {} warp instructions (golden), {} RTL cycles\n\
          coverage: {} opcodes, {} opcode.modifier forms; {} of {} functional points\n",
         o.seed,
+        presets_arg(o),
         o.plant.map_or(String::new(), |p| format!(" (planted bug {})", p.name())),
         s.programs,
         s.wall_s,
@@ -342,8 +358,11 @@ fn run_ptx(o: &Opts, status: &crate::progress::Status) -> Result<(String, usize)
         || o.corpus.is_some()
         || o.plant.is_some()
         || o.programs.is_some()
+        || !o.presets.is_empty()
     {
-        return Err("--target ptx runs on ptx, golden and rtl, in one job, for --seconds, without shards, corpus or plants".into());
+        return Err(
+            "--target ptx runs on ptx, golden and rtl, in one job, for --seconds, on `default`, without shards, corpus or plants".into()
+        );
     }
     let rtl = o.engines.contains(&Engine::Rtl);
     let s = ptx_campaign_with(o.seed, o.seconds, rtl, 120.0, o.max_mismatches.max(1), PtxOptions::default(), |s: &PtxSummary| {

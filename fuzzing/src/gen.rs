@@ -9,12 +9,13 @@
 //! the reconvergence stack's depth, and (rarely) accesses that fault on
 //! purpose. It renders to assembly text; the shrinker edits the tree.
 //!
-//! Register plan (every kernel declares `.regs 24`):
+//! Register plan (a kernel declares `.regs H`, H = [`val_hi`]: 24, or 16
+//! on an SM with fewer registers, as `tiny`):
 //!
 //! ```text
 //! r0 tid.x   r1 global thread id   r2 &out[thread] (128 bytes each)   r3 &data
 //! r4 r5 loop counters (nesting levels 0, 1; r5 also the depth of `rec`)   r6 r7 temporaries
-//! r8..r23 values: stored to out[thread][0..64] before every exit (the signature)
+//! r8..rH-1 values: stored to out[thread][0..4(H-8)] before every exit (the signature)
 //! p0 branch conditions; p1.. values
 //! ```
 
@@ -34,9 +35,16 @@ pub const THREAD_BYTES: u32 = 128;
 pub const COLUMNS: u32 = 4;
 /// Atomic counter words per warp, and shared by the grid.
 pub const COUNTERS: u32 = 4;
-/// Register groups of values.
+/// The first value register.
 pub const VAL_LO: u8 = 8;
+/// One past the last value register when the SM has that many.
 pub const VAL_HI: u8 = 24;
+
+/// One past the last value register on `c`: [`VAL_HI`], or the SM's
+/// register count rounded down to whole 128-bit groups.
+pub fn val_hi(c: &SmConfig) -> u8 {
+    (c.regs_per_thread.min(VAL_HI as u32) as u8) & !3
+}
 
 /// The format of the generated `vprintf` calls (arguments: three words).
 pub const PRINTF_FORMAT: &str = "t%u: %x %d\n";
@@ -170,6 +178,8 @@ impl Case {
             ("mul64", c.mul64.to_string()),
             ("shift64", c.shift64.to_string()),
             ("bus_bits", c.bus_bits.to_string()),
+            ("local_bytes", c.local_bytes.to_string()),
+            ("imem_words", c.imem_words.to_string()),
         ];
         let sets: String = sets.iter().map(|(k, v)| format!(" --set {k}={v}")).collect();
         let waits = self.bus_waits.map_or(String::new(), |w| format!(" --bus-waits {w}"))
@@ -185,7 +195,7 @@ impl Case {
 
     /// The kernel `fuzz` as Heddle assembly.
     pub fn render(&self) -> String {
-        let mut r = Render { text: String::new(), label: 0 };
+        let mut r = Render { text: String::new(), label: 0, hi: val_hi(&self.config) };
         let w = |r: &mut Render, s: &str| {
             r.text.push_str("    ");
             r.text.push_str(s);
@@ -194,7 +204,8 @@ impl Case {
         let fmt: Vec<String> = PRINTF_FORMAT.bytes().chain([0]).map(|b| b.to_string()).collect();
         r.text.push_str(&format!(".const fmt .b8 {}\n", fmt.join(", ")));
         r.text.push_str(".kernel fuzz\n    .param out 8\n    .param data 8\n");
-        r.text.push_str(&format!("    .regs {VAL_HI}\n    .shared {}\n    .local 96\n", self.shared_bytes()));
+        let hi = r.hi;
+        r.text.push_str(&format!("    .regs {hi}\n    .shared {}\n    .local 96\n", self.shared_bytes()));
         for s in [
             "s2r r0, tid.x",
             "s2r r6, ctaid.x",
@@ -208,7 +219,7 @@ impl Case {
             w(&mut r, s);
         }
         // Values start as a mix of the thread id and the data.
-        for v in VAL_LO..VAL_HI {
+        for v in VAL_LO..hi {
             let k = v as u32 - VAL_LO as u32;
             match k % 4 {
                 0 => w(&mut r, &format!("add r{v}, r1, {:#x}", SPECIAL[k as usize * 2 % SPECIAL.len()])),
@@ -236,6 +247,8 @@ impl Case {
 struct Render {
     text: String,
     label: u32,
+    /// [`val_hi`] of the case's SM.
+    hi: u8,
 }
 
 impl Render {
@@ -254,8 +267,8 @@ impl Render {
         format!("L{}", self.label)
     }
     fn sig(&mut self) {
-        for q in 0..4 {
-            self.line(&format!("st.global.b128 [r2+{}], r{}", 16 * q, VAL_LO + 4 * q));
+        for q in 0..(self.hi - VAL_LO) / 4 {
+            self.line(&format!("st.global.b128 [r2+{}], r{}", 16 * q as u32, VAL_LO + 4 * q));
         }
     }
     fn exit(&mut self) {
@@ -470,7 +483,7 @@ pub fn case_with(u: &mut Unstructured, opts: Options) -> Result<Case> {
 
 impl Gen<'_, '_> {
     fn val(&mut self, count: u8) -> Result<u8> {
-        let n = (VAL_HI - VAL_LO) / count;
+        let n = (val_hi(&self.cfg) - VAL_LO) / count;
         Ok(VAL_LO + count * self.u.int_in_range(0..=n - 1)?)
     }
     fn pred(&mut self) -> Result<u8> {
@@ -570,16 +583,18 @@ impl Gen<'_, '_> {
             54..=61 => self.warp_op()?,
             62..=65 => self.carry()?,
             67..=68 => {
+                // The arguments go in the last four value registers.
                 let (a, b) = (self.val(1)?, self.val(1)?);
+                let p = val_hi(&self.cfg) - 4;
                 Stmt::Code(vec![
                     "st.local.b32 [rz+64], r1".into(),
                     format!("st.local.b32 [rz+68], r{a}"),
                     format!("st.local.b32 [rz+72], r{b}"),
-                    "mov r20, fmt+0xfd000000".into(),
-                    "mov r21, 0".into(),
-                    "mov r22, 0xff000040".into(),
-                    "mov r23, 0".into(),
-                    "syscall.vprintf r20, r20".into(),
+                    format!("mov r{p}, fmt+0xfd000000"),
+                    format!("mov r{}, 0", p + 1),
+                    format!("mov r{}, 0xff000040", p + 2),
+                    format!("mov r{}, 0", p + 3),
+                    format!("syscall.vprintf r{p}, r{p}"),
                 ])
             }
             66 => Stmt::Code(vec![(*self.u.choose(&["nop", "fence.cta", "fence.gpu", "fence.sys"])?).to_string()]),

@@ -173,7 +173,12 @@ pub fn compare(golden: &EngineRun, other: &EngineRun, engine: Engine, case: &Cas
         let place = if off < case.col_base() {
             let t = off / gen::THREAD_BYTES;
             let w = off % gen::THREAD_BYTES / 4;
-            let what = if w < 16 { format!("r{} (signature)", w + gen::VAL_LO as u32) } else { format!("scratch word {}", w - 16) };
+            let sig = (gen::val_hi(&case.config) - gen::VAL_LO) as u32;
+            let what = match w {
+                w if w < sig => format!("r{} (signature)", w + gen::VAL_LO as u32),
+                w if w < 16 => format!("word {w} (past the signature)"),
+                w => format!("scratch word {}", w - 16),
+            };
             format!("out[thread {t}] {what}")
         } else if off < case.counter_base() {
             let k = (off - case.col_base()) / 4;

@@ -36,6 +36,28 @@ fn bounded_campaign_has_no_mismatch() {
     }
 }
 
+/// `heddle fuzz --config tiny,default`: the generator fits each preset
+/// (`tiny` has 16 registers, so its kernels keep 8 values, not 16).
+#[test]
+fn campaign_on_the_presets_has_no_mismatch() {
+    let presets = vec![heddle_hw::SmConfig::tiny(), heddle_hw::SmConfig::default()];
+    let opts = gen::Options { configs: presets.clone(), ..Default::default() };
+    for seed in 0..40 {
+        let c = case_of_bytes(&seed_bytes(seed), opts.clone());
+        assert!(presets.contains(&c.config));
+        let regs = if c.config == presets[0] { 16 } else { 24 };
+        assert!(c.render().contains(&format!(".regs {regs}\n")), "seed {seed}");
+        assemble(&c).unwrap();
+    }
+    let s = campaign(&Plan { seed: 3, seconds: 15.0, shrink_s: 60.0, jobs: 2, gen: opts, ..Plan::default() }, |_| {});
+    for f in &s.found {
+        eprintln!("seed {}: {}\n{}", f.seed, f.mismatch.detail, reproducer(&f.case, Some(f.seed), &f.mismatch));
+    }
+    assert!(s.invalid.is_empty(), "{:?}", s.invalid.first());
+    assert!(s.programs >= 10, "only {} programs", s.programs);
+    assert!(s.found.is_empty());
+}
+
 #[test]
 fn oracle_catches_a_corrupted_retire() {
     let c = case_of_seed(3);
