@@ -246,17 +246,17 @@ fn register_words_of_an_earlier_cta_read_zero_after_the_epoch_wraps() {
     assert!(t.contains(&format!("out = [{}]", want.join(", "))), "{t}");
 }
 
-/// Shared-memory bank conflicts (`default`: 32 banks, 8 lanes a beat, so 64
+/// Shared-memory bank conflicts (`default`: 8 banks, 8 lanes a beat, so 64
 /// threads are 8 beats; `strided` adds t / 8 to each word index, the same
-/// for a beat's lanes): a store or load of stride 1 or 33 words spreads a
-/// beat over 8 banks, no conflict; stride 32 puts a beat's 8 lanes on one
+/// for a beat's lanes): a store or load of stride 1 or 9 words spreads a
+/// beat over 8 banks, no conflict; stride 8 puts a beat's 8 lanes on one
 /// bank in 8 rows, 7 extra cycles per beat for the store and the load
-/// (8 x 2 x 7 = 112); stride 16 puts 4 lanes on each of 2 banks (8 x 2 x 3
+/// (8 x 2 x 7 = 112); stride 4 puts 4 lanes on each of 2 banks (8 x 2 x 3
 /// = 48); stride 0 puts every lane on one word: stores go one lane per
 /// cycle (8 x 7 = 56) and the load is a broadcast (0).
 #[test]
 fn shared_memory_bank_conflicts_are_counted() {
-    for (stride, want) in [(1, 0), (33, 0), (32, 112), (16, 48), (0, 56)] {
+    for (stride, want) in [(1, 0), (9, 0), (8, 112), (4, 48), (0, 56)] {
         let stride = format!("u32:{stride}");
         let args = [
             "run",

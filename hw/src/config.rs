@@ -121,10 +121,13 @@ impl SmConfig {
     /// The configuration tests and benchmarks use, sized for the block RAM
     /// of an ECP5 LFE5U-85F (208 DP16KD; `heddle synth` checks it): 8 lanes,
     /// 16 warps of 32 threads, 32 registers per thread (the compiler spills
-    /// beyond), 48 KiB of shared memory in 32 banks, 4,096 instruction
+    /// beyond), 48 KiB of shared memory in 8 banks, 4,096 instruction
     /// words. The register files take 96 DP16KD: 8 lanes x 3 read ports x
-    /// 2,048 words of 36 bits. FP32 and FP64 (the corpus has binary64
-    /// kernels; a shared, iterative FP64 unit is issue 21's plan).
+    /// 2,048 words of 36 bits. A bank per lane: a beat's 8 consecutive
+    /// words never conflict; 32 banks made the crossbar three times the
+    /// size and saved cycles in one corpus kernel (`docs/fpga.md`).
+    /// FP32 and FP64 (the corpus has binary64 kernels; a shared, iterative
+    /// FP64 unit is issue 21's plan).
     pub fn default_config() -> SmConfig {
         SmConfig {
             lanes: 8,
@@ -134,7 +137,7 @@ impl SmConfig {
             regs_per_thread: 32,
             preds: 7,
             shared_bytes: 48 * 1024,
-            shared_banks: 32,
+            shared_banks: 8,
             stack_depth: 64,
             local_bytes: 64 * 1024,
             fp32: true,
