@@ -13,7 +13,9 @@
 //!
 //! Operands arrive already selected (immediate or register); 64-bit
 //! operations (`isetp64`, `shl64`, `shr64`, `mul64`) take register pairs in
-//! `a`/`b` as 64-bit values. `pin` is the lane's predicate operand (`sel`);
+//! `a`/`b` as 64-bit values. The result `d` is 32 bits: a 64-bit result is
+//! computed a word at a time (`half`), so every shift, 32- or 64-bit, is one
+//! 64-to-32-bit funnel shifter. `pin` is the lane's predicate operand (`sel`);
 //! `pout` the lane's compare result (`isetp`, before the combine with the
 //! `pc` predicate, which the SM does on whole lane masks); `cin` the lane's
 //! carry flag, used only with `.x`.
@@ -33,7 +35,10 @@ pub struct IntAlu {
     pub c: Signal<In, Bits<32>>,
     pub cin: Signal<In, Bit>,
     pub pin: Signal<In, Bit>,
-    pub d: Signal<Out, Bits<64>>,
+    /// Which word of a 64-bit result (`shl64`, `shr64`, `mul64`) `d` is: the
+    /// SM runs those in two passes, low word first. 32-bit results ignore it.
+    pub half: Signal<In, Bit>,
+    pub d: Signal<Out, Bits<32>>,
     pub cout: Signal<Out, Bit>,
     /// The carry flag is written (`.cc` on add, sub, mad).
     pub cc_we: Signal<Out, Bit>,
@@ -62,6 +67,17 @@ pub const DIV_OPS: &[Opcode] = &[Opcode::Div, Opcode::Rem, Opcode::Div64, Opcode
 /// SM's control runs itself (`s2r`, `plop`, `nop`).
 pub fn ops() -> impl Iterator<Item = Opcode> {
     TABLE.iter().filter(|i| i.unit == Unit::Alu && !matches!(i.opcode, Opcode::S2r | Opcode::Plop | Opcode::Nop)).map(|i| i.opcode)
+}
+
+/// The opcodes with a 64-bit result, computed a word at a time (`half`).
+pub const WIDE_OPS: &[Opcode] = &[Opcode::Shl64, Opcode::Shr64, Opcode::Mul64];
+
+/// What the block computes: [`model`]'s result, word `half` of it for the
+/// [`WIDE_OPS`], its low word otherwise.
+pub fn word_model(op: u8, modv: u32, a: u64, b: u64, c: u64, cin: bool, pin: bool, half: bool) -> (u32, bool, bool, bool) {
+    let (d, cout, cc_we, pout) = model(op, modv, a, b, c, cin, pin);
+    let wide = WIDE_OPS.iter().any(|&w| w as u8 == op);
+    ((d >> if wide && half { 32 } else { 0 }) as u32, cout, cc_we, pout)
 }
 
 /// The reference semantics: (d, cout, cc_we, pout).
@@ -124,12 +140,20 @@ pub fn isa_localparams() -> String {
 impl Logic for IntAlu {
     fn update(&mut self) {
         // Combinational: outputs change only when an input did (saves simulation time).
-        let inputs =
-            [self.op.changed, self.modv.changed, self.a.changed, self.b.changed, self.c.changed, self.cin.changed, self.pin.changed];
+        let inputs = [
+            self.op.changed,
+            self.modv.changed,
+            self.a.changed,
+            self.b.changed,
+            self.c.changed,
+            self.cin.changed,
+            self.pin.changed,
+            self.half.changed,
+        ];
         if !inputs.contains(&true) {
             return;
         }
-        let (d, cout, cc_we, pout) = model(
+        let (d, cout, cc_we, pout) = word_model(
             self.op.val().index() as u8,
             self.modv.val().index() as u32,
             self.a.val().to_u64(),
@@ -137,8 +161,9 @@ impl Logic for IntAlu {
             self.c.val().to_u64(),
             self.cin.val(),
             self.pin.val(),
+            self.half.val(),
         );
-        self.d.next = d.into();
+        self.d.next = (d as u64).into();
         self.cout.next = cout;
         self.cc_we.next = cc_we;
         self.pout.next = pout;
@@ -153,11 +178,15 @@ impl Logic for IntAlu {
 
     fn hdl(&self) -> Verilog {
         let (mul64_wires, mul64_arm) = if self._mul64 { (MUL64_WIRES, MUL64_ARM) } else { ("", "") };
-        let shift64_arms = if self._shift64 { SHIFT64_ARMS } else { "" };
+        let (shift64_funnel, shift64_arm) = if self._shift64 { (SHIFT64_FUNNEL, SHIFT64_ARM) } else { ("", "") };
         let body = format!(
             "{}{}",
             isa_localparams(),
-            ALU_BODY.replace("{mul64_wires}", mul64_wires).replace("{mul64_arm}", mul64_arm).replace("{shift64_arms}", shift64_arms)
+            ALU_BODY
+                .replace("{mul64_wires}", mul64_wires)
+                .replace("{mul64_arm}", mul64_arm)
+                .replace("{shift64_funnel}", shift64_funnel)
+                .replace("{shift64_arm}", shift64_arm)
         );
         Verilog::Custom(crate::plant::patch(crate::plant::Plant::AluCmpLe, body, "4'd7: cmp32 = x <= y;", "4'd7: cmp32 = x < y;"))
     }
@@ -338,33 +367,78 @@ function [31:0] brev32(input [31:0] x);
     for (i = 0; i < 32; i = i + 1) brev32[i] = x[31 - i];
 endfunction
 
+// Every shift is one funnel shifter: ({h, l} >> k)[31:0] with k <= 32. A
+// left shift by n is the right shift by 32 - n of the word above it; a
+// 64-bit shift takes the pair of words its result word comes from.
+function [31:0] funnel(input [31:0] h, input [31:0] l, input [5:0] k);
+    reg [63:0] v;
+    begin
+        v = k[5] ? {32'd0, h} : {h, l};
+        v = k[4] ? {16'd0, v[63:16]} : v;
+        v = k[3] ? {8'd0, v[63:8]} : v;
+        v = k[2] ? {4'd0, v[63:4]} : v;
+        v = k[1] ? {2'd0, v[63:2]} : v;
+        funnel = k[0] ? v[32:1] : v[31:0];
+    end
+endfunction
+
+wire [31:0] ahi = a[63:32];
+// The sign fill of a signed right shift (zero for an unsigned one).
+wire [31:0] ext32 = {32{sgn & a32[31]}};
+wire [31:0] ext64 = {32{sgn & ahi[31]}};
+wire big32 = b32 > 32'd31;
+wire big64 = b32 > 32'd63;
+wire [5:0] shf_n = modv[MOD_CLAMP_LO] ? ((b32 > 32'd32) ? 6'd32 : b32[5:0]) : {1'b0, b32[4:0]};
+reg [31:0] fh, fl;
+reg [5:0] fk;
+wire [31:0] fout = funnel(fh, fl, fk);
+
+always @(*) begin
+    fh = 32'd0;
+    fl = 32'd0;
+    fk = 6'd0;
+    case (op)
+        OP_SHL: begin
+            fh = big32 ? 32'd0 : a32;
+            fk = 6'd32 - {1'b0, b32[4:0]};
+        end
+        OP_SHR: begin
+            fh = ext32;
+            fl = (big32 & !sgn) ? 32'd0 : a32;
+            fk = big32 ? 6'd31 : {1'b0, b32[4:0]};
+        end
+        OP_SHF: begin
+            fh = c32;
+            fl = a32;
+            fk = modv[MOD_SHFDIR_LO] ? shf_n : 6'd32 - shf_n;
+        end
+{shift64_funnel}        default: ;
+    endcase
+end
+
 reg [32:0] wide;
-reg [5:0] sh_n;
-reg [63:0] fun;
 reg signed [66:0] satv;
 
 always @(*) begin
-    d = 64'd0;
+    d = 32'd0;
     cout = 1'b0;
     cc_we = 1'b0;
     pout = 1'b0;
     wide = 33'd0;
-    sh_n = 6'd0;
-    fun = 64'd0;
     satv = 67'sd0;
     case (op)
-        OP_MOV: d = {32'd0, b32};
+        OP_MOV: d = b32;
         OP_ADD: begin
             wide = {1'b0, a32} + {1'b0, b32} + {32'd0, cin_x};
             satv = $signed({{35{a32[31]}}, a32}) + $signed({{35{b32[31]}}, b32}) + $signed({66'd0, cin_x});
-            d = {32'd0, sat ? sat_s32(satv) : wide[31:0]};
+            d = sat ? sat_s32(satv) : wide[31:0];
             cout = wide[32];
             cc_we = modv[MOD_CC_LO];
         end
         OP_SUB: begin
             wide = {1'b0, b32} + {32'd0, cin_x};
             satv = $signed({{35{a32[31]}}, a32}) - $signed({{35{b32[31]}}, b32}) - $signed({66'd0, cin_x});
-            d = {32'd0, sat ? sat_s32(satv) : (a32 - wide[31:0])};
+            d = sat ? sat_s32(satv) : (a32 - wide[31:0]);
             cout = {1'b0, a32} < wide;
             cc_we = modv[MOD_CC_LO];
         end
@@ -373,46 +447,32 @@ always @(*) begin
             if (sat) begin
                 satv = (sgn ? $signed({{35{mul_t[31]}}, mul_t}) : $signed({35'd0, mul_t}))
                      + $signed({{35{c32[31]}}, c32}) + $signed({66'd0, cin_x});
-                d = {32'd0, sat_s32(satv)};
+                d = sat_s32(satv);
             end else begin
                 wide = {1'b0, mul_t} + {1'b0, c32} + {32'd0, cin_x};
-                d = {32'd0, wide[31:0]};
+                d = wide[31:0];
                 cout = wide[32];
             end
         end
-        OP_MUL: d = {32'd0, mul_t};
-        OP_MIN: d = {32'd0, (sgn ? ($signed(a32) < $signed(b32)) : (a32 < b32)) ? a32 : b32};
-        OP_MAX: d = {32'd0, (sgn ? ($signed(a32) < $signed(b32)) : (a32 < b32)) ? b32 : a32};
-        OP_ABS: d = {32'd0, a32[31] ? (32'd0 - a32) : a32};
-        OP_AND: d = {32'd0, a32 & b32};
-        OP_OR: d = {32'd0, a32 | b32};
-        OP_XOR: d = {32'd0, a32 ^ b32};
-        OP_SHL: d = {32'd0, (b32 > 32'd31) ? 32'd0 : (a32 << b32[4:0])};
-        OP_SHR: begin
-            if (sgn) d = {32'd0, $signed(a32) >>> ((b32 > 32'd31) ? 5'd31 : b32[4:0])};
-            else d = {32'd0, (b32 > 32'd31) ? 32'd0 : (a32 >> b32[4:0])};
-        end
-        OP_SHF: begin
-            sh_n = modv[MOD_CLAMP_LO] ? ((b32 > 32'd32) ? 6'd32 : b32[5:0]) : {1'b0, b32[4:0]};
-            if (modv[MOD_SHFDIR_LO]) begin
-                fun = {c32, a32} >> sh_n;
-                d = {32'd0, fun[31:0]};
-            end else begin
-                fun = {c32, a32} << sh_n;
-                d = {32'd0, fun[63:32]};
-            end
-        end
-        OP_POPC: d = {32'd0, popc32(a32)};
-        OP_CLZ: d = {32'd0, clz32(a32)};
-        OP_BREV: d = {32'd0, brev32(a32)};
-        OP_BFIND: d = {32'd0, bfind32(a32, sgn, modv[MOD_SHIFTAMT_LO])};
-        OP_BFE: d = {32'd0, bfe32(a32, b32, sgn)};
-        OP_BFI: d = {32'd0, bfi32(a32, b32, c32)};
-        OP_PRMT: d = {32'd0, prmt32(a32, b32, c32, modv[MOD_PRMTMODE_LO +: 3])};
+        OP_MUL: d = mul_t;
+        OP_MIN: d = (sgn ? ($signed(a32) < $signed(b32)) : (a32 < b32)) ? a32 : b32;
+        OP_MAX: d = (sgn ? ($signed(a32) < $signed(b32)) : (a32 < b32)) ? b32 : a32;
+        OP_ABS: d = a32[31] ? (32'd0 - a32) : a32;
+        OP_AND: d = a32 & b32;
+        OP_OR: d = a32 | b32;
+        OP_XOR: d = a32 ^ b32;
+        OP_SHL, OP_SHR, OP_SHF: d = fout;
+        OP_POPC: d = popc32(a32);
+        OP_CLZ: d = clz32(a32);
+        OP_BREV: d = brev32(a32);
+        OP_BFIND: d = bfind32(a32, sgn, modv[MOD_SHIFTAMT_LO]);
+        OP_BFE: d = bfe32(a32, b32, sgn);
+        OP_BFI: d = bfi32(a32, b32, c32);
+        OP_PRMT: d = prmt32(a32, b32, c32, modv[MOD_PRMTMODE_LO +: 3]);
         OP_ISETP: pout = cmp32(a32, b32, cmp);
         OP_ISETP64: pout = cmp64(a, b, cmp);
-        OP_SEL: d = {32'd0, pin ? a32 : b32};
-{shift64_arms}{mul64_arm}        default: d = 64'd0;
+        OP_SEL: d = pin ? a32 : b32;
+{shift64_arm}{mul64_arm}        default: d = 32'd0;
     endcase
 end
 /* verilator lint_on UNUSEDSIGNAL */
@@ -429,12 +489,28 @@ wire [63:0] fix64 = ((sgn & a[63]) ? b : 64'd0) + ((sgn & b[63]) ? a : 64'd0);
 wire [127:0] p64 = {u64[127:64] - fix64, u64[63:0]};
 "#;
 
-/// `shl64` and `shr64` (`SmConfig::shift64`).
-const SHIFT64_ARMS: &str = r#"        OP_SHL64: d = (b32 > 32'd63) ? 64'd0 : (a << b32[5:0]);
+/// `shl64` and `shr64` (`SmConfig::shift64`): the funnel's words. Word 0
+/// of `x << n` is `lo << n` (zero from 32 places), word 1 the funnel of
+/// `hi:lo` (`lo << (n - 32)` from 32 places); word 0 of `x >> n` is the
+/// funnel of `hi:lo` (`hi >> (n - 32)` from 32 places), word 1 `hi >> n`
+/// (the sign fill from 32 places). Beyond 63 places: zero, or the sign
+/// fill (a signed shift by 63).
+const SHIFT64_FUNNEL: &str = r#"        OP_SHL64: begin
+            fk = 6'd32 - {1'b0, b32[4:0]};
+            if (!big64 && (half || !b32[5])) begin
+                fh = (half && !b32[5]) ? ahi : a32;
+                fl = (half && !b32[5]) ? a32 : 32'd0;
+            end
+        end
         OP_SHR64: begin
-            if (sgn) d = $signed(a) >>> ((b32 > 32'd63) ? 6'd63 : b32[5:0]);
-            else d = (b32 > 32'd63) ? 64'd0 : (a >> b32[5:0]);
+            fk = (big64 && sgn) ? 6'd31 : {1'b0, b32[4:0]};
+            if (!big64 || sgn) begin
+                fh = (half || b32[5] || big64) ? ext64 : ahi;
+                fl = (half && (b32[5] || big64)) ? ext64 : (half || b32[5] || big64) ? ahi : a32;
+            end
         end
 "#;
 
-const MUL64_ARM: &str = "        OP_MUL64: d = hi ? p64[127:64] : p64[63:0];\n";
+const SHIFT64_ARM: &str = "        OP_SHL64, OP_SHR64: d = fout;\n";
+
+const MUL64_ARM: &str = "        OP_MUL64: d = half ? (hi ? p64[127:96] : p64[63:32]) : (hi ? p64[95:64] : p64[31:0]);\n";

@@ -1558,9 +1558,11 @@ impl Logic for Sm {
             self.alus[l].c.next = self.vc[l].val().get_bits::<32>(0);
             self.alus[l].cin.next = self.beat_carry.val().get_bit(l);
             self.alus[l].pin.next = self.beat_paux.val().get_bit(l);
+            // A 64-bit result's high word is computed in phase 3 (see Exec).
+            self.alus[l].half.next = self.wide.val() & (self.phase.q.val() == 3);
             #[hdl_skip]
             settle!(self.alus[l]);
-            self.lane_d[l].next = self.alus[l].d.val();
+            self.lane_d[l].next = bit_cast::<64, 32>(self.alus[l].d.val());
             self.gp.bits[l].next = self.alus[l].pout.val();
             self.gc.bits[l].next = self.alus[l].cout.val();
         }
@@ -2353,7 +2355,11 @@ impl Logic for Sm {
                             if self.phase.q.val() == 3 {
                                 self.rf[l].waddr.next =
                                     self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
-                                self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rhi.q[l].val());
+                                // The ALU computes the high word now; the other units' is from phase 2.
+                                self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lane_d[l].val());
+                                if self.is_fp.val() | self.is_sfu.val() | self.is_div.val() {
+                                    self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rhi.q[l].val());
+                                }
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
                             }
                         }
