@@ -94,7 +94,9 @@ pub struct ConfigError(pub String);
 
 impl SmConfig {
     /// The smallest preset, meant for an iCE40 HX8K (it does not fit yet: see
-    /// the README): 4 lanes, warps of 8, 16 registers, no FP units.
+    /// the README): 4 lanes, warps of 8, 16 registers, no FP units, 1,024
+    /// instruction words (the largest of `tests/tiny`'s kernels is about
+    /// 560; 2,048 took the HX8K's 32 block RAMs alone).
     pub fn tiny() -> SmConfig {
         SmConfig {
             lanes: 4,
@@ -114,7 +116,7 @@ impl SmConfig {
             shift64: false,
             bus_bits: 32,
             instruction_budget: 100_000_000,
-            imem_words: 2048,
+            imem_words: 1024,
         }
     }
 

@@ -1,8 +1,9 @@
-//! `Divider`: one lane's iterative integer divider, for `div`, `rem`,
+//! `Divider`: the SM's iterative integer divider, for `div`, `rem`,
 //! `div64` and `rem64` (PTX's total rules: `x / 0` is all ones, `x rem 0`
 //! is `x`, `MIN / -1` is `MIN` with remainder 0; 32-bit results
 //! zero-extended). It replaces the combinational dividers the lane ALUs
-//! had, which no ECP5 flow could synthesize for `default`.
+//! had, which no ECP5 flow could synthesize for `default`. There is one
+//! per SM (with `SmConfig::int_div`): it divides a beat's lanes in turn.
 //!
 //! Ports: `start` (with `op`, `modv`, `a`, `b`, as the ALU takes them) is
 //! taken at a rising edge; `done` rises [`Divider::latency`] edges later

@@ -435,8 +435,10 @@ pub struct Sm {
     beat: Reg<Bits<8>>,
     phase: Reg<Bits<2>>,
     res_pred: Reg<Bits<64>>,
-    /// The lanes' dividers compute, or hold, the current beat's division.
+    /// The divider computes, or holds, a lane's division of the current beat.
     dv_on: Reg<Bit>,
+    /// That lane (the divider serves a beat's lanes in turn, lane 0 first).
+    dv_lane: Reg<Bits<8>>,
     res_carry: Reg<Bits<64>>,
     cc_we: Reg<Bit>,
     mt: Reg<Bits<8>>,
@@ -505,6 +507,9 @@ pub struct Sm {
     clo: Regs<Bits<64>>,
     chi: Regs<Bits<64>>,
     rhi: Regs<Bits<64>>,
+    /// The current beat's quotients or remainders, per lane, as the divider
+    /// finishes each.
+    dv_res: Regs<Bits<64>>,
     /// The warp's shuffle source values, one per thread.
     sbuf: Regs<Bits<64>>,
     /// Shared memory; in SmemAcc, whether the current word pass has
@@ -584,11 +589,18 @@ pub struct Sm {
     setp: Signal<Local, Bit>,
     is_fp: Signal<Local, Bit>,
     is_sfu: Signal<Local, Bit>,
-    /// A division: the lanes' dividers compute the result.
+    /// A division: the divider computes the result.
     is_div: Signal<Local, Bit>,
-    /// Every lane's divider is done; Exec waits for them this cycle.
+    /// The divider is done (always, without one).
     dv_done: Signal<Local, Bit>,
+    /// The lane the divider starts on when it starts: 0, or the next one.
+    dv_next: Signal<Local, Bits<8>>,
+    /// Exec waits for the divider this cycle.
     div_wait: Signal<Local, Bit>,
+    /// The divider starts on lane `dv_next` at this cycle's edge.
+    dv_start: Signal<Local, Bit>,
+    /// The divider's result (zero without one).
+    dv_d: Signal<Local, Bits<64>>,
     is_shfl: Signal<Local, Bit>,
     /// A 64-bit `IntTy` (`mod[5]`): conversions whose `d` or `a` it widens.
     ity64: Signal<Local, Bit>,
@@ -743,7 +755,7 @@ pub struct Sm {
     /// written at CTA start and read by `s2r`.
     tids: Vec<SyncRam<32>>,
     alus: Vec<IntAlu>,
-    /// Per lane with `SmConfig::int_div`: the iterative divider.
+    /// With `SmConfig::int_div`: the iterative divider, one for the lanes.
     divs: Vec<Divider>,
     fpus: Vec<Fpu>,
     sfus: Vec<Sfu>,
@@ -905,7 +917,7 @@ pub struct Sm {
     _fpus: usize,
     /// Lanes with a special-function unit: all of them with `fp32`, else none.
     _sfus: usize,
-    /// Lanes with a divider: all of them with `int_div`, else none.
+    /// Dividers: one with `int_div`, else none.
     _divs: usize,
     _words: usize,
     _depth: usize,
@@ -924,10 +936,10 @@ impl Logic for Sm {
             r_total, r_gridid, r_code_len, r_slots, r_slog, nx_x, nx_y, nx_z, nx_lin, more, epoch, slot, init_w, init_k, rem, init_t,
             tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, pf_st, pf_cur, pf_ir,
             pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, fq_warp, fq_pc, fq_mask, fq_empty, pf_cnt, beat, phase,
-            res_pred, dv_on, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw, r_cnt,
-            r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code, t_warp,
-            t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt, wm_drain,
-            wm_single, wm_rep, port_a, port_b, port_c
+            res_pred, dv_on, dv_lane, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw,
+            r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code,
+            t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt,
+            wm_drain, wm_single, wm_rep, port_a, port_b, port_c
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
@@ -1020,6 +1032,8 @@ impl Logic for Sm {
         #[hdl_hold]
         self.rhi.hold();
         #[hdl_hold]
+        self.dv_res.hold();
+        #[hdl_hold]
         self.sbuf.hold();
         #[hdl_hold]
         self.ladr.hold();
@@ -1049,6 +1063,7 @@ impl Logic for Sm {
         self.lw2.clock.next = self.clock.val();
         self.lw3.clock.next = self.clock.val();
         self.rhi.clock.next = self.clock.val();
+        self.dv_res.clock.next = self.clock.val();
         self.s_epoch.clock.next = self.clock.val();
         self.w_epoch.clock.next = self.clock.val();
         self.s_live.clock.next = self.clock.val();
@@ -1211,17 +1226,23 @@ impl Logic for Sm {
         self.beat_last.next = self.beat.q.val() == self.last_beat.val();
         // Exec commits in its last cycle, unless the prefetch still holds the
         // stack or the predicate read port (then it waits a cycle).
-        // A division's beat waits for the lanes' dividers: it starts them in
-        // the cycle its operands are there (for a 64-bit one, phase 2) and
-        // goes on when they are done.
+        // A division's beat waits for the divider: from the cycle its
+        // operands are there (for a 64-bit one, phase 2) it divides lane 0's,
+        // then each next lane's as the last is done, and goes on when the
+        // beat's last lane is done.
         self.dv_done.next = true;
-        for l in 0..self._divs {
-            self.dv_done.next = self.dv_done.val() & self.divs[l].done.val();
+        self.dv_d.next = 0.into();
+        for k in 0..self._divs {
+            self.dv_done.next = self.divs[k].done.val();
+        }
+        self.dv_next.next = 0.into();
+        if self.dv_on.q.val() {
+            self.dv_next.next = self.dv_lane.q.val() + 1;
         }
         self.div_wait.next = (self.state.q.val() == SmState::Exec)
             & self.is_div.val()
             & (!self.wide.val() | (self.phase.q.val() == 2))
-            & !(self.dv_on.q.val() & self.dv_done.val());
+            & !(self.dv_on.q.val() & self.dv_done.val() & (self.dv_lane.q.val() == self.lanes.val() - 1));
         self.commit_now.next = (self.state.q.val() == SmState::Exec)
             & self.beat_last.val()
             & (!self.wide.val() | (self.phase.q.val() == 3))
@@ -1590,16 +1611,36 @@ impl Logic for Sm {
                 self.gp.bits[l].next = self.fpus[l].pout.val();
             }
         }
-        self.dv_on.d.next = self.dv_on.q.val();
-        for l in 0..self._divs {
-            self.divs[l].clock.next = self.clock.val();
-            self.divs[l].start.next = self.div_wait.val() & !self.dv_on.q.val();
-            self.divs[l].op.next = self.f_op.val();
-            self.divs[l].modv.next = self.f_mod.val();
-            self.divs[l].a.next = self.lane_a[l].val();
-            self.divs[l].b.next = self.lane_b[l].val();
+        self.dv_start.next = self.div_wait.val() & (!self.dv_on.q.val() | self.dv_done.val());
+        if self.dv_start.val() {
+            self.dv_on.d.next = true;
+            self.dv_lane.d.next = self.dv_next.val();
+        }
+        for k in 0..self._divs {
+            self.divs[k].clock.next = self.clock.val();
+            self.divs[k].start.next = self.dv_start.val();
+            self.divs[k].op.next = self.f_op.val();
+            self.divs[k].modv.next = self.f_mod.val();
+            self.divs[k].a.next = 0.into();
+            self.divs[k].b.next = 0.into();
+            for l in 0..self._lanes {
+                if self.dv_next.val() == self.index[l].val() {
+                    self.divs[k].a.next = self.lane_a[l].val();
+                    self.divs[k].b.next = self.lane_b[l].val();
+                }
+            }
+            self.dv_d.next = self.divs[k].d.val();
+        }
+        // A finished lane's result is kept; the last one's is on `dv_d`.
+        for l in 0..self._lanes {
+            if self.dv_on.q.val() & self.dv_done.val() & (self.dv_lane.q.val() == self.index[l].val()) {
+                self.dv_res.d[l].next = self.dv_d.val();
+            }
             if self.is_div.val() {
-                self.lane_d[l].next = self.divs[l].d.val();
+                self.lane_d[l].next = self.dv_res.q[l].val();
+                if self.dv_lane.q.val() == self.index[l].val() {
+                    self.lane_d[l].next = self.dv_d.val();
+                }
             }
         }
         for l in 0..self._sfus {
