@@ -7,15 +7,16 @@
 //!
 //! Ports: `start` (with `op`, `modv`, `a`, `b`, as the ALU takes them) is
 //! taken at a rising edge; `done` rises [`Divider::latency`] edges later
-//! (33 for a 32-bit operation, 65 for a 64-bit one) with the result on
+//! (17 for a 32-bit operation, 33 for a 64-bit one) with the result on
 //! `d`, and both hold until the next `start`.
 //!
-//! The hardware is a restoring radix-2 divider on the operands'
-//! magnitudes: the start edge registers them (the dividend shifted to the
-//! top of `q` for a 32-bit operation) and the signs; each of the next 32
-//! or 64 edges shifts one dividend bit into the partial remainder `r`,
-//! subtracts the divisor where it fits (one 65-bit carry chain) and shifts
-//! the quotient bit into `q`; the last edge applies the signs (or the
+//! The hardware is a restoring divider on the operands' magnitudes, two
+//! quotient bits per cycle: the start edge registers them (the dividend
+//! shifted to the top of `q` for a 32-bit operation) and the signs; each
+//! of the next 16 or 32 edges takes two restoring steps, each shifting one
+//! dividend bit into the partial remainder `r`, subtracting the divisor
+//! where it fits (a 65-bit carry chain, two in series) and shifting the
+//! quotient bit into `q`; the last edge applies the signs (or the
 //! division-by-zero rule) and registers `d`. The simulation model is the
 //! ISA's scalar semantics ([`crate::alu::model`], what the golden model
 //! runs), delivered at the same edge; `hw/tests/cosim.rs` holds the
@@ -58,13 +59,13 @@ impl Default for Divider {
 }
 
 impl Divider {
-    /// Rising edges from `start` to `done` for opcode `op`: one per quotient
-    /// bit, and one to sign the result.
+    /// Rising edges from `start` to `done` for opcode `op`: one per two
+    /// quotient bits, and one to sign the result.
     pub fn latency(op: u8) -> u32 {
         if op == Opcode::Div64 as u8 || op == Opcode::Rem64 as u8 {
-            65
-        } else {
             33
+        } else {
+            17
         }
     }
 }
@@ -119,8 +120,13 @@ reg want_rem;
 reg nq;
 reg nr;
 reg zero;
-wire [64:0] rs = {r, q[63]};
-wire [64:0] diff = rs - {1'b0, y};
+// Two restoring steps: shift a dividend bit in, subtract where it fits.
+wire [64:0] rs1 = {r, q[63]};
+wire [64:0] diff1 = rs1 - {1'b0, y};
+wire [63:0] r1 = diff1[64] ? rs1[63:0] : diff1[63:0];
+wire [63:0] q1 = {q[62:0], ~diff1[64]};
+wire [64:0] rs2 = {r1, q1[63]};
+wire [64:0] diff2 = rs2 - {1'b0, y};
 wire [31:0] nq32 = 32'd0 - q[31:0];
 wire [31:0] nr32 = 32'd0 - r[31:0];
 wire [63:0] qv = w ? (nq ? 64'd0 - q : q) : {32'd0, nq ? nq32 : q[31:0]};
@@ -142,11 +148,11 @@ always @(posedge clock) begin
       y <= ub;
       r <= 64'd0;
       q <= is_wide ? ua : {ua[31:0], 32'd0};
-      cnt <= is_wide ? 7'd65 : 7'd33;
+      cnt <= is_wide ? 7'd33 : 7'd17;
       done <= 1'b0;
    end else if (cnt > 7'd1) begin
-      r <= diff[64] ? rs[63:0] : diff[63:0];
-      q <= {q[62:0], ~diff[64]};
+      r <= diff2[64] ? rs2[63:0] : diff2[63:0];
+      q <= {q1[62:0], ~diff2[64]};
       cnt <= cnt - 7'd1;
    end else if (cnt == 7'd1) begin
       cnt <= 7'd0;
