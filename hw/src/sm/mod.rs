@@ -1228,7 +1228,7 @@ impl Logic for Sm {
         // stack or the predicate read port (then it waits a cycle).
         // A division's beat waits for the divider: from the cycle its
         // operands are there (for a 64-bit one, phase 2) it divides lane 0's,
-        // then each next lane's as the last is done, and goes on when the
+        // then each lane's as the one before is done, and goes on when the
         // beat's last lane is done.
         self.dv_done.next = true;
         self.dv_d.next = 0.into();
