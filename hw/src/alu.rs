@@ -21,7 +21,7 @@
 //! carry flag, used only with `.x`.
 
 use heddle_isa::scalar::int;
-use heddle_isa::table::{mod_info, Unit, MODS, TABLE};
+use heddle_isa::table::{mod_info, Format, Regs, Unit, MODS, TABLE};
 use heddle_isa::values::ICmp;
 use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
@@ -69,15 +69,18 @@ pub fn ops() -> impl Iterator<Item = Opcode> {
     TABLE.iter().filter(|i| i.unit == Unit::Alu && !matches!(i.opcode, Opcode::S2r | Opcode::Plop | Opcode::Nop)).map(|i| i.opcode)
 }
 
-/// The opcodes with a 64-bit result, computed a word at a time (`half`).
-pub const WIDE_OPS: &[Opcode] = &[Opcode::Shl64, Opcode::Shr64, Opcode::Mul64];
+/// The ALU's opcodes with a 64-bit result (`d` a register pair in the ISA
+/// table), computed a word at a time (`half`).
+pub fn wide_result(op: u8) -> bool {
+    let Some(i) = Opcode::from_code(op).map(Opcode::info) else { return false };
+    i.unit == Unit::Alu && i.format != Format::SetP && matches!(i.regs, Regs::AllPairs | Regs::PairDA)
+}
 
-/// What the block computes: [`model`]'s result, word `half` of it for the
-/// [`WIDE_OPS`], its low word otherwise.
+/// What the block computes: [`model`]'s result, word `half` of it for an
+/// opcode with a [`wide_result`], its low word otherwise.
 pub fn word_model(op: u8, modv: u32, a: u64, b: u64, c: u64, cin: bool, pin: bool, half: bool) -> (u32, bool, bool, bool) {
     let (d, cout, cc_we, pout) = model(op, modv, a, b, c, cin, pin);
-    let wide = WIDE_OPS.iter().any(|&w| w as u8 == op);
-    ((d >> if wide && half { 32 } else { 0 }) as u32, cout, cc_we, pout)
+    ((d >> if half && wide_result(op) { 32 } else { 0 }) as u32, cout, cc_we, pout)
 }
 
 /// The reference semantics: (d, cout, cc_we, pout).

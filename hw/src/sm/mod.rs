@@ -1234,6 +1234,7 @@ impl Logic for Sm {
         self.dv_d.next = 0.into();
         for k in 0..self._divs {
             self.dv_done.next = self.divs[k].done.val();
+            self.dv_d.next = self.divs[k].d.val();
         }
         self.dv_next.next = 0.into();
         if self.dv_on.q.val() {
@@ -1629,7 +1630,6 @@ impl Logic for Sm {
                     self.divs[k].b.next = self.lane_b[l].val();
                 }
             }
-            self.dv_d.next = self.divs[k].d.val();
         }
         // A finished lane's result is kept; the last one's is on `dv_d`.
         for l in 0..self._lanes {
