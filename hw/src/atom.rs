@@ -58,7 +58,7 @@ impl AtomAlu {
             b: Default::default(),
             c: Default::default(),
             value: Default::default(),
-            fadd: (0..fadd as usize).map(|_| Fpu::default()).collect(),
+            fadd: (0..fadd as usize).map(|_| Fpu::new([Opcode::Fadd, Opcode::Dadd])).collect(),
             fsum: Default::default(),
             _fadds: fadd as usize,
             o: Default::default(),

@@ -54,8 +54,9 @@ pub const WORD_BITS: usize = 18;
 /// fp[12] (the lane's FPU, not its integer ALU, computes the result),
 /// ity_d[13] (a 64-bit `IntTy` makes `d` a pair), shfl[14] (the warp shuffle:
 /// gather then select), ity_a[15] (a 64-bit `IntTy` makes `a` a pair),
-/// sfu[16] (the lane's special-function unit computes the result), div[17]
-/// (the lane's iterative divider computes the result).
+/// sfu[16] (the special-function unit computes the result), shared[17]
+/// (a unit shared by the lanes computes the result, lane by lane: the
+/// divider, the shared FP unit or the SFU).
 /// `units`: the SM's FP32 (and SFU) units, binary64 units and integer
 /// dividers (`SmConfig::units`); opcodes of a missing unit decode as not
 /// implemented.
@@ -106,7 +107,7 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
         _ => aux::NONE,
     };
     let shfl = op == Opcode::Shfl;
-    let div = units.int_div && alu::DIV_OPS.contains(&op);
+    let shared = (units.int_div && alu::DIV_OPS.contains(&op)) || sfu || (fp && fpu::shared(op));
     class
         | (wide_a as u64) << 5
         | (wide_b as u64) << 6
@@ -118,7 +119,7 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
         | (shfl as u64) << 14
         | (ity_a as u64) << 15
         | (sfu as u64) << 16
-        | (div as u64) << 17
+        | (shared as u64) << 17
 }
 
 /// The optional unit (the `SmConfig` field) an instruction needs and

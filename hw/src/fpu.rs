@@ -43,9 +43,10 @@ use crate::verilog::isqrt_function;
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};
 use heddle_isa::table::{mod_info, Unit, TABLE};
 use heddle_isa::{ModKind, Opcode};
+use crate::config::Units;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct Fpu {
     pub op: Signal<In, Bits<7>>,
     pub modv: Signal<In, Bits<6>>,
@@ -58,8 +59,35 @@ pub struct Fpu {
     pub d: Signal<Out, Bits<64>>,
     /// `fsetp`/`dsetp`'s comparison result.
     pub pout: Signal<Out, Bit>,
+    /// The opcodes it is built for, a bit each; others give 0.
+    _ops: u128,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
+}
+
+impl Fpu {
+    /// A unit built for `ops` (FP unit opcodes: [`ops32`], [`ops64`]).
+    pub fn new(ops: impl IntoIterator<Item = Opcode>) -> Fpu {
+        Fpu {
+            op: Default::default(),
+            modv: Default::default(),
+            ext0: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            d: Default::default(),
+            pout: Default::default(),
+            _ops: ops.into_iter().fold(0, |m, o| m | 1 << (o as u8)),
+            _ran: Default::default(),
+        }
+    }
+}
+
+/// A unit built for every FP opcode.
+impl Default for Fpu {
+    fn default() -> Fpu {
+        Fpu::new(ops32().chain(ops64()))
+    }
 }
 
 /// binary32 opcodes this unit executes (`SmConfig::fp32`): the table's `Unit::Fpu` rows.
@@ -70,6 +98,24 @@ pub fn ops32() -> impl Iterator<Item = Opcode> {
 /// binary64 opcodes this unit executes (`SmConfig::fp64`): the table's `Unit::Dpu` rows.
 pub fn ops64() -> impl Iterator<Item = Opcode> {
     TABLE.iter().filter(|i| i.unit == Unit::Dpu).map(|i| i.opcode)
+}
+
+/// The SM's shared unit computes these, one lane at a time: binary32
+/// division and square root, and every binary64 operation.
+pub fn shared(op: Opcode) -> bool {
+    matches!(op, Opcode::Fdiv | Opcode::Fsqrt) || ops64().any(|o| o == op)
+}
+
+/// What each lane's FP unit is built for: binary32 but division and square
+/// root (empty without `fp32`).
+pub fn lane_ops(units: Units) -> impl Iterator<Item = Opcode> {
+    ops32().filter(move |&o| units.fp32 && !shared(o))
+}
+
+/// What the SM's shared FP unit is built for (see [`shared`]), among the
+/// formats `units` has.
+pub fn shared_ops(units: Units) -> impl Iterator<Item = Opcode> {
+    ops32().filter(move |_| units.fp32).chain(ops64().filter(move |_| units.fp64)).filter(|&o| shared(o))
 }
 
 /// The reference semantics: (d, pout).
@@ -119,14 +165,12 @@ impl Logic for Fpu {
         if !inputs.contains(&true) {
             return;
         }
-        let (d, p) = model(
-            self.op.val().index() as u8,
-            self.modv.val().index() as u32,
-            self.ext0.val(),
-            self.a.val().to_u64(),
-            self.b.val().to_u64(),
-            self.c.val().to_u64(),
-        );
+        let op = self.op.val().index() as u8;
+        let (d, p) = if self._ops >> op & 1 == 0 {
+            (0, false)
+        } else {
+            model(op, self.modv.val().index() as u32, self.ext0.val(), self.a.val().to_u64(), self.b.val().to_u64(), self.c.val().to_u64())
+        };
         self.d.next = d.into();
         self.pout.next = p;
     }
@@ -137,13 +181,170 @@ impl Logic for Fpu {
     }
 
     fn hdl(&self) -> Verilog {
-        let body = format!("{}{}{}", isa_localparams(), isqrt_function("isqrt", 256, 86), FPU_BODY);
+        let body = format!("{}{}{}{}{}", isa_localparams(), FPU_COMMON, SMALL.functions(), LARGE.functions(), dispatch(self._ops));
         let tie = "2'd0: round_up = rbit && (sticky || lsb);";
         Verilog::Custom(crate::plant::patch(crate::plant::Plant::FpuTiesDown, body, tie, "2'd0: round_up = rbit && sticky;"))
     }
 }
 
-const FPU_BODY: &str = r#"
+/// One copy of the rounding library (`pack`, `fma`, `div`, `sqrt`, `cvtf`,
+/// `i2fl`, `rndi`): the width of its magnitudes and the windows its formats
+/// need. Each window is the smallest that keeps every result exact for
+/// precision p (24 or 53 bits), with some margin:
+/// - `gap`: an addend more than `gap` places below the other's last bit
+///   only contributes a sticky unit; needs `gap >= width of the lesser + 2`
+///   (a product: 48 or 106 bits);
+/// - `div_shift`: the quotient of the significands shifted by it has at
+///   least p + 2 bits for a subnormal dividend and the largest divisor:
+///   `>= 2p + 1`;
+/// - `sqrt_shift` (even): the root has at least p + 2 bits: `>= 2p + 2`.
+struct Lib {
+    suffix: &'static str,
+    width: usize,
+    gap: usize,
+    div_shift: usize,
+    sqrt_shift: usize,
+}
+
+/// binary32 and binary16 arithmetic, and every conversion and rounding
+/// (whose magnitudes are at most 64 bits): 128-bit magnitudes.
+const SMALL: Lib = Lib { suffix: "_s", width: 128, gap: 51, div_shift: 50, sqrt_shift: 52 };
+/// binary64 fma, division and square root: 256-bit magnitudes.
+const LARGE: Lib = Lib { suffix: "_l", width: 256, gap: 110, div_shift: 116, sqrt_shift: 116 };
+
+impl Lib {
+    fn functions(&self) -> String {
+        let w = self.width;
+        // The square root's radicand is below 2^(p + 2 + sqrt_shift).
+        let steps = (53 + 2 + self.sqrt_shift).div_ceil(2);
+        let lib = FPU_LIB
+            .replace("{X}", self.suffix)
+            .replace("{W1}", &(w - 1).to_string())
+            .replace("{W53}", &(w - 53).to_string())
+            .replace("{W64}", &(w - 64).to_string())
+            .replace("{W106}", &(w - 106).to_string())
+            .replace("{W}", &w.to_string())
+            .replace("{T}", &self.gap.to_string())
+            .replace("{DS1}", &(self.div_shift + 1).to_string())
+            .replace("{DS}", &self.div_shift.to_string())
+            .replace("{SS2}", &(self.sqrt_shift / 2 + 1).to_string())
+            .replace("{SS}", &self.sqrt_shift.to_string());
+        format!("{}{lib}", isqrt_function(&format!("isqrt{}", self.suffix), w, steps))
+    }
+}
+
+/// The Verilog of `op`'s result (an arm of the unit's `case`).
+fn arm(op: Opcode) -> &'static str {
+    use Opcode::*;
+    match op {
+        Fadd | Fsub | Fmul | Ffma => "d = fin32(fma32, ftz, sat);",
+        Fmin => "d = minmax(fa, fb, 1'b0, F32);",
+        Fmax => "d = minmax(fa, fb, 1'b1, F32);",
+        Fsetp => "pout = setp(flush(a32, ext0), flush({32'd0, b[31:0]}, ext0), fcmp, F32);",
+        Frnd => "d = flush(rndi_s(fa, rnd, F32), ftz);",
+        F2i => "d = f2int(fa, rnd, F32, ity);",
+        I2f => "d = i2fl_s(a, ity, rnd, F32);",
+        F2h => "d = cvtf_s(fa, F32, F16, rnd);",
+        H2f => "d = cvtf_s({48'd0, a[15:0]}, F16, F32, 2'd0);",
+        Fdiv => "d = fin32(div_s(fa, fb, rnd, F32), ftz, 1'b0);",
+        Fsqrt => "d = fin32(sqrt_s(fa, rnd, F32), ftz, 1'b0);",
+        Dadd | Dsub | Dmul | Dfma => "d = fma64;",
+        Dmin => "d = minmax(a, b, 1'b0, F64);",
+        Dmax => "d = minmax(a, b, 1'b1, F64);",
+        Dsetp => "pout = setp(a, b, fcmp, F64);",
+        Drnd => "d = rndi_s(a, rnd, F64);",
+        Ddiv => "d = div_l(a, b, rnd, F64);",
+        Dsqrt => "d = sqrt_l(a, rnd, F64);",
+        F2d => "d = cvtf_s(fa, F32, F64, 2'd0);",
+        D2f => "d = fin32(cvtf_s(a, F64, F32, rnd), ftz, sat);",
+        D2i => "d = f2int(a, rnd, F64, ity);",
+        I2d => "d = i2fl_s(a, ity, rnd, F64);",
+        _ => panic!("{op:?} is not an FP unit's opcode"),
+    }
+}
+
+/// One format's fused multiply-add, which add, subtract, multiply and fma
+/// share: `a * 1.0 + b`, `a * 1.0 - b`, `a * b + z` (`z` the zero that
+/// leaves every product unchanged in the rounding mode: +0 toward negative
+/// infinity, -0 otherwise) and `a * b + c`. The fields are Verilog names.
+struct Fma {
+    /// Add, subtract, multiply, fma.
+    ops: [Opcode; 4],
+    /// The result wire is `fma{name}`.
+    name: &'static str,
+    lib: &'static str,
+    format: &'static str,
+    operands: [&'static str; 3],
+    one: &'static str,
+    sign: &'static str,
+}
+
+const FMA32: Fma = Fma {
+    ops: [Opcode::Fadd, Opcode::Fsub, Opcode::Fmul, Opcode::Ffma],
+    name: "32",
+    lib: "_s",
+    format: "F32",
+    operands: ["fa", "fb", "fc"],
+    one: "64'h3f800000",
+    sign: "64'h80000000",
+};
+
+const FMA64: Fma = Fma {
+    ops: [Opcode::Dadd, Opcode::Dsub, Opcode::Dmul, Opcode::Dfma],
+    name: "64",
+    lib: "_l",
+    format: "F64",
+    operands: ["a", "b", "c"],
+    one: "64'h3ff0000000000000",
+    sign: "64'h8000000000000000",
+};
+
+impl Fma {
+    /// The operand multiplexer and the datapath, if `has` any of the four.
+    fn verilog(&self, has: impl Fn(Opcode) -> bool) -> String {
+        if !self.ops.iter().any(|&o| has(o)) {
+            return String::new();
+        }
+        let Fma { name: x, lib, format: f, operands: [a, b, c], one, sign, .. } = *self;
+        let arms = [
+            format!("mc{x} = {b} ^ {sign};"),
+            format!("begin mb{x} = {b}; mc{x} = zero(rnd != 2'd2, {f}); end"),
+            format!("begin mb{x} = {b}; mc{x} = {c}; end"),
+        ];
+        let mut s = format!(
+            "reg [63:0] ma{x}, mb{x}, mc{x};\nalways @(*) begin\n    ma{x} = {a};\n    mb{x} = {one};\n    mc{x} = {b};\n    case (op)\n"
+        );
+        for (&o, arm) in self.ops[1..].iter().zip(arms) {
+            if has(o) {
+                s += &format!("        {}: {arm}\n", op_name(o));
+            }
+        }
+        s + &format!("        default: ;\n    endcase\nend\nwire [63:0] fma{x} = fma{lib}(ma{x}, mb{x}, mc{x}, rnd, {f});\n")
+    }
+}
+
+/// The Verilog localparam of an opcode (`isa_localparams`).
+fn op_name(op: Opcode) -> String {
+    format!("OP_{}", op.info().mnemonic.to_uppercase())
+}
+
+/// The unit's datapath for the opcodes in `ops` (a bit per opcode): the
+/// shared fused multiply-adds, then one `case` arm per opcode.
+fn dispatch(ops: u128) -> String {
+    let has = |o: Opcode| ops >> (o as u8) & 1 == 1;
+    let mut s = FMA32.verilog(has) + &FMA64.verilog(has);
+    s += "always @(*) begin\n    d = 64'd0;\n    pout = 1'b0;\n    case (op)\n";
+    for i in 0..128u8 {
+        if let Some(op) = Opcode::from_code(i).filter(|&o| has(o)) {
+            s += &format!("        {}: {}\n", op_name(op), arm(op));
+        }
+    }
+    s + "        default: d = 64'd0;\n    endcase\nend\n/* verilator lint_on UNUSEDSIGNAL */\n"
+}
+
+/// The format geometry, rounding decision, integer conversions, ordering
+/// and operand flushing: one copy, whatever the unit is built for.
+const FPU_COMMON: &str = r#"
 /* verilator lint_off UNUSEDSIGNAL */
 wire [1:0] rnd = modv[MOD_RND_LO +: 2];
 wire ftz = modv[MOD_FTZ_LO];
@@ -214,190 +415,6 @@ function round_up(input [1:0] rm, input rbit, input sticky, input lsb, input s);
     endcase
 endfunction
 
-// The one rounding step: (-1)^s * mag * 2^e (mag nonzero, bit 255 clear) to format f
-// in mode rm. The last kept place is 2^(x - mbits) for a normal result (x: the
-// exponent of mag's leading bit) or the subnormal place 2^(1 - bias - mbits).
-function [63:0] pack(input s, input [255:0] mag, input integer e, input [1:0] rm, input [1:0] f);
-    integer p, x, lsbw, sh, i, emin, mb;
-    reg [255:0] q, rest;
-    reg [63:0] fieldv;
-    reg rbit, sticky, inc;
-    begin
-        mb = mbits(f);
-        emin = 1 - bias(f) - mb;
-        p = 0;
-        for (i = 0; i < 256; i = i + 1) if (mag[i]) p = i;
-        x = p + e;
-        lsbw = (x - mb > emin) ? x - mb : emin;
-        sh = lsbw - e;
-        rbit = 0;
-        sticky = 0;
-        if (sh > 255) begin
-            q = 0;
-            sticky = 1;
-        end else if (sh > 0) begin
-            q = mag >> sh;
-            rest = mag & ((256'd1 << sh) - 1);
-            rbit = rest[sh - 1];
-            sticky = (rest & ((256'd1 << (sh - 1)) - 1)) != 0;
-        end else begin
-            q = mag << (-sh);
-        end
-        inc = round_up(rm, rbit, sticky, q[0], s);
-        q = q + {255'd0, inc};
-        fieldv = x + bias(f) - 1;
-        // Subnormal place: q (at most 2^(mb+1)) encodes itself, a carry stepping into the
-        // exponent field; normal: the field x + bias - 1 plus q's hidden bit (and carry).
-        if (lsbw == emin) pack = zero(s, f) | q[63:0];
-        else if (x + bias(f) + (q[mb + 1] ? 1 : 0) >= emaxf(f))
-            pack = (rm == 2'd1 || (rm == 2'd2 && !s) || (rm == 2'd3 && s)) ? zero(s, f) | (inf(1'b0, f) - 1) : inf(s, f);
-        else pack = zero(s, f) + (fieldv << mb) + q[63:0];
-    end
-endfunction
-
-// a * b + c in format f (F32 or F64), rounded once. The product's significand
-// (<= 106 bits) and the addend's are summed exactly when their exponents differ by
-// at most 110 places; beyond that the smaller one is a sticky unit three places
-// below the larger one's last bit.
-function [63:0] fma(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f);
-    reg sp, sc, sign, a_inf, b_inf, c_inf, a_zero, b_zero, p_zero, c_zero, sbig, slesser;
-    reg [105:0] mp;
-    reg [255:0] big, lesser, mag;
-    integer ep, ec, e, gap;
-    begin
-        sp = neg(xa, f) ^ neg(xb, f);
-        sc = neg(xc, f);
-        a_inf = is_inf(xa, f);
-        b_inf = is_inf(xb, f);
-        c_inf = is_inf(xc, f);
-        a_zero = is_zero(xa, f);
-        b_zero = is_zero(xb, f);
-        c_zero = is_zero(xc, f);
-        fma = 64'd0;
-        if (is_nan(xa, f) || is_nan(xb, f) || is_nan(xc, f) || (a_inf && b_zero) || (b_inf && a_zero)
-            || ((a_inf || b_inf) && c_inf && sp != sc)) begin
-            fma = qnan(f);
-        end else if (a_inf || b_inf) begin
-            fma = inf(sp, f);
-        end else if (c_inf) begin
-            fma = xc;
-        end else begin
-            mp = sig(xa, f) * sig(xb, f);
-            ep = lsbexp(xa, f) + lsbexp(xb, f);
-            ec = lsbexp(xc, f);
-            p_zero = a_zero || b_zero;
-            sign = sp;
-            mag = 0;
-            e = 0;
-            if (p_zero && c_zero) begin
-                mag = 0;
-            end else if (p_zero) begin
-                mag = {203'd0, sig(xc, f)};
-                e = ec;
-                sign = sc;
-            end else if (c_zero) begin
-                mag = {150'd0, mp};
-                e = ep;
-            end else begin
-                if (ep >= ec) begin
-                    big = {150'd0, mp}; sbig = sp; lesser = {203'd0, sig(xc, f)}; slesser = sc; gap = ep - ec; e = ec;
-                end else begin
-                    big = {203'd0, sig(xc, f)}; sbig = sc; lesser = {150'd0, mp}; slesser = sp; gap = ec - ep; e = ep;
-                end
-                if (gap > 110) begin
-                    big = big << 3;
-                    lesser = 1;
-                    e = (ep >= ec ? ep : ec) - 3;
-                end else begin
-                    big = big << gap;
-                end
-                if (sbig == slesser) begin
-                    mag = big + lesser;
-                    sign = sbig;
-                end else if (big >= lesser) begin
-                    mag = big - lesser;
-                    sign = sbig;
-                end else begin
-                    mag = lesser - big;
-                    sign = slesser;
-                end
-            end
-            // An exact zero: like-signed zeros keep their sign, otherwise +0 (-0 toward -inf).
-            if (mag == 0) fma = (p_zero && c_zero && sp == sc) ? zero(sp, f) : zero(rm == 2'd2, f);
-            else fma = pack(sign, mag, e, rm, f);
-        end
-    end
-endfunction
-
-// a / b in format f, IEEE: the quotient of the significands to 117+ places, the
-// remainder as sticky.
-function [63:0] div(input [63:0] xa, input [63:0] xb, input [1:0] rm, input [1:0] f);
-    reg s;
-    reg [255:0] num, den, q;
-    begin
-        s = neg(xa, f) ^ neg(xb, f);
-        if (is_nan(xa, f) || is_nan(xb, f) || (is_inf(xa, f) && is_inf(xb, f)) || (is_zero(xa, f) && is_zero(xb, f))) begin
-            div = qnan(f);
-        end else if (is_inf(xa, f) || is_zero(xb, f)) begin
-            div = inf(s, f);
-        end else if (is_zero(xa, f) || is_inf(xb, f)) begin
-            div = zero(s, f);
-        end else begin
-            num = {203'd0, sig(xa, f)} << 116;
-            den = {203'd0, sig(xb, f)};
-            q = num / den;
-            div = pack(s, (q << 1) | {255'd0, (num % den) != 0}, lsbexp(xa, f) - lsbexp(xb, f) - 117, rm, f);
-        end
-    end
-endfunction
-
-
-// sqrt(a) in format f, IEEE: x = M * 2^k with k even, q = isqrt(M * 2^116),
-// the remainder as sticky.
-function [63:0] sqrt(input [63:0] x, input [1:0] rm, input [1:0] f);
-    reg [255:0] m, n, q;
-    integer k;
-    begin
-        if (is_nan(x, f) || (neg(x, f) && !is_zero(x, f))) begin
-            sqrt = qnan(f);
-        end else if (is_zero(x, f) || is_inf(x, f)) begin
-            sqrt = x;
-        end else begin
-            k = lsbexp(x, f);
-            m = {203'd0, sig(x, f)};
-            if ((k & 1) != 0) begin
-                m = m << 1;
-                k = k - 1;
-            end
-            n = m << 116;
-            q = isqrt(n);
-            sqrt = pack(1'b0, (q << 1) | {255'd0, q * q != n}, k / 2 - 59, rm, f);
-        end
-    end
-endfunction
-
-// Format to format (f2d, d2f, f2h, h2f): exact or rounded once.
-function [63:0] cvtf(input [63:0] x, input [1:0] from, input [1:0] to, input [1:0] rm);
-    begin
-        if (is_nan(x, from)) cvtf = qnan(to);
-        else if (is_inf(x, from)) cvtf = inf(neg(x, from), to);
-        else if (is_zero(x, from)) cvtf = zero(neg(x, from), to);
-        else cvtf = pack(neg(x, from), {203'd0, sig(x, from)}, lsbexp(x, from), rm, to);
-    end
-endfunction
-
-// Integer (type ty: bit 0 signed, bit 1 64-bit) to format f, rounded.
-function [63:0] i2fl(input [63:0] x, input [1:0] ty, input [1:0] rm, input [1:0] f);
-    reg [63:0] v;
-    reg n;
-    begin
-        v = ty[1] ? x : ty[0] ? {{32{x[31]}}, x[31:0]} : {32'd0, x[31:0]};
-        n = ty[0] && v[63];
-        if (v == 0) i2fl = 64'd0;
-        else i2fl = pack(n, {192'd0, n ? 64'd0 - v : v}, 0, rm, f);
-    end
-endfunction
-
 // |x| rounded to an integer in mode rm: {exceeds 2^64, magnitude}.
 function [64:0] to_int(input [63:0] x, input [1:0] rm, input [1:0] f);
     reg [52:0] m;
@@ -451,18 +468,6 @@ function [63:0] f2int(input [63:0] x, input [1:0] rm, input [1:0] f, input [1:0]
         else if (n) f2int = 64'd0 - (big ? lim : r[63:0]);
         else f2int = big ? lim : r[63:0];
         if (!ty[1]) f2int = f2int & 64'hffffffff;
-    end
-endfunction
-
-// Round to an integral value in mode rm (NaN canonical).
-function [63:0] rndi(input [63:0] x, input [1:0] rm, input [1:0] f);
-    reg [64:0] r;
-    begin
-        r = to_int(x, rm, f);
-        if (is_nan(x, f)) rndi = qnan(f);
-        else if (lsbexp(x, f) >= 0) rndi = x;
-        else if (r[63:0] == 0) rndi = zero(neg(x, f), f);
-        else rndi = zero(neg(x, f), f) | pack(1'b0, {192'd0, r[63:0]}, 0, 2'd1, f);
     end
 endfunction
 
@@ -528,40 +533,203 @@ function [63:0] fin32(input [63:0] r, input fz, input st);
     end
 endfunction
 
-always @(*) begin
-    d = 64'd0;
-    pout = 1'b0;
-    case (op)
-        OP_FADD: d = fin32(fma(fa, 64'h3f800000, fb, rnd, F32), ftz, sat);
-        OP_FSUB: d = fin32(fma(fa, 64'h3f800000, fb ^ 64'h80000000, rnd, F32), ftz, sat);
-        OP_FMUL: d = fin32(fma(fa, fb, zero(rnd != 2'd2, F32), rnd, F32), ftz, sat);
-        OP_FFMA: d = fin32(fma(fa, fb, fc, rnd, F32), ftz, sat);
-        OP_FMIN: d = minmax(fa, fb, 1'b0, F32);
-        OP_FMAX: d = minmax(fa, fb, 1'b1, F32);
-        OP_FSETP: pout = setp(flush(a32, ext0), flush({32'd0, b[31:0]}, ext0), fcmp, F32);
-        OP_FRND: d = flush(rndi(fa, rnd, F32), ftz);
-        OP_F2I: d = f2int(fa, rnd, F32, ity);
-        OP_I2F: d = i2fl(a, ity, rnd, F32);
-        OP_F2H: d = cvtf(fa, F32, F16, rnd);
-        OP_H2F: d = cvtf({48'd0, a[15:0]}, F16, F32, 2'd0);
-        OP_FDIV: d = fin32(div(fa, fb, rnd, F32), ftz, 1'b0);
-        OP_FSQRT: d = fin32(sqrt(fa, rnd, F32), ftz, 1'b0);
-        OP_DADD: d = fma(a, 64'h3ff0000000000000, b, rnd, F64);
-        OP_DSUB: d = fma(a, 64'h3ff0000000000000, b ^ 64'h8000000000000000, rnd, F64);
-        OP_DMUL: d = fma(a, b, zero(rnd != 2'd2, F64), rnd, F64);
-        OP_DFMA: d = fma(a, b, c, rnd, F64);
-        OP_DMIN: d = minmax(a, b, 1'b0, F64);
-        OP_DMAX: d = minmax(a, b, 1'b1, F64);
-        OP_DSETP: pout = setp(a, b, fcmp, F64);
-        OP_DRND: d = rndi(a, rnd, F64);
-        OP_DDIV: d = div(a, b, rnd, F64);
-        OP_DSQRT: d = sqrt(a, rnd, F64);
-        OP_F2D: d = cvtf(fa, F32, F64, 2'd0);
-        OP_D2F: d = fin32(cvtf(a, F64, F32, rnd), ftz, sat);
-        OP_D2I: d = f2int(a, rnd, F64, ity);
-        OP_I2D: d = i2fl(a, ity, rnd, F64);
-        default: d = 64'd0;
-    endcase
-end
-/* verilator lint_on UNUSEDSIGNAL */
+"#;
+
+/// The rounding library, instantiated per magnitude width by [`Lib`].
+const FPU_LIB: &str = r#"// The one rounding step: (-1)^s * mag * 2^e (mag nonzero, bit {W1} clear) to format f
+// in mode rm. The last kept place is 2^(x - mbits) for a normal result (x: the
+// exponent of mag's leading bit) or the subnormal place 2^(1 - bias - mbits).
+function [63:0] pack{X}(input s, input [{W1}:0] mag, input integer e, input [1:0] rm, input [1:0] f);
+    integer p, x, lsbw, sh, i, emin, mb;
+    reg [{W1}:0] q, rest;
+    reg [63:0] fieldv;
+    reg rbit, sticky, inc;
+    begin
+        mb = mbits(f);
+        emin = 1 - bias(f) - mb;
+        p = 0;
+        for (i = 0; i < {W}; i = i + 1) if (mag[i]) p = i;
+        x = p + e;
+        lsbw = (x - mb > emin) ? x - mb : emin;
+        sh = lsbw - e;
+        rbit = 0;
+        sticky = 0;
+        if (sh > {W1}) begin
+            q = 0;
+            sticky = 1;
+        end else if (sh > 0) begin
+            q = mag >> sh;
+            rest = mag & (({W}'d1 << sh) - 1);
+            rbit = rest[sh - 1];
+            sticky = (rest & (({W}'d1 << (sh - 1)) - 1)) != 0;
+        end else begin
+            q = mag << (-sh);
+        end
+        inc = round_up(rm, rbit, sticky, q[0], s);
+        q = q + {{W1}'d0, inc};
+        fieldv = x + bias(f) - 1;
+        // Subnormal place: q (at most 2^(mb+1)) encodes itself, a carry stepping into the
+        // exponent field; normal: the field x + bias - 1 plus q's hidden bit (and carry).
+        if (lsbw == emin) pack{X} = zero(s, f) | q[63:0];
+        else if (x + bias(f) + (q[mb + 1] ? 1 : 0) >= emaxf(f))
+            pack{X} = (rm == 2'd1 || (rm == 2'd2 && !s) || (rm == 2'd3 && s)) ? zero(s, f) | (inf(1'b0, f) - 1) : inf(s, f);
+        else pack{X} = zero(s, f) + (fieldv << mb) + q[63:0];
+    end
+endfunction
+
+// a * b + c in format f (F32 or F64), rounded once. The product's significand
+// (<= 106 bits) and the addend's are summed exactly when their exponents differ by
+// at most {T} places; beyond that the smaller one is a sticky unit three places
+// below the larger one's last bit.
+function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f);
+    reg sp, sc, sign, a_inf, b_inf, c_inf, a_zero, b_zero, p_zero, c_zero, sbig, slesser;
+    reg [105:0] mp;
+    reg [{W1}:0] big, lesser, mag;
+    integer ep, ec, e, gap;
+    begin
+        sp = neg(xa, f) ^ neg(xb, f);
+        sc = neg(xc, f);
+        a_inf = is_inf(xa, f);
+        b_inf = is_inf(xb, f);
+        c_inf = is_inf(xc, f);
+        a_zero = is_zero(xa, f);
+        b_zero = is_zero(xb, f);
+        c_zero = is_zero(xc, f);
+        fma{X} = 64'd0;
+        if (is_nan(xa, f) || is_nan(xb, f) || is_nan(xc, f) || (a_inf && b_zero) || (b_inf && a_zero)
+            || ((a_inf || b_inf) && c_inf && sp != sc)) begin
+            fma{X} = qnan(f);
+        end else if (a_inf || b_inf) begin
+            fma{X} = inf(sp, f);
+        end else if (c_inf) begin
+            fma{X} = xc;
+        end else begin
+            mp = sig(xa, f) * sig(xb, f);
+            ep = lsbexp(xa, f) + lsbexp(xb, f);
+            ec = lsbexp(xc, f);
+            p_zero = a_zero || b_zero;
+            sign = sp;
+            mag = 0;
+            e = 0;
+            if (p_zero && c_zero) begin
+                mag = 0;
+            end else if (p_zero) begin
+                mag = {{W53}'d0, sig(xc, f)};
+                e = ec;
+                sign = sc;
+            end else if (c_zero) begin
+                mag = {{W106}'d0, mp};
+                e = ep;
+            end else begin
+                if (ep >= ec) begin
+                    big = {{W106}'d0, mp}; sbig = sp; lesser = {{W53}'d0, sig(xc, f)}; slesser = sc; gap = ep - ec; e = ec;
+                end else begin
+                    big = {{W53}'d0, sig(xc, f)}; sbig = sc; lesser = {{W106}'d0, mp}; slesser = sp; gap = ec - ep; e = ep;
+                end
+                if (gap > {T}) begin
+                    big = big << 3;
+                    lesser = 1;
+                    e = (ep >= ec ? ep : ec) - 3;
+                end else begin
+                    big = big << gap;
+                end
+                if (sbig == slesser) begin
+                    mag = big + lesser;
+                    sign = sbig;
+                end else if (big >= lesser) begin
+                    mag = big - lesser;
+                    sign = sbig;
+                end else begin
+                    mag = lesser - big;
+                    sign = slesser;
+                end
+            end
+            // An exact zero: like-signed zeros keep their sign, otherwise +0 (-0 toward -inf).
+            if (mag == 0) fma{X} = (p_zero && c_zero && sp == sc) ? zero(sp, f) : zero(rm == 2'd2, f);
+            else fma{X} = pack{X}(sign, mag, e, rm, f);
+        end
+    end
+endfunction
+
+// a / b in format f, IEEE: the quotient of the significands to {DS1}+ places, the
+// remainder as sticky.
+function [63:0] div{X}(input [63:0] xa, input [63:0] xb, input [1:0] rm, input [1:0] f);
+    reg s;
+    reg [{W1}:0] num, den, q;
+    begin
+        s = neg(xa, f) ^ neg(xb, f);
+        if (is_nan(xa, f) || is_nan(xb, f) || (is_inf(xa, f) && is_inf(xb, f)) || (is_zero(xa, f) && is_zero(xb, f))) begin
+            div{X} = qnan(f);
+        end else if (is_inf(xa, f) || is_zero(xb, f)) begin
+            div{X} = inf(s, f);
+        end else if (is_zero(xa, f) || is_inf(xb, f)) begin
+            div{X} = zero(s, f);
+        end else begin
+            num = {{W53}'d0, sig(xa, f)} << {DS};
+            den = {{W53}'d0, sig(xb, f)};
+            q = num / den;
+            div{X} = pack{X}(s, (q << 1) | {{W1}'d0, (num % den) != 0}, lsbexp(xa, f) - lsbexp(xb, f) - {DS1}, rm, f);
+        end
+    end
+endfunction
+
+
+// sqrt(a) in format f, IEEE: x = M * 2^k with k even, q = isqrt(M * 2^{SS}),
+// the remainder as sticky.
+function [63:0] sqrt{X}(input [63:0] x, input [1:0] rm, input [1:0] f);
+    reg [{W1}:0] m, n, q;
+    integer k;
+    begin
+        if (is_nan(x, f) || (neg(x, f) && !is_zero(x, f))) begin
+            sqrt{X} = qnan(f);
+        end else if (is_zero(x, f) || is_inf(x, f)) begin
+            sqrt{X} = x;
+        end else begin
+            k = lsbexp(x, f);
+            m = {{W53}'d0, sig(x, f)};
+            if ((k & 1) != 0) begin
+                m = m << 1;
+                k = k - 1;
+            end
+            n = m << {SS};
+            q = isqrt{X}(n);
+            sqrt{X} = pack{X}(1'b0, (q << 1) | {{W1}'d0, q * q != n}, k / 2 - {SS2}, rm, f);
+        end
+    end
+endfunction
+
+// Format to format (f2d, d2f, f2h, h2f): exact or rounded once.
+function [63:0] cvtf{X}(input [63:0] x, input [1:0] from, input [1:0] to, input [1:0] rm);
+    begin
+        if (is_nan(x, from)) cvtf{X} = qnan(to);
+        else if (is_inf(x, from)) cvtf{X} = inf(neg(x, from), to);
+        else if (is_zero(x, from)) cvtf{X} = zero(neg(x, from), to);
+        else cvtf{X} = pack{X}(neg(x, from), {{W53}'d0, sig(x, from)}, lsbexp(x, from), rm, to);
+    end
+endfunction
+
+// Integer (type ty: bit 0 signed, bit 1 64-bit) to format f, rounded.
+function [63:0] i2fl{X}(input [63:0] x, input [1:0] ty, input [1:0] rm, input [1:0] f);
+    reg [63:0] v;
+    reg n;
+    begin
+        v = ty[1] ? x : ty[0] ? {{32{x[31]}}, x[31:0]} : {32'd0, x[31:0]};
+        n = ty[0] && v[63];
+        if (v == 0) i2fl{X} = 64'd0;
+        else i2fl{X} = pack{X}(n, {{W64}'d0, n ? 64'd0 - v : v}, 0, rm, f);
+    end
+endfunction
+
+// Round to an integral value in mode rm (NaN canonical).
+function [63:0] rndi{X}(input [63:0] x, input [1:0] rm, input [1:0] f);
+    reg [64:0] r;
+    begin
+        r = to_int(x, rm, f);
+        if (is_nan(x, f)) rndi{X} = qnan(f);
+        else if (lsbexp(x, f) >= 0) rndi{X} = x;
+        else if (r[63:0] == 0) rndi{X} = zero(neg(x, f), f);
+        else rndi{X} = zero(neg(x, f), f) | pack{X}(1'b0, {{W64}'d0, r[63:0]}, 0, 2'd1, f);
+    end
+endfunction
+
 "#;

@@ -435,10 +435,11 @@ pub struct Sm {
     beat: Reg<Bits<8>>,
     phase: Reg<Bits<2>>,
     res_pred: Reg<Bits<64>>,
-    /// The divider computes, or holds, a lane's division of the current beat.
-    dv_on: Reg<Bit>,
-    /// That lane (the divider serves a beat's lanes in turn, lane 0 first).
-    dv_lane: Reg<Bits<8>>,
+    /// A shared unit (the divider, the shared FP unit, the SFU) computes,
+    /// or holds, a lane's result of the current beat.
+    su_on: Reg<Bit>,
+    /// That lane (a shared unit serves a beat's lanes in turn, lane 0 first).
+    su_lane: Reg<Bits<8>>,
     res_carry: Reg<Bits<64>>,
     cc_we: Reg<Bit>,
     mt: Reg<Bits<8>>,
@@ -507,9 +508,10 @@ pub struct Sm {
     clo: Regs<Bits<64>>,
     chi: Regs<Bits<64>>,
     rhi: Regs<Bits<64>>,
-    /// The current beat's quotients or remainders, per lane, as the divider
-    /// finishes each.
-    dv_res: Regs<Bits<64>>,
+    /// The current beat's results from a shared unit, per lane, as it
+    /// finishes each: the value, and a compare's predicate.
+    su_res: Regs<Bits<64>>,
+    su_pres: Regs<Bit>,
     /// The warp's shuffle source values, one per thread.
     sbuf: Regs<Bits<64>>,
     /// Shared memory; in SmemAcc, whether the current word pass has
@@ -589,18 +591,27 @@ pub struct Sm {
     setp: Signal<Local, Bit>,
     is_fp: Signal<Local, Bit>,
     is_sfu: Signal<Local, Bit>,
-    /// A division: the divider computes the result.
-    is_div: Signal<Local, Bit>,
-    /// The divider is done (always, without one).
-    dv_done: Signal<Local, Bit>,
-    /// The lane the divider starts on when it starts: 0, or the next one.
-    dv_next: Signal<Local, Bits<8>>,
-    /// Exec waits for the divider this cycle.
-    div_wait: Signal<Local, Bit>,
-    /// The divider starts on lane `dv_next` at this cycle's edge.
-    dv_start: Signal<Local, Bit>,
-    /// The divider's result (zero without one).
-    dv_d: Signal<Local, Bits<64>>,
+    /// A shared unit computes the result: the divider (an integer
+    /// division), the shared FP unit (`is_fp`) or the SFU (`is_sfu`).
+    is_shared: Signal<Local, Bit>,
+    /// The shared unit is done (the divider when it says so, the others,
+    /// combinational, always).
+    su_done: Signal<Local, Bit>,
+    /// The lane a shared unit starts on when it starts: 0, or the next one.
+    su_next: Signal<Local, Bits<8>>,
+    /// Exec waits for a shared unit this cycle.
+    su_wait: Signal<Local, Bit>,
+    /// A shared unit starts on lane `su_next` at this cycle's edge.
+    su_start: Signal<Local, Bit>,
+    /// The lane whose operands go to the shared units: the divider takes
+    /// `su_next`'s at its start, the others compute `su_lane`'s.
+    su_sel: Signal<Local, Bits<8>>,
+    su_a: Signal<Local, Bits<64>>,
+    su_b: Signal<Local, Bits<64>>,
+    su_c: Signal<Local, Bits<64>>,
+    /// The shared unit's result and predicate (zero without one).
+    su_d: Signal<Local, Bits<64>>,
+    su_p: Signal<Local, Bit>,
     is_shfl: Signal<Local, Bit>,
     /// A 64-bit `IntTy` (`mod[5]`): conversions whose `d` or `a` it widens.
     ity64: Signal<Local, Bit>,
@@ -757,7 +768,13 @@ pub struct Sm {
     alus: Vec<IntAlu>,
     /// With `SmConfig::int_div`: the iterative divider, one for the lanes.
     divs: Vec<Divider>,
+    /// Per lane (with `fp32`): the FP unit for binary32 except division
+    /// and square root ([`crate::fpu::lane_ops`]).
     fpus: Vec<Fpu>,
+    /// With `fp32` or `fp64`: the FP unit one for the lanes, for the rest
+    /// ([`crate::fpu::shared_ops`]).
+    fp_shared: Vec<Fpu>,
+    /// With `fp32`: the special-function unit, one for the lanes.
     sfus: Vec<Sfu>,
     sched: WarpPick,
     rom: DecodeRom,
@@ -913,9 +930,11 @@ pub struct Sm {
     /// The SM has FP units (`fp32` or `fp64`); without, an FP atomic add traps.
     has_fp: Constant<Bit>,
     _lanes: usize,
-    /// Lanes with an FP unit: all of them with `fp32` or `fp64`, else none.
+    /// Lanes with an FP unit: all of them with `fp32`, else none.
     _fpus: usize,
-    /// Lanes with a special-function unit: all of them with `fp32`, else none.
+    /// Shared FP units: one with `fp32` or `fp64`, else none.
+    _fp_shared: usize,
+    /// Special-function units: one with `fp32`, else none.
     _sfus: usize,
     /// Dividers: one with `int_div`, else none.
     _divs: usize,
@@ -936,7 +955,7 @@ impl Logic for Sm {
             r_total, r_gridid, r_code_len, r_slots, r_slog, nx_x, nx_y, nx_z, nx_lin, more, epoch, slot, init_w, init_k, rem, init_t,
             tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, active, exec, paux, pauxb, carry_in, exited_old, pf_st, pf_cur, pf_ir,
             pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, fq_warp, fq_pc, fq_mask, fq_empty, pf_cnt, beat, phase,
-            res_pred, dv_on, dv_lane, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw,
+            res_pred, su_on, su_lane, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw,
             r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code,
             t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt,
             wm_drain, wm_single, wm_rep, port_a, port_b, port_c
@@ -1032,7 +1051,9 @@ impl Logic for Sm {
         #[hdl_hold]
         self.rhi.hold();
         #[hdl_hold]
-        self.dv_res.hold();
+        self.su_res.hold();
+        #[hdl_hold]
+        self.su_pres.hold();
         #[hdl_hold]
         self.sbuf.hold();
         #[hdl_hold]
@@ -1063,7 +1084,8 @@ impl Logic for Sm {
         self.lw2.clock.next = self.clock.val();
         self.lw3.clock.next = self.clock.val();
         self.rhi.clock.next = self.clock.val();
-        self.dv_res.clock.next = self.clock.val();
+        self.su_res.clock.next = self.clock.val();
+        self.su_pres.clock.next = self.clock.val();
         self.s_epoch.clock.next = self.clock.val();
         self.w_epoch.clock.next = self.clock.val();
         self.s_live.clock.next = self.clock.val();
@@ -1114,7 +1136,7 @@ impl Logic for Sm {
         self.setp.next = self.rom.word.val().get_bit(9);
         self.is_fp.next = self.rom.word.val().get_bit(12);
         self.is_sfu.next = self.rom.word.val().get_bit(16);
-        self.is_div.next = self.rom.word.val().get_bit(17);
+        self.is_shared.next = self.rom.word.val().get_bit(17);
         self.is_shfl.next = self.rom.word.val().get_bit(14);
         // Predicate destination: d[2:0], or mod[4:2] for shfl's in-range predicate.
         self.pd.next = self.f_d.val().get_bits::<3>(0);
@@ -1226,28 +1248,29 @@ impl Logic for Sm {
         self.beat_last.next = self.beat.q.val() == self.last_beat.val();
         // Exec commits in its last cycle, unless the prefetch still holds the
         // stack or the predicate read port (then it waits a cycle).
-        // A division's beat waits for the divider: from the cycle its
-        // operands are there (for a 64-bit one, phase 2) it divides lane 0's,
-        // then each lane's as the one before is done, and goes on when the
-        // beat's last lane is done.
-        self.dv_done.next = true;
-        self.dv_d.next = 0.into();
+        // A beat of a shared unit's instruction waits for it: from the
+        // cycle its operands are there (for a 64-bit one, phase 2) the unit
+        // takes lane 0's, then each lane's as the one before is done, and
+        // the beat goes on when its last lane is done. The combinational
+        // units take a cycle a lane, the divider 17 or 33.
+        self.su_done.next = true;
         for k in 0..self._divs {
-            self.dv_done.next = self.divs[k].done.val();
-            self.dv_d.next = self.divs[k].d.val();
+            if !(self.is_fp.val() | self.is_sfu.val()) {
+                self.su_done.next = self.divs[k].done.val();
+            }
         }
-        self.dv_next.next = 0.into();
-        if self.dv_on.q.val() {
-            self.dv_next.next = self.dv_lane.q.val() + 1;
+        self.su_next.next = 0.into();
+        if self.su_on.q.val() {
+            self.su_next.next = self.su_lane.q.val() + 1;
         }
-        self.div_wait.next = (self.state.q.val() == SmState::Exec)
-            & self.is_div.val()
+        self.su_wait.next = (self.state.q.val() == SmState::Exec)
+            & self.is_shared.val()
             & (!self.wide.val() | (self.phase.q.val() == 2))
-            & !(self.dv_on.q.val() & self.dv_done.val() & (self.dv_lane.q.val() == self.lanes.val() - 1));
+            & !(self.su_on.q.val() & self.su_done.val() & (self.su_lane.q.val() == self.lanes.val() - 1));
         self.commit_now.next = (self.state.q.val() == SmState::Exec)
             & self.beat_last.val()
             & (!self.wide.val() | (self.phase.q.val() == 3))
-            & !self.div_wait.val();
+            & !self.su_wait.val();
         // A load commits in its last write-back cycle; a store (or an atomic
         // into rz) in its last beat's request, when the bus serves it
         // all (see `committing`).
@@ -1588,10 +1611,10 @@ impl Logic for Sm {
             self.gp.bits[l].next = self.alus[l].pout.val();
             self.gc.bits[l].next = self.alus[l].cout.val();
         }
-        // FP32/FP64 and special-function units, where the configuration has them.
-        // Their inputs are held at zero unless their class executes (operand
-        // isolation: they do not switch for other instructions, and their
-        // simulation does not run for them).
+        // The lanes' FP units, where the configuration has them. Their
+        // inputs, and the shared units', are held at zero unless their
+        // instructions execute (operand isolation: they do not switch for
+        // other instructions, and their simulation does not run for them).
         for l in 0..self._fpus {
             self.fpus[l].op.next = 0.into();
             self.fpus[l].modv.next = 0.into();
@@ -1599,7 +1622,7 @@ impl Logic for Sm {
             self.fpus[l].a.next = 0.into();
             self.fpus[l].b.next = 0.into();
             self.fpus[l].c.next = 0.into();
-            if self.is_fp.val() {
+            if self.is_fp.val() & !self.is_shared.val() {
                 self.fpus[l].op.next = self.f_op.val();
                 self.fpus[l].modv.next = self.f_mod.val();
                 self.fpus[l].ext0.next = self.ir.q.val().get_bit(46) & !self.f_i.val();
@@ -1612,46 +1635,83 @@ impl Logic for Sm {
                 self.gp.bits[l].next = self.fpus[l].pout.val();
             }
         }
-        self.dv_start.next = self.div_wait.val() & (!self.dv_on.q.val() | self.dv_done.val());
-        if self.dv_start.val() {
-            self.dv_on.d.next = true;
-            self.dv_lane.d.next = self.dv_next.val();
+        // The shared units: one lane's operands at a time.
+        self.su_start.next = self.su_wait.val() & (!self.su_on.q.val() | self.su_done.val());
+        if self.su_start.val() {
+            self.su_on.d.next = true;
+            self.su_lane.d.next = self.su_next.val();
         }
+        self.su_sel.next = self.su_next.val();
+        if self.is_fp.val() | self.is_sfu.val() {
+            self.su_sel.next = self.su_lane.q.val();
+        }
+        self.su_a.next = 0.into();
+        self.su_b.next = 0.into();
+        self.su_c.next = 0.into();
+        for l in 0..self._lanes {
+            if self.is_shared.val() & (self.su_sel.val() == self.index[l].val()) {
+                self.su_a.next = self.lane_a[l].val();
+                self.su_b.next = self.lane_b[l].val();
+                self.su_c.next = self.lane_c[l].val();
+            }
+        }
+        self.su_d.next = 0.into();
+        self.su_p.next = false;
         for k in 0..self._divs {
             self.divs[k].clock.next = self.clock.val();
-            self.divs[k].start.next = self.dv_start.val();
+            self.divs[k].start.next = self.su_start.val() & !(self.is_fp.val() | self.is_sfu.val());
             self.divs[k].op.next = self.f_op.val();
             self.divs[k].modv.next = self.f_mod.val();
-            self.divs[k].a.next = 0.into();
-            self.divs[k].b.next = 0.into();
-            for l in 0..self._lanes {
-                if self.dv_next.val() == self.index[l].val() {
-                    self.divs[k].a.next = self.lane_a[l].val();
-                    self.divs[k].b.next = self.lane_b[l].val();
-                }
+            self.divs[k].a.next = self.su_a.val();
+            self.divs[k].b.next = self.su_b.val();
+            if !(self.is_fp.val() | self.is_sfu.val()) {
+                self.su_d.next = self.divs[k].d.val();
             }
         }
-        // A finished lane's result is kept; the last one's is on `dv_d`.
-        for l in 0..self._lanes {
-            if self.dv_on.q.val() & self.dv_done.val() & (self.dv_lane.q.val() == self.index[l].val()) {
-                self.dv_res.d[l].next = self.dv_d.val();
-            }
-            if self.is_div.val() {
-                self.lane_d[l].next = self.dv_res.q[l].val();
-                if self.dv_lane.q.val() == self.index[l].val() {
-                    self.lane_d[l].next = self.dv_d.val();
-                }
-            }
-        }
-        for l in 0..self._sfus {
-            self.sfus[l].modv.next = 0.into();
-            self.sfus[l].a.next = 0.into();
-            if self.is_sfu.val() {
-                self.sfus[l].modv.next = self.f_mod.val();
-                self.sfus[l].a.next = self.va[l].val().get_bits::<32>(0);
+        for k in 0..self._fp_shared {
+            self.fp_shared[k].op.next = 0.into();
+            self.fp_shared[k].modv.next = 0.into();
+            self.fp_shared[k].ext0.next = false;
+            self.fp_shared[k].a.next = 0.into();
+            self.fp_shared[k].b.next = 0.into();
+            self.fp_shared[k].c.next = 0.into();
+            if self.is_fp.val() & self.is_shared.val() {
+                self.fp_shared[k].op.next = self.f_op.val();
+                self.fp_shared[k].modv.next = self.f_mod.val();
+                self.fp_shared[k].ext0.next = self.ir.q.val().get_bit(46) & !self.f_i.val();
+                self.fp_shared[k].a.next = self.su_a.val();
+                self.fp_shared[k].b.next = self.su_b.val();
+                self.fp_shared[k].c.next = self.su_c.val();
                 #[hdl_skip]
-                settle!(self.sfus[l]);
-                self.lane_d[l].next = self.sfus[l].d.val();
+                settle!(self.fp_shared[k]);
+                self.su_d.next = self.fp_shared[k].d.val();
+                self.su_p.next = self.fp_shared[k].pout.val();
+            }
+        }
+        for k in 0..self._sfus {
+            self.sfus[k].modv.next = 0.into();
+            self.sfus[k].a.next = 0.into();
+            if self.is_sfu.val() {
+                self.sfus[k].modv.next = self.f_mod.val();
+                self.sfus[k].a.next = self.su_a.val().get_bits::<32>(0);
+                #[hdl_skip]
+                settle!(self.sfus[k]);
+                self.su_d.next = self.sfus[k].d.val();
+            }
+        }
+        // A finished lane's result is kept; the last one's is on `su_d`.
+        for l in 0..self._lanes {
+            if self.su_on.q.val() & self.su_done.val() & (self.su_lane.q.val() == self.index[l].val()) {
+                self.su_res.d[l].next = self.su_d.val();
+                self.su_pres.d[l].next = self.su_p.val();
+            }
+            if self.is_shared.val() {
+                self.lane_d[l].next = self.su_res.q[l].val();
+                self.gp.bits[l].next = self.su_pres.q[l].val();
+                if self.su_lane.q.val() == self.index[l].val() {
+                    self.lane_d[l].next = self.su_d.val();
+                    self.gp.bits[l].next = self.su_p.val();
+                }
             }
         }
         for l in 0..self._lanes {
@@ -2355,12 +2415,12 @@ impl Logic for Sm {
             SmState::Exec => {
                 if self.ex_stall.val() {
                     self.c_front.d.next = self.c_front.q.val() + 1;
-                } else if self.div_wait.val() {
+                } else if self.su_wait.val() {
                     self.c_exec.d.next = self.c_exec.q.val() + 1;
-                    self.dv_on.d.next = true;
+                    self.su_on.d.next = true;
                 } else {
                     self.c_exec.d.next = self.c_exec.q.val() + 1;
-                    self.dv_on.d.next = false;
+                    self.su_on.d.next = false;
                     if self.wide.val() {
                         self.n_phase.next = self.phase.q.val() + 1;
                     }
@@ -2398,7 +2458,7 @@ impl Logic for Sm {
                                     self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
                                 // The ALU computes the high word now; the other units' is from phase 2.
                                 self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lane_d[l].val());
-                                if self.is_fp.val() | self.is_sfu.val() | self.is_div.val() {
+                                if self.is_fp.val() | self.is_sfu.val() | self.is_shared.val() {
                                     self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rhi.q[l].val());
                                 }
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
