@@ -1,10 +1,15 @@
-//! `Fpu`: one lane's floating-point unit. binary32: `fadd`, `fsub`, `fmul`,
-//! `ffma` in the four rounding modes with `.ftz` and `.sat`, `fmin`, `fmax`,
-//! `fsetp`, `frnd`, `fdiv`, `fsqrt`, `f2i`/`i2f` (32- and 64-bit integers),
-//! `f2h`/`h2f`; binary64 (when `SmConfig::fp64`): `dadd`, `dsub`, `dmul`,
-//! `dfma`, `dmin`, `dmax`, `dsetp`, `drnd`, `ddiv`, `dsqrt`, `f2d`, `d2f`,
-//! `d2i`, `i2d`. Operands and the result are 64 bits wide (binary64 values
-//! and 64-bit integers come from register pairs; binary32 ones use the low word).
+//! `Fpu`: a floating-point unit, built for a set of opcodes ([`Fpu::new`]).
+//! binary32: `fadd`, `fsub`, `fmul`, `ffma` in the four rounding modes with
+//! `.ftz` and `.sat`, `fmin`, `fmax`, `fsetp`, `frnd`, `fdiv`, `fsqrt`,
+//! `f2i`/`i2f` (32- and 64-bit integers), `f2h`/`h2f`; binary64: `dadd`,
+//! `dsub`, `dmul`, `dfma`, `dmin`, `dmax`, `dsetp`, `drnd`, `ddiv`,
+//! `dsqrt`, `f2d`, `d2f`, `d2i`, `i2d`. Opcodes it is not built for give 0.
+//! Operands and the result are 64 bits wide (binary64 values and 64-bit
+//! integers come from register pairs; binary32 ones use the low word).
+//!
+//! The SM builds one per lane for binary32 without division and square
+//! root ([`lane_ops`]) and one shared by the lanes for the rest
+//! ([`shared_ops`]); the atomic unit builds one for `fadd` and `dadd`.
 //!
 //! A custom block: its simulation model is the ISA's scalar semantics
 //! (`heddle_isa::scalar::fp`, what the golden model runs); its Verilog is
@@ -25,18 +30,24 @@
 //!   negative infinity, -0 otherwise). NaN and infinity cases first (any NaN,
 //!   inf * 0, inf - inf give the canonical NaN); then the product's exact
 //!   significand and the addend's are summed exactly if their exponents differ
-//!   by at most 110 places, else the smaller one only contributes a sticky unit
-//!   three places below the larger one's last bit; an exactly zero sum is +0,
-//!   or -0 toward negative infinity (like-signed zero operands keep their sign);
-//! - `div`: the significands' quotient to 117 extra places, the remainder as
-//!   sticky; `sqrt`: the exponent made even, then the integer square root of
-//!   the significand shifted 116 places (restoring recurrence), the remainder
-//!   as sticky;
+//!   by at most a window (51 places for binary32, 110 for binary64), else the
+//!   smaller one only contributes a sticky unit three places below the larger
+//!   one's last bit; an exactly zero sum is +0, or -0 toward negative
+//!   infinity (like-signed zero operands keep their sign);
+//! - `div`: the significands' quotient to 51 (binary32) or 117 (binary64)
+//!   extra places, the remainder as sticky; `sqrt`: the exponent made even,
+//!   then the integer square root of the significand shifted 52 or 116
+//!   places (restoring recurrence), the remainder as sticky;
 //! - conversions between formats and from integers are one `pack`; float to
 //!   integer rounds the magnitude at the units place and saturates to the
 //!   type; `frnd`/`drnd` round at the units place and pack exactly;
 //! - binary32 `.ftz` flushes subnormal inputs and results, `.sat` clamps to
 //!   [+0, 1] (NaN to +0); NaN results are the canonical NaN of the format.
+//!
+//! The functions that carry magnitudes are instantiated twice ([`Lib`]):
+//! 104 bits wide for binary32, binary16 and the conversions, 256 for
+//! binary64's fma, division and square root. Add, subtract, multiply and
+//! fma of a format share one `fma` through operand multiplexers.
 
 use crate::alu::isa_localparams;
 use crate::verilog::isqrt_function;
@@ -200,6 +211,9 @@ impl Logic for Fpu {
 /// - `sqrt_shift` (even): the root has at least p + 2 bits: `>= 2p + 2`.
 struct Lib {
     suffix: &'static str,
+    /// The significand bits of the format its `fma`, `div` and `sqrt` are
+    /// for (the multiplier's width, the square root's steps).
+    precision: usize,
     width: usize,
     gap: usize,
     div_shift: usize,
@@ -207,23 +221,24 @@ struct Lib {
 }
 
 /// binary32 and binary16 arithmetic, and every conversion and rounding
-/// (whose magnitudes are at most 64 bits): 128-bit magnitudes.
-const SMALL: Lib = Lib { suffix: "_s", width: 128, gap: 51, div_shift: 50, sqrt_shift: 52 };
+/// (whose magnitudes are at most 64 bits): 104-bit magnitudes (binary32 fma
+/// needs 100).
+const SMALL: Lib = Lib { suffix: "_s", precision: 24, width: 104, gap: 51, div_shift: 50, sqrt_shift: 52 };
 /// binary64 fma, division and square root: 256-bit magnitudes.
-const LARGE: Lib = Lib { suffix: "_l", width: 256, gap: 110, div_shift: 116, sqrt_shift: 116 };
+const LARGE: Lib = Lib { suffix: "_l", precision: 53, width: 256, gap: 110, div_shift: 116, sqrt_shift: 116 };
 
 impl Lib {
     fn functions(&self) -> String {
         let w = self.width;
         // The square root's radicand is below 2^(p + 2 + sqrt_shift).
-        let steps = (53 + 2 + self.sqrt_shift).div_ceil(2);
+        let steps = (self.precision + 2 + self.sqrt_shift).div_ceil(2);
         let lib = FPU_LIB
             .replace("{X}", self.suffix)
             .replace("{W1}", &(w - 1).to_string())
             .replace("{W53}", &(w - 53).to_string())
             .replace("{W64}", &(w - 64).to_string())
-            .replace("{W106}", &(w - 106).to_string())
             .replace("{W}", &w.to_string())
+            .replace("{P1}", &(self.precision - 1).to_string())
             .replace("{T}", &self.gap.to_string())
             .replace("{DS1}", &(self.div_shift + 1).to_string())
             .replace("{DS}", &self.div_shift.to_string())
@@ -539,41 +554,38 @@ endfunction
 const FPU_LIB: &str = r#"// The one rounding step: (-1)^s * mag * 2^e (mag nonzero, bit {W1} clear) to format f
 // in mode rm. The last kept place is 2^(x - mbits) for a normal result (x: the
 // exponent of mag's leading bit) or the subnormal place 2^(1 - bias - mbits).
+// mag is normalized (its leading bit shifted to the top); its top mbits + 2 bits
+// are the kept bits and the round bit, the rest is sticky. A subnormal result
+// shifts those right by the dn places it lies below the normal range.
 function [63:0] pack{X}(input s, input [{W1}:0] mag, input integer e, input [1:0] rm, input [1:0] f);
-    integer p, x, lsbw, sh, i, emin, mb;
-    reg [{W1}:0] q, rest;
+    integer p, x, dn, i, emin, mb;
+    reg [{W1}:0] n;
+    reg [55:0] v, q;
     reg [63:0] fieldv;
-    reg rbit, sticky, inc;
+    reg rbit, sticky, inc, tiny;
     begin
         mb = mbits(f);
         emin = 1 - bias(f) - mb;
         p = 0;
         for (i = 0; i < {W}; i = i + 1) if (mag[i]) p = i;
         x = p + e;
-        lsbw = (x - mb > emin) ? x - mb : emin;
-        sh = lsbw - e;
-        rbit = 0;
-        sticky = 0;
-        if (sh > {W1}) begin
-            q = 0;
-            sticky = 1;
-        end else if (sh > 0) begin
-            q = mag >> sh;
-            rest = mag & (({W}'d1 << sh) - 1);
-            rbit = rest[sh - 1];
-            sticky = (rest & (({W}'d1 << (sh - 1)) - 1)) != 0;
-        end else begin
-            q = mag << (-sh);
-        end
+        n = mag << ({W1} - p);
+        v = n >> ({W} - 2 - mb);
+        tiny = x - mb <= emin;
+        dn = tiny ? emin - (x - mb) : 0;
+        if (dn > mb + 2) dn = mb + 2;
+        q = v >> (dn + 1);
+        rbit = v[dn];
+        sticky = ((n & (({W}'d1 << ({W} - 2 - mb)) - 1)) != 0) || ((v & ((56'd1 << dn) - 1)) != 0);
         inc = round_up(rm, rbit, sticky, q[0], s);
-        q = q + {{W1}'d0, inc};
+        q = q + {55'd0, inc};
         fieldv = x + bias(f) - 1;
         // Subnormal place: q (at most 2^(mb+1)) encodes itself, a carry stepping into the
         // exponent field; normal: the field x + bias - 1 plus q's hidden bit (and carry).
-        if (lsbw == emin) pack{X} = zero(s, f) | q[63:0];
+        if (tiny) pack{X} = zero(s, f) | {8'd0, q};
         else if (x + bias(f) + (q[mb + 1] ? 1 : 0) >= emaxf(f))
             pack{X} = (rm == 2'd1 || (rm == 2'd2 && !s) || (rm == 2'd3 && s)) ? zero(s, f) | (inf(1'b0, f) - 1) : inf(s, f);
-        else pack{X} = zero(s, f) + (fieldv << mb) + q[63:0];
+        else pack{X} = zero(s, f) + (fieldv << mb) + {8'd0, q};
     end
 endfunction
 
@@ -584,7 +596,9 @@ endfunction
 function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f);
     reg sp, sc, sign, a_inf, b_inf, c_inf, a_zero, b_zero, p_zero, c_zero, sbig, slesser;
     reg [105:0] mp;
+    reg [{P1}:0] ma, mb;
     reg [{W1}:0] big, lesser, mag;
+    reg [{W}:0] sum;
     integer ep, ec, e, gap;
     begin
         sp = neg(xa, f) ^ neg(xb, f);
@@ -604,7 +618,9 @@ function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input 
         end else if (c_inf) begin
             fma{X} = xc;
         end else begin
-            mp = sig(xa, f) * sig(xb, f);
+            ma = sig(xa, f);
+            mb = sig(xb, f);
+            mp = ma * mb;
             ep = lsbexp(xa, f) + lsbexp(xb, f);
             ec = lsbexp(xc, f);
             p_zero = a_zero || b_zero;
@@ -618,13 +634,13 @@ function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input 
                 e = ec;
                 sign = sc;
             end else if (c_zero) begin
-                mag = {{W106}'d0, mp};
+                mag = mp;
                 e = ep;
             end else begin
                 if (ep >= ec) begin
-                    big = {{W106}'d0, mp}; sbig = sp; lesser = {{W53}'d0, sig(xc, f)}; slesser = sc; gap = ep - ec; e = ec;
+                    big = mp; sbig = sp; lesser = {{W53}'d0, sig(xc, f)}; slesser = sc; gap = ep - ec; e = ec;
                 end else begin
-                    big = {{W53}'d0, sig(xc, f)}; sbig = sc; lesser = {{W106}'d0, mp}; slesser = sp; gap = ec - ep; e = ep;
+                    big = {{W53}'d0, sig(xc, f)}; sbig = sc; lesser = mp; slesser = sp; gap = ec - ep; e = ep;
                 end
                 if (gap > {T}) begin
                     big = big << 3;
@@ -633,16 +649,10 @@ function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input 
                 end else begin
                     big = big << gap;
                 end
-                if (sbig == slesser) begin
-                    mag = big + lesser;
-                    sign = sbig;
-                end else if (big >= lesser) begin
-                    mag = big - lesser;
-                    sign = sbig;
-                end else begin
-                    mag = lesser - big;
-                    sign = slesser;
-                end
+                // One adder: big + lesser, or big - lesser negated when negative.
+                sum = {1'b0, big} + ({1'b0, lesser} ^ {({W} + 1){sbig != slesser}}) + {{W}'d0, sbig != slesser};
+                mag = sum[{W}] ? 0 - sum[{W1}:0] : sum[{W1}:0];
+                sign = sum[{W}] ? slesser : sbig;
             end
             // An exact zero: like-signed zeros keep their sign, otherwise +0 (-0 toward -inf).
             if (mag == 0) fma{X} = (p_zero && c_zero && sp == sc) ? zero(sp, f) : zero(rm == 2'd2, f);
