@@ -4,6 +4,7 @@
 //! function.
 
 use crate::config::Units;
+use crate::fdivsqrt::FpDivSqrt;
 use crate::{alu, fpu};
 use heddle_isa::table::{Format, Regs, Unit};
 use heddle_isa::Opcode;
@@ -48,7 +49,7 @@ pub mod aux {
 }
 
 /// ROM word width.
-pub const WORD_BITS: usize = 18;
+pub const WORD_BITS: usize = 19;
 
 /// One ROM word: class[4:0], wide_a[5], wide_b[6], d_words[8:7], setp[9], aux[11:10],
 /// fp[12] (the lane's FPU, not its integer ALU, computes the result),
@@ -56,7 +57,9 @@ pub const WORD_BITS: usize = 18;
 /// gather then select), ity_a[15] (a 64-bit `IntTy` makes `a` a pair),
 /// sfu[16] (the special-function unit computes the result), shared[17]
 /// (a unit shared by the lanes computes the result, lane by lane: the
-/// divider, the shared FP unit or the SFU).
+/// divider, the shared FP unit, the FP division and square root or the
+/// SFU), iter[18] (that unit is iterative: the divider, or the FP division
+/// and square root).
 /// `units`: the SM's FP32 (and SFU) units, binary64 units and integer
 /// dividers (`SmConfig::units`); opcodes of a missing unit decode as not
 /// implemented.
@@ -107,7 +110,9 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
         _ => aux::NONE,
     };
     let shfl = op == Opcode::Shfl;
-    let shared = (units.int_div && alu::DIV_OPS.contains(&op)) || sfu || (fp && fpu::shared(op));
+    let int_div = units.int_div && alu::DIV_OPS.contains(&op);
+    let fp_iter = fp && FpDivSqrt::OPS.contains(&op);
+    let shared = int_div || sfu || (fp && fpu::shared(op));
     class
         | (wide_a as u64) << 5
         | (wide_b as u64) << 6
@@ -120,6 +125,7 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
         | (ity_a as u64) << 15
         | (sfu as u64) << 16
         | (shared as u64) << 17
+        | ((int_div || fp_iter) as u64) << 18
 }
 
 /// The optional unit (the `SmConfig` field) an instruction needs and

@@ -1,15 +1,17 @@
 //! `Fpu`: a floating-point unit, built for a set of opcodes ([`Fpu::new`]).
 //! binary32: `fadd`, `fsub`, `fmul`, `ffma` in the four rounding modes with
-//! `.ftz` and `.sat`, `fmin`, `fmax`, `fsetp`, `frnd`, `fdiv`, `fsqrt`,
-//! `f2i`/`i2f` (32- and 64-bit integers), `f2h`/`h2f`; binary64: `dadd`,
-//! `dsub`, `dmul`, `dfma`, `dmin`, `dmax`, `dsetp`, `drnd`, `ddiv`,
-//! `dsqrt`, `f2d`, `d2f`, `d2i`, `i2d`. Opcodes it is not built for give 0.
-//! Operands and the result are 64 bits wide (binary64 values and 64-bit
-//! integers come from register pairs; binary32 ones use the low word).
+//! `.ftz` and `.sat`, `fmin`, `fmax`, `fsetp`, `frnd`, `f2i`/`i2f` (32- and
+//! 64-bit integers), `f2h`/`h2f`; binary64: `dadd`, `dsub`, `dmul`,
+//! `dfma`, `dmin`, `dmax`, `dsetp`, `drnd`, `f2d`, `d2f`, `d2i`, `i2d`.
+//! Opcodes it is not built for give 0. Division and square root are the
+//! iterative [`FpDivSqrt`]'s (`fdivsqrt.rs`), which rounds with this
+//! module's `pack`. Operands and the result are 64 bits wide (binary64
+//! values and 64-bit integers come from register pairs; binary32 ones use
+//! the low word).
 //!
-//! The SM builds one per lane for binary32 without division and square
-//! root ([`lane_ops`]) and one shared by the lanes for the rest
-//! ([`shared_ops`]); the atomic unit builds one for `fadd` and `dadd`.
+//! The SM builds one per lane for binary32 ([`lane_ops`]) and, with
+//! binary64, one shared by the lanes for it ([`shared_ops`]); the atomic
+//! unit builds one for `fadd` and `dadd`.
 //!
 //! A custom block: its simulation model is the ISA's scalar semantics
 //! (`heddle_isa::scalar::fp`, what the golden model runs); its Verilog is
@@ -34,27 +36,23 @@
 //!   smaller one only contributes a sticky unit three places below the larger
 //!   one's last bit; an exactly zero sum is +0, or -0 toward negative
 //!   infinity (like-signed zero operands keep their sign);
-//! - `div`: the significands' quotient to 51 (binary32) or 117 (binary64)
-//!   extra places, the remainder as sticky; `sqrt`: the exponent made even,
-//!   then the integer square root of the significand shifted 52 or 116
-//!   places (restoring recurrence), the remainder as sticky;
 //! - conversions between formats and from integers are one `pack`; float to
 //!   integer rounds the magnitude at the units place and saturates to the
 //!   type; `frnd`/`drnd` round at the units place and pack exactly;
 //! - binary32 `.ftz` flushes subnormal inputs and results, `.sat` clamps to
 //!   [+0, 1] (NaN to +0); NaN results are the canonical NaN of the format.
 //!
-//! The functions that carry magnitudes are instantiated twice ([`Lib`]):
-//! 104 bits wide for binary32, binary16 and the conversions, 256 for
-//! binary64's fma, division and square root. Add, subtract, multiply and
-//! fma of a format share one `fma` through operand multiplexers.
+//! The functions that carry magnitudes are instantiated per width ([`Lib`]):
+//! 72 bits for conversions and rounding to integral values, 104 for
+//! binary32's fma, 224 for binary64's. Add, subtract, multiply and fma of
+//! a format share one `fma` through operand multiplexers.
 
 use crate::alu::isa_localparams;
-use crate::verilog::isqrt_function;
+use crate::config::Units;
+use crate::fdivsqrt::FpDivSqrt;
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};
 use heddle_isa::table::{mod_info, Unit, TABLE};
 use heddle_isa::{ModKind, Opcode};
-use crate::config::Units;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -77,7 +75,8 @@ pub struct Fpu {
 }
 
 impl Fpu {
-    /// A unit built for `ops` (FP unit opcodes: [`ops32`], [`ops64`]).
+    /// A unit built for `ops` (FP unit opcodes, [`ops32`] and [`ops64`],
+    /// but division and square root, which [`FpDivSqrt`] computes).
     pub fn new(ops: impl IntoIterator<Item = Opcode>) -> Fpu {
         Fpu {
             op: Default::default(),
@@ -94,10 +93,11 @@ impl Fpu {
     }
 }
 
-/// A unit built for every FP opcode.
+/// A unit built for every FP opcode it can be: all but division and
+/// square root.
 impl Default for Fpu {
     fn default() -> Fpu {
-        Fpu::new(ops32().chain(ops64()))
+        Fpu::new(ops32().chain(ops64()).filter(|o| !FpDivSqrt::OPS.contains(o)))
     }
 }
 
@@ -111,8 +111,9 @@ pub fn ops64() -> impl Iterator<Item = Opcode> {
     TABLE.iter().filter(|i| i.unit == Unit::Dpu).map(|i| i.opcode)
 }
 
-/// The SM's shared unit computes these, one lane at a time: binary32
-/// division and square root, and every binary64 operation.
+/// The SM's shared units compute these, one lane at a time: binary32
+/// division and square root, and every binary64 operation (division and
+/// square root on [`FpDivSqrt`], the rest on a shared `Fpu`).
 pub fn shared(op: Opcode) -> bool {
     matches!(op, Opcode::Fdiv | Opcode::Fsqrt) || ops64().any(|o| o == op)
 }
@@ -123,10 +124,10 @@ pub fn lane_ops(units: Units) -> impl Iterator<Item = Opcode> {
     ops32().filter(move |&o| units.fp32 && !shared(o))
 }
 
-/// What the SM's shared FP unit is built for (see [`shared`]), among the
-/// formats `units` has.
+/// What the SM's shared FP unit is built for: binary64 but division and
+/// square root (empty without `fp64`).
 pub fn shared_ops(units: Units) -> impl Iterator<Item = Opcode> {
-    ops32().filter(move |_| units.fp32).chain(ops64().filter(move |_| units.fp64)).filter(|&o| shared(o))
+    ops64().filter(move |o| units.fp64 && !FpDivSqrt::OPS.contains(o))
 }
 
 /// The reference semantics: (d, pout).
@@ -192,59 +193,58 @@ impl Logic for Fpu {
     }
 
     fn hdl(&self) -> Verilog {
-        let body = format!("{}{}{}{}{}", isa_localparams(), FPU_COMMON, SMALL.functions(), LARGE.functions(), dispatch(self._ops));
+        let body = format!(
+            "{}{}{}{}{}{}{}",
+            isa_localparams(),
+            FPU_COMMON,
+            FPU_OPERANDS,
+            NARROW.functions(),
+            SMALL.functions(),
+            LARGE.functions(),
+            dispatch(self._ops)
+        );
         let tie = "2'd0: round_up = rbit && (sticky || lsb);";
         Verilog::Custom(crate::plant::patch(crate::plant::Plant::FpuTiesDown, body, tie, "2'd0: round_up = rbit && sticky;"))
     }
 }
 
-/// One copy of the rounding library (`pack`, `fma`, `div`, `sqrt`, `cvtf`,
-/// `i2fl`, `rndi`): the width of its magnitudes and the windows its formats
-/// need. Each window is the smallest that keeps every result exact for
-/// precision p (24 or 53 bits), with some margin:
-/// - `gap`: an addend more than `gap` places below the other's last bit
-///   only contributes a sticky unit; needs `gap >= width of the lesser + 2`
-///   (a product: 48 or 106 bits);
-/// - `div_shift`: the quotient of the significands shifted by it has at
-///   least p + 2 bits for a subnormal dividend and the largest divisor:
-///   `>= 2p + 1`;
-/// - `sqrt_shift` (even): the root has at least p + 2 bits: `>= 2p + 2`.
-struct Lib {
+/// One copy of the rounding library (`pack`, `cvtf`, `i2fl`, `rndi`, and
+/// where it has one an `fma`): the width of its magnitudes, and for the
+/// `fma` its format's precision p (24 or 53 bits: the multiplier's width)
+/// and its window `gap`: an addend more than `gap` places below the other's
+/// last bit only contributes a sticky unit, which needs `gap >= width of the
+/// lesser + 2` (a product: 48 or 106 bits); the sum then needs
+/// `2p + gap + 1` bits.
+pub(crate) struct Lib {
     suffix: &'static str,
-    /// The significand bits of the format its `fma`, `div` and `sqrt` are
-    /// for (the multiplier's width, the square root's steps).
-    precision: usize,
     width: usize,
-    gap: usize,
-    div_shift: usize,
-    sqrt_shift: usize,
+    /// (p, gap).
+    fma: Option<(usize, usize)>,
 }
 
-/// binary32 and binary16 arithmetic, and every conversion and rounding
-/// (whose magnitudes are at most 64 bits): 104-bit magnitudes (binary32 fma
-/// needs 100).
-const SMALL: Lib = Lib { suffix: "_s", precision: 24, width: 104, gap: 51, div_shift: 50, sqrt_shift: 52 };
-/// binary64 fma, division and square root: 256-bit magnitudes.
-const LARGE: Lib = Lib { suffix: "_l", precision: 53, width: 256, gap: 110, div_shift: 116, sqrt_shift: 116 };
+/// binary32's fma: 104-bit magnitudes (it needs 100).
+const SMALL: Lib = Lib { suffix: "_s", width: 104, fma: Some((24, 51)) };
+/// Conversions and rounding to integral values (magnitudes of at most 64
+/// bits), and the rounding step of the iterative division and square root
+/// (`fdivsqrt.rs`, at most 58 bits): 72-bit magnitudes.
+pub(crate) const NARROW: Lib = Lib { suffix: "_n", width: 72, fma: None };
+/// binary64's fma: 224-bit magnitudes (it needs 217).
+const LARGE: Lib = Lib { suffix: "_l", width: 224, fma: Some((53, 110)) };
 
 impl Lib {
-    fn functions(&self) -> String {
+    pub(crate) fn functions(&self) -> String {
         let w = self.width;
-        // The square root's radicand is below 2^(p + 2 + sqrt_shift).
-        let steps = (self.precision + 2 + self.sqrt_shift).div_ceil(2);
-        let lib = FPU_LIB
-            .replace("{X}", self.suffix)
+        let (text, (p, gap)) = match self.fma {
+            Some(f) => (format!("{FPU_LIB}{FPU_FMA}"), f),
+            None => (FPU_LIB.to_string(), (0, 0)),
+        };
+        text.replace("{X}", self.suffix)
             .replace("{W1}", &(w - 1).to_string())
             .replace("{W53}", &(w - 53).to_string())
             .replace("{W64}", &(w - 64).to_string())
             .replace("{W}", &w.to_string())
-            .replace("{P1}", &(self.precision - 1).to_string())
-            .replace("{T}", &self.gap.to_string())
-            .replace("{DS1}", &(self.div_shift + 1).to_string())
-            .replace("{DS}", &self.div_shift.to_string())
-            .replace("{SS2}", &(self.sqrt_shift / 2 + 1).to_string())
-            .replace("{SS}", &self.sqrt_shift.to_string());
-        format!("{}{lib}", isqrt_function(&format!("isqrt{}", self.suffix), w, steps))
+            .replace("{P1}", &p.saturating_sub(1).to_string())
+            .replace("{T}", &gap.to_string())
     }
 }
 
@@ -256,25 +256,21 @@ fn arm(op: Opcode) -> &'static str {
         Fmin => "d = minmax(fa, fb, 1'b0, F32);",
         Fmax => "d = minmax(fa, fb, 1'b1, F32);",
         Fsetp => "pout = setp(flush(a32, ext0), flush({32'd0, b[31:0]}, ext0), fcmp, F32);",
-        Frnd => "d = flush(rndi_s(fa, rnd, F32), ftz);",
+        Frnd => "d = flush(rndi_n(fa, rnd, F32), ftz);",
         F2i => "d = f2int(fa, rnd, F32, ity);",
-        I2f => "d = i2fl_s(a, ity, rnd, F32);",
-        F2h => "d = cvtf_s(fa, F32, F16, rnd);",
-        H2f => "d = cvtf_s({48'd0, a[15:0]}, F16, F32, 2'd0);",
-        Fdiv => "d = fin32(div_s(fa, fb, rnd, F32), ftz, 1'b0);",
-        Fsqrt => "d = fin32(sqrt_s(fa, rnd, F32), ftz, 1'b0);",
+        I2f => "d = i2fl_n(a, ity, rnd, F32);",
+        F2h => "d = cvtf_n(fa, F32, F16, rnd);",
+        H2f => "d = cvtf_n({48'd0, a[15:0]}, F16, F32, 2'd0);",
         Dadd | Dsub | Dmul | Dfma => "d = fma64;",
         Dmin => "d = minmax(a, b, 1'b0, F64);",
         Dmax => "d = minmax(a, b, 1'b1, F64);",
         Dsetp => "pout = setp(a, b, fcmp, F64);",
-        Drnd => "d = rndi_s(a, rnd, F64);",
-        Ddiv => "d = div_l(a, b, rnd, F64);",
-        Dsqrt => "d = sqrt_l(a, rnd, F64);",
-        F2d => "d = cvtf_s(fa, F32, F64, 2'd0);",
-        D2f => "d = fin32(cvtf_s(a, F64, F32, rnd), ftz, sat);",
+        Drnd => "d = rndi_n(a, rnd, F64);",
+        F2d => "d = cvtf_n(fa, F32, F64, 2'd0);",
+        D2f => "d = fin32(cvtf_n(a, F64, F32, rnd), ftz, sat);",
         D2i => "d = f2int(a, rnd, F64, ity);",
-        I2d => "d = i2fl_s(a, ity, rnd, F64);",
-        _ => panic!("{op:?} is not an FP unit's opcode"),
+        I2d => "d = i2fl_n(a, ity, rnd, F64);",
+        _ => panic!("{op:?} is not an FP unit's opcode (division and square root are `FpDivSqrt`'s)"),
     }
 }
 
@@ -359,13 +355,8 @@ fn dispatch(ops: u128) -> String {
 
 /// The format geometry, rounding decision, integer conversions, ordering
 /// and operand flushing: one copy, whatever the unit is built for.
-const FPU_COMMON: &str = r#"
+pub(crate) const FPU_COMMON: &str = r#"
 /* verilator lint_off UNUSEDSIGNAL */
-wire [1:0] rnd = modv[MOD_RND_LO +: 2];
-wire ftz = modv[MOD_FTZ_LO];
-wire sat = modv[MOD_SAT_LO];
-wire [3:0] fcmp = modv[MOD_FCMP_LO +: 4];
-wire [1:0] ity = modv[MOD_INTTY_LO +: 2];
 localparam F16 = 2'd0;
 localparam F32 = 2'd1;
 localparam F64 = 2'd2;
@@ -532,10 +523,6 @@ endfunction
 function [63:0] flush(input [63:0] x, input en);
     flush = (en && efield(x, F32) == 0) ? x & 64'h80000000 : x;
 endfunction
-wire [63:0] a32 = {32'd0, a[31:0]};
-wire [63:0] fa = flush(a32, ftz);
-wire [63:0] fb = flush({32'd0, b[31:0]}, ftz);
-wire [63:0] fc = flush({32'd0, c[31:0]}, ftz);
 
 // A binary32 result: .ftz flushes a subnormal, .sat clamps to [+0, 1] (NaN to +0).
 function [63:0] fin32(input [63:0] r, input fz, input st);
@@ -548,6 +535,19 @@ function [63:0] fin32(input [63:0] r, input fz, input st);
     end
 endfunction
 
+"#;
+
+/// The unit's modifier fields and binary32 operands (flushed with `.ftz`).
+const FPU_OPERANDS: &str = r#"
+wire [1:0] rnd = modv[MOD_RND_LO +: 2];
+wire ftz = modv[MOD_FTZ_LO];
+wire sat = modv[MOD_SAT_LO];
+wire [3:0] fcmp = modv[MOD_FCMP_LO +: 4];
+wire [1:0] ity = modv[MOD_INTTY_LO +: 2];
+wire [63:0] a32 = {32'd0, a[31:0]};
+wire [63:0] fa = flush(a32, ftz);
+wire [63:0] fb = flush({32'd0, b[31:0]}, ftz);
+wire [63:0] fc = flush({32'd0, c[31:0]}, ftz);
 "#;
 
 /// The rounding library, instantiated per magnitude width by [`Lib`].
@@ -589,6 +589,45 @@ function [63:0] pack{X}(input s, input [{W1}:0] mag, input integer e, input [1:0
     end
 endfunction
 
+
+// Format to format (f2d, d2f, f2h, h2f): exact or rounded once.
+function [63:0] cvtf{X}(input [63:0] x, input [1:0] from, input [1:0] to, input [1:0] rm);
+    begin
+        if (is_nan(x, from)) cvtf{X} = qnan(to);
+        else if (is_inf(x, from)) cvtf{X} = inf(neg(x, from), to);
+        else if (is_zero(x, from)) cvtf{X} = zero(neg(x, from), to);
+        else cvtf{X} = pack{X}(neg(x, from), {{W53}'d0, sig(x, from)}, lsbexp(x, from), rm, to);
+    end
+endfunction
+
+// Integer (type ty: bit 0 signed, bit 1 64-bit) to format f, rounded.
+function [63:0] i2fl{X}(input [63:0] x, input [1:0] ty, input [1:0] rm, input [1:0] f);
+    reg [63:0] v;
+    reg n;
+    begin
+        v = ty[1] ? x : ty[0] ? {{32{x[31]}}, x[31:0]} : {32'd0, x[31:0]};
+        n = ty[0] && v[63];
+        if (v == 0) i2fl{X} = 64'd0;
+        else i2fl{X} = pack{X}(n, {{W64}'d0, n ? 64'd0 - v : v}, 0, rm, f);
+    end
+endfunction
+
+// Round to an integral value in mode rm (NaN canonical).
+function [63:0] rndi{X}(input [63:0] x, input [1:0] rm, input [1:0] f);
+    reg [64:0] r;
+    begin
+        r = to_int(x, rm, f);
+        if (is_nan(x, f)) rndi{X} = qnan(f);
+        else if (lsbexp(x, f) >= 0) rndi{X} = x;
+        else if (r[63:0] == 0) rndi{X} = zero(neg(x, f), f);
+        else rndi{X} = zero(neg(x, f), f) | pack{X}(1'b0, {{W64}'d0, r[63:0]}, 0, 2'd1, f);
+    end
+endfunction
+
+"#;
+
+/// The fused multiply-add, in libraries that have one.
+const FPU_FMA: &str = r#"
 // a * b + c in format f (F32 or F64), rounded once. The product's significand
 // (<= 106 bits) and the addend's are summed exactly when their exponents differ by
 // at most {T} places; beyond that the smaller one is a sticky unit three places
@@ -660,86 +699,4 @@ function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input 
         end
     end
 endfunction
-
-// a / b in format f, IEEE: the quotient of the significands to {DS1}+ places, the
-// remainder as sticky.
-function [63:0] div{X}(input [63:0] xa, input [63:0] xb, input [1:0] rm, input [1:0] f);
-    reg s;
-    reg [{W1}:0] num, den, q;
-    begin
-        s = neg(xa, f) ^ neg(xb, f);
-        if (is_nan(xa, f) || is_nan(xb, f) || (is_inf(xa, f) && is_inf(xb, f)) || (is_zero(xa, f) && is_zero(xb, f))) begin
-            div{X} = qnan(f);
-        end else if (is_inf(xa, f) || is_zero(xb, f)) begin
-            div{X} = inf(s, f);
-        end else if (is_zero(xa, f) || is_inf(xb, f)) begin
-            div{X} = zero(s, f);
-        end else begin
-            num = {{W53}'d0, sig(xa, f)} << {DS};
-            den = {{W53}'d0, sig(xb, f)};
-            q = num / den;
-            div{X} = pack{X}(s, (q << 1) | {{W1}'d0, (num % den) != 0}, lsbexp(xa, f) - lsbexp(xb, f) - {DS1}, rm, f);
-        end
-    end
-endfunction
-
-
-// sqrt(a) in format f, IEEE: x = M * 2^k with k even, q = isqrt(M * 2^{SS}),
-// the remainder as sticky.
-function [63:0] sqrt{X}(input [63:0] x, input [1:0] rm, input [1:0] f);
-    reg [{W1}:0] m, n, q;
-    integer k;
-    begin
-        if (is_nan(x, f) || (neg(x, f) && !is_zero(x, f))) begin
-            sqrt{X} = qnan(f);
-        end else if (is_zero(x, f) || is_inf(x, f)) begin
-            sqrt{X} = x;
-        end else begin
-            k = lsbexp(x, f);
-            m = {{W53}'d0, sig(x, f)};
-            if ((k & 1) != 0) begin
-                m = m << 1;
-                k = k - 1;
-            end
-            n = m << {SS};
-            q = isqrt{X}(n);
-            sqrt{X} = pack{X}(1'b0, (q << 1) | {{W1}'d0, q * q != n}, k / 2 - {SS2}, rm, f);
-        end
-    end
-endfunction
-
-// Format to format (f2d, d2f, f2h, h2f): exact or rounded once.
-function [63:0] cvtf{X}(input [63:0] x, input [1:0] from, input [1:0] to, input [1:0] rm);
-    begin
-        if (is_nan(x, from)) cvtf{X} = qnan(to);
-        else if (is_inf(x, from)) cvtf{X} = inf(neg(x, from), to);
-        else if (is_zero(x, from)) cvtf{X} = zero(neg(x, from), to);
-        else cvtf{X} = pack{X}(neg(x, from), {{W53}'d0, sig(x, from)}, lsbexp(x, from), rm, to);
-    end
-endfunction
-
-// Integer (type ty: bit 0 signed, bit 1 64-bit) to format f, rounded.
-function [63:0] i2fl{X}(input [63:0] x, input [1:0] ty, input [1:0] rm, input [1:0] f);
-    reg [63:0] v;
-    reg n;
-    begin
-        v = ty[1] ? x : ty[0] ? {{32{x[31]}}, x[31:0]} : {32'd0, x[31:0]};
-        n = ty[0] && v[63];
-        if (v == 0) i2fl{X} = 64'd0;
-        else i2fl{X} = pack{X}(n, {{W64}'d0, n ? 64'd0 - v : v}, 0, rm, f);
-    end
-endfunction
-
-// Round to an integral value in mode rm (NaN canonical).
-function [63:0] rndi{X}(input [63:0] x, input [1:0] rm, input [1:0] f);
-    reg [64:0] r;
-    begin
-        r = to_int(x, rm, f);
-        if (is_nan(x, f)) rndi{X} = qnan(f);
-        else if (lsbexp(x, f) >= 0) rndi{X} = x;
-        else if (r[63:0] == 0) rndi{X} = zero(neg(x, f), f);
-        else rndi{X} = zero(neg(x, f), f) | pack{X}(1'b0, {{W64}'d0, r[63:0]}, 0, 2'd1, f);
-    end
-endfunction
-
 "#;

@@ -50,6 +50,7 @@ pub mod config;
 pub mod cosim;
 pub mod decode;
 pub mod div;
+pub mod fdivsqrt;
 pub mod fpu;
 pub mod memories;
 pub mod plant;

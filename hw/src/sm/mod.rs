@@ -89,6 +89,7 @@ use crate::bits::{Gather, Popc64};
 use crate::coalesce::Coalescer;
 use crate::decode::DecodeRom;
 use crate::div::Divider;
+use crate::fdivsqrt::FpDivSqrt;
 use crate::fpu::Fpu;
 use crate::ram::{SyncRam, ADDR_BITS};
 use crate::reg::{Reg, Regs};
@@ -592,10 +593,13 @@ pub struct Sm {
     is_fp: Signal<Local, Bit>,
     is_sfu: Signal<Local, Bit>,
     /// A shared unit computes the result: the divider (an integer
-    /// division), the shared FP unit (`is_fp`) or the SFU (`is_sfu`).
+    /// division), the FP division and square root (`is_fp` and `is_iter`),
+    /// the shared FP unit (`is_fp`) or the SFU (`is_sfu`).
     is_shared: Signal<Local, Bit>,
-    /// The shared unit is done (the divider when it says so, the others,
-    /// combinational, always).
+    /// That unit is iterative (the divider, the FP division and square root).
+    is_iter: Signal<Local, Bit>,
+    /// The shared unit is done (an iterative one when it says so, the
+    /// others, combinational, always).
     su_done: Signal<Local, Bit>,
     /// The lane a shared unit starts on when it starts: 0, or the next one.
     su_next: Signal<Local, Bits<8>>,
@@ -603,8 +607,8 @@ pub struct Sm {
     su_wait: Signal<Local, Bit>,
     /// A shared unit starts on lane `su_next` at this cycle's edge.
     su_start: Signal<Local, Bit>,
-    /// The lane whose operands go to the shared units: the divider takes
-    /// `su_next`'s at its start, the others compute `su_lane`'s.
+    /// The lane whose operands go to the shared units: an iterative one
+    /// takes `su_next`'s at its start, the others compute `su_lane`'s.
     su_sel: Signal<Local, Bits<8>>,
     su_a: Signal<Local, Bits<64>>,
     su_b: Signal<Local, Bits<64>>,
@@ -771,9 +775,12 @@ pub struct Sm {
     /// Per lane (with `fp32`): the FP unit for binary32 except division
     /// and square root ([`crate::fpu::lane_ops`]).
     fpus: Vec<Fpu>,
-    /// With `fp32` or `fp64`: the FP unit one for the lanes, for the rest
+    /// With `fp64`: an FP unit, one for the lanes, for the rest
     /// ([`crate::fpu::shared_ops`]).
     fp_shared: Vec<Fpu>,
+    /// With `fp32` or `fp64`: the iterative FP division and square root,
+    /// one for the lanes.
+    fds: Vec<FpDivSqrt>,
     /// With `fp32`: the special-function unit, one for the lanes.
     sfus: Vec<Sfu>,
     sched: WarpPick,
@@ -932,8 +939,10 @@ pub struct Sm {
     _lanes: usize,
     /// Lanes with an FP unit: all of them with `fp32`, else none.
     _fpus: usize,
-    /// Shared FP units: one with `fp32` or `fp64`, else none.
+    /// Shared FP units: one with `fp64`, else none.
     _fp_shared: usize,
+    /// FP division and square root units: one with `fp32` or `fp64`, else none.
+    _fds: usize,
     /// Special-function units: one with `fp32`, else none.
     _sfus: usize,
     /// Dividers: one with `int_div`, else none.
@@ -1137,6 +1146,7 @@ impl Logic for Sm {
         self.is_fp.next = self.rom.word.val().get_bit(12);
         self.is_sfu.next = self.rom.word.val().get_bit(16);
         self.is_shared.next = self.rom.word.val().get_bit(17);
+        self.is_iter.next = self.rom.word.val().get_bit(18);
         self.is_shfl.next = self.rom.word.val().get_bit(14);
         // Predicate destination: d[2:0], or mod[4:2] for shfl's in-range predicate.
         self.pd.next = self.f_d.val().get_bits::<3>(0);
@@ -1255,8 +1265,13 @@ impl Logic for Sm {
         // units take a cycle a lane, the divider 17 or 33.
         self.su_done.next = true;
         for k in 0..self._divs {
-            if !(self.is_fp.val() | self.is_sfu.val()) {
+            if self.is_iter.val() & !self.is_fp.val() {
                 self.su_done.next = self.divs[k].done.val();
+            }
+        }
+        for k in 0..self._fds {
+            if self.is_iter.val() & self.is_fp.val() {
+                self.su_done.next = self.fds[k].done.val();
             }
         }
         self.su_next.next = 0.into();
@@ -1641,9 +1656,9 @@ impl Logic for Sm {
             self.su_on.d.next = true;
             self.su_lane.d.next = self.su_next.val();
         }
-        self.su_sel.next = self.su_next.val();
-        if self.is_fp.val() | self.is_sfu.val() {
-            self.su_sel.next = self.su_lane.q.val();
+        self.su_sel.next = self.su_lane.q.val();
+        if self.is_iter.val() {
+            self.su_sel.next = self.su_next.val();
         }
         self.su_a.next = 0.into();
         self.su_b.next = 0.into();
@@ -1659,13 +1674,24 @@ impl Logic for Sm {
         self.su_p.next = false;
         for k in 0..self._divs {
             self.divs[k].clock.next = self.clock.val();
-            self.divs[k].start.next = self.su_start.val() & !(self.is_fp.val() | self.is_sfu.val());
+            self.divs[k].start.next = self.su_start.val() & self.is_iter.val() & !self.is_fp.val();
             self.divs[k].op.next = self.f_op.val();
             self.divs[k].modv.next = self.f_mod.val();
             self.divs[k].a.next = self.su_a.val();
             self.divs[k].b.next = self.su_b.val();
-            if !(self.is_fp.val() | self.is_sfu.val()) {
+            if self.is_iter.val() & !self.is_fp.val() {
                 self.su_d.next = self.divs[k].d.val();
+            }
+        }
+        for k in 0..self._fds {
+            self.fds[k].clock.next = self.clock.val();
+            self.fds[k].start.next = self.su_start.val() & self.is_iter.val() & self.is_fp.val();
+            self.fds[k].op.next = self.f_op.val();
+            self.fds[k].modv.next = self.f_mod.val();
+            self.fds[k].a.next = self.su_a.val();
+            self.fds[k].b.next = self.su_b.val();
+            if self.is_iter.val() & self.is_fp.val() {
+                self.su_d.next = self.fds[k].d.val();
             }
         }
         for k in 0..self._fp_shared {
@@ -1675,7 +1701,7 @@ impl Logic for Sm {
             self.fp_shared[k].a.next = 0.into();
             self.fp_shared[k].b.next = 0.into();
             self.fp_shared[k].c.next = 0.into();
-            if self.is_fp.val() & self.is_shared.val() {
+            if self.is_fp.val() & self.is_shared.val() & !self.is_iter.val() {
                 self.fp_shared[k].op.next = self.f_op.val();
                 self.fp_shared[k].modv.next = self.f_mod.val();
                 self.fp_shared[k].ext0.next = self.ir.q.val().get_bit(46) & !self.f_i.val();

@@ -1,0 +1,263 @@
+//! `FpDivSqrt`: the SM's iterative IEEE division and square root, for
+//! `fdiv`, `fsqrt` (binary32, `.ftz`) and `ddiv`, `dsqrt` (binary64), in
+//! the four rounding modes. There is one per SM (with `SmConfig::fp32` or
+//! `fp64`): it takes a beat's lanes in turn, like the integer divider. It
+//! replaces the FP unit's combinational division (a 256-bit `/` and `%`)
+//! and square root (an 86-step recurrence).
+//!
+//! Ports: `start` (with `op`, `modv`, `a`, `b`, as the FP unit takes them)
+//! is taken at a rising edge; `done` rises [`FpDivSqrt::latency`] edges
+//! later (15 for binary32, 29 for binary64) with the result on `d`, and
+//! both hold until the next `start`.
+//!
+//! The hardware, a digit recurrence two bits per cycle:
+//! - the start edge registers the special cases' result (NaN, infinity,
+//!   zero operands: as in `fpu.rs`) and the significands normalized to a
+//!   leading bit at place 52 (a leading-zero count and a shift, for
+//!   subnormals), with the result's sign and exponent;
+//! - division: restoring, one quotient bit per step, `r >= y ? r - y : r`
+//!   then `r << 1`: after K steps (28 for binary32, 56 for binary64) the
+//!   quotient `Q = floor(x 2^(K-1) / y)` has at least p + 2 bits;
+//! - square root: the exponent made even (the significand doubled if not),
+//!   the radicand `x << 58` consumed two bits a step from the top,
+//!   `r = 4r + next`, trial `4R + 1`: after 28 or 56 steps the root `R` has
+//!   p + 3 bits (binary32's radicand is its top 56 bits, `x << 2`);
+//! - each cycle takes two steps (two carry chains of 60 bits in series);
+//! - the last edge rounds once, `pack` of `fpu.rs` (the magnitude
+//!   `(Q << 1) | (r != 0)`, the remainder as sticky), and for binary32
+//!   flushes a subnormal result with `.ftz`.
+//!
+//! The simulation model is the ISA's scalar semantics ([`crate::fpu::model`],
+//! what the golden model runs), delivered at the same edge;
+//! `hw/tests/cosim.rs` holds the Verilog to it under Verilator, results and
+//! timing.
+
+use crate::alu::isa_localparams;
+use crate::fpu::{model, FPU_COMMON, NARROW};
+use heddle_isa::Opcode;
+use rust_hdl::prelude::*;
+
+pub struct FpDivSqrt {
+    pub clock: Signal<In, Clock>,
+    pub start: Signal<In, Bit>,
+    pub op: Signal<In, Bits<7>>,
+    pub modv: Signal<In, Bits<6>>,
+    pub a: Signal<In, Bits<64>>,
+    pub b: Signal<In, Bits<64>>,
+    pub done: Signal<Out, Bit>,
+    pub d: Signal<Out, Bits<64>>,
+    /// Rising edges until `done` (0: idle, or done).
+    left: u32,
+    /// The result the model computed at `start`.
+    result: u64,
+}
+
+impl Default for FpDivSqrt {
+    fn default() -> FpDivSqrt {
+        FpDivSqrt {
+            clock: Default::default(),
+            start: Default::default(),
+            op: Default::default(),
+            modv: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            done: Default::default(),
+            d: Default::default(),
+            left: 0,
+            result: 0,
+        }
+    }
+}
+
+impl FpDivSqrt {
+    /// The opcodes it executes.
+    pub const OPS: [Opcode; 4] = [Opcode::Fdiv, Opcode::Fsqrt, Opcode::Ddiv, Opcode::Dsqrt];
+
+    /// Rising edges from `start` to `done` for opcode `op`: one per two
+    /// steps, and one to round.
+    pub fn latency(op: u8) -> u32 {
+        if op == Opcode::Ddiv as u8 || op == Opcode::Dsqrt as u8 {
+            29
+        } else {
+            15
+        }
+    }
+}
+
+impl Logic for FpDivSqrt {
+    fn update(&mut self) {
+        if !self.clock.pos_edge() {
+            return;
+        }
+        // The inputs are never committed (see `Block::update_all`): the edge
+        // takes what the parent assigned last.
+        if self.start.next {
+            let op = self.op.next.index() as u8;
+            self.result = model(op, self.modv.next.index() as u32, false, self.a.next.to_u64(), self.b.next.to_u64(), 0).0;
+            self.left = FpDivSqrt::latency(op);
+            self.done.next = false;
+        } else if self.left > 0 {
+            self.left -= 1;
+            if self.left == 0 {
+                self.done.next = true;
+                self.d.next = self.result.into();
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.done.connect();
+        self.d.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!("{}{}{}{}", isa_localparams(), FPU_COMMON, NARROW.functions(), VERILOG))
+    }
+}
+
+const VERILOG: &str = r#"
+wire [1:0] rnd = modv[MOD_RND_LO +: 2];
+wire ftz = modv[MOD_FTZ_LO];
+wire dbl = (op == OP_DDIV) | (op == OP_DSQRT);
+wire is_sqrt = (op == OP_FSQRT) | (op == OP_DSQRT);
+wire [1:0] fmt = dbl ? F64 : F32;
+wire [63:0] xa = dbl ? a : flush({32'd0, a[31:0]}, ftz);
+wire [63:0] xb = dbl ? b : flush({32'd0, b[31:0]}, ftz);
+wire sgn = !is_sqrt && (neg(xa, fmt) ^ neg(xb, fmt));
+
+// The special cases: NaN, infinite and zero operands.
+reg spec;
+reg [63:0] specv;
+always @(*) begin
+    spec = 1'b1;
+    specv = 64'd0;
+    if (is_sqrt) begin
+        if (is_nan(xa, fmt) || (neg(xa, fmt) && !is_zero(xa, fmt))) specv = qnan(fmt);
+        else if (is_zero(xa, fmt) || is_inf(xa, fmt)) specv = xa;
+        else spec = 1'b0;
+    end else begin
+        if (is_nan(xa, fmt) || is_nan(xb, fmt) || (is_inf(xa, fmt) && is_inf(xb, fmt)) || (is_zero(xa, fmt) && is_zero(xb, fmt)))
+            specv = qnan(fmt);
+        else if (is_inf(xa, fmt) || is_zero(xb, fmt)) specv = inf(sgn, fmt);
+        else if (is_zero(xa, fmt) || is_inf(xb, fmt)) specv = zero(sgn, fmt);
+        else spec = 1'b0;
+    end
+end
+
+// Leading zeros of a nonzero 53-bit significand.
+function [5:0] lz53(input [52:0] m);
+    integer i;
+    begin
+        lz53 = 6'd0;
+        for (i = 0; i < 53; i = i + 1) if (m[i]) lz53 = 6'd52 - i[5:0];
+    end
+endfunction
+wire [52:0] siga = sig(xa, fmt);
+wire [52:0] sigb = sig(xb, fmt);
+wire [5:0] za = lz53(siga);
+wire [5:0] zb = lz53(sigb);
+wire [52:0] na = siga << za;
+wire [52:0] nb = sigb << zb;
+// The exponents of the normalized significands' last places.
+wire signed [31:0] ea = lsbexp(xa, fmt) - {26'd0, za};
+wire signed [31:0] eb = lsbexp(xb, fmt) - {26'd0, zb};
+// Square root: an odd exponent doubles the significand.
+wire [53:0] xs = ea[0] ? {na, 1'b0} : {1'b0, na};
+wire signed [31:0] es = ea[0] ? ea - 1 : ea;
+// The result's exponent (of the magnitude's last place) for K steps:
+// division a / b: ea - eb - K; square root of x 2^es with radicand x 2^S:
+// (es - S) / 2 - 1, S = 2 (binary32) or 58 (binary64).
+wire signed [31:0] e0 = is_sqrt ? ((es - (dbl ? 32'sd58 : 32'sd2)) >>> 1) - 32'sd1 : ea - eb - (dbl ? 32'sd56 : 32'sd28);
+
+reg [5:0] cnt;
+reg sq, wide, s_q, spec_q, ftz_q;
+reg [1:0] rnd_q;
+reg [63:0] specv_q;
+reg signed [31:0] e_q;
+reg [59:0] pr;
+reg [56:0] qr;
+reg [52:0] dvs;
+reg [111:0] rad;
+
+// Two steps. Division: compare with dvs, subtract where it fits, shift;
+// square root: shift two radicand bits in, compare with 4R + 1.
+wire [59:0] ri1 = sq ? {pr[57:0], rad[111:110]} : pr;
+wire [59:0] t1 = sq ? {1'b0, qr, 2'b01} : {7'd0, dvs};
+wire [60:0] d1 = {1'b0, ri1} - {1'b0, t1};
+wire [59:0] ro1 = d1[60] ? ri1 : d1[59:0];
+wire [56:0] q1 = {qr[55:0], ~d1[60]};
+wire [59:0] r1 = sq ? ro1 : {ro1[58:0], 1'b0};
+wire [59:0] ri2 = sq ? {r1[57:0], rad[109:108]} : r1;
+wire [59:0] t2 = sq ? {1'b0, q1, 2'b01} : {7'd0, dvs};
+wire [60:0] d2 = {1'b0, ri2} - {1'b0, t2};
+wire [59:0] ro2 = d2[60] ? ri2 : d2[59:0];
+wire [59:0] r2 = sq ? ro2 : {ro2[58:0], 1'b0};
+
+// The last edge: one rounding, the remainder as sticky.
+wire [63:0] rounded = pack_n(s_q, {14'd0, qr, pr != 60'd0}, e_q, rnd_q, wide ? F64 : F32);
+wire [63:0] result = spec_q ? specv_q : rounded;
+
+initial begin
+   cnt = 6'd0;
+   done = 1'b0;
+   d = 64'd0;
+end
+always @(posedge clock) begin
+   if (start) begin
+      sq <= is_sqrt;
+      wide <= dbl;
+      s_q <= sgn;
+      spec_q <= spec;
+      specv_q <= specv;
+      rnd_q <= rnd;
+      ftz_q <= ftz;
+      e_q <= e0;
+      pr <= is_sqrt ? 60'd0 : {7'd0, na};
+      dvs <= nb;
+      qr <= 57'd0;
+      rad <= {xs, 58'd0};
+      cnt <= dbl ? 6'd29 : 6'd15;
+      done <= 1'b0;
+   end else if (cnt > 6'd1) begin
+      pr <= r2;
+      qr <= {q1[55:0], ~d2[60]};
+      rad <= {rad[107:0], 4'd0};
+      cnt <= cnt - 6'd1;
+   end else if (cnt == 6'd1) begin
+      cnt <= 6'd0;
+      done <= 1'b1;
+      d <= wide ? result : flush(result, ftz_q);
+   end
+end"#;
+
+impl Block for FpDivSqrt {
+    block_ports!(clock, start, op, modv, a, b, done, d);
+
+    fn update_all(&mut self) {
+        self.clock.update_all();
+        if self.clock.pos_edge() {
+            self.update();
+            self.done.update_all();
+            self.d.update_all();
+        } else {
+            // The outputs change only at an edge: they hold what they showed.
+            self.done.changed = false;
+            self.d.changed = false;
+        }
+    }
+
+    fn has_changed(&self) -> bool {
+        self.done.changed || self.d.changed
+    }
+
+    fn wants_update(&self) -> bool {
+        self.clock.next != self.clock.val() || self.has_changed()
+    }
+
+    /// An edge with nothing to start or count, or a falling one, with no
+    /// change flag set, is taken quietly.
+    fn forward_clock(&mut self, clock: Clock) -> bool {
+        let acts = self.has_changed() || (self.clock.rises_to(clock) && (self.start.next || self.left > 0));
+        self.clock.forward(clock, acts)
+    }
+}
