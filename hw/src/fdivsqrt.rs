@@ -7,10 +7,10 @@
 //!
 //! Ports: `start` (with `op`, `modv`, `a`, `b`, as the FP unit takes them)
 //! is taken at a rising edge; `done` rises [`FpDivSqrt::latency`] edges
-//! later (15 for binary32, 29 for binary64) with the result on `d`, and
+//! later (8 for binary32, 15 for binary64) with the result on `d`, and
 //! both hold until the next `start`.
 //!
-//! The hardware, a digit recurrence two bits per cycle:
+//! The hardware, a digit recurrence four bits per cycle:
 //! - the start edge registers the special cases' result (NaN, infinity,
 //!   zero operands: as in `fpu.rs`) and the significands normalized to a
 //!   leading bit at place 52 (a leading-zero count and a shift, for
@@ -22,7 +22,7 @@
 //!   the radicand `x << 58` consumed two bits a step from the top,
 //!   `r = 4r + next`, trial `4R + 1`: after 28 or 56 steps the root `R` has
 //!   p + 3 bits (binary32's radicand is its top 56 bits, `x << 2`);
-//! - each cycle takes two steps (two carry chains of 60 bits in series);
+//! - each cycle takes four steps (four carry chains of 61 bits in series);
 //! - the last edge rounds once, `pack` of `fpu.rs` (the magnitude
 //!   `(Q << 1) | (r != 0)`, the remainder as sticky), and for binary32
 //!   flushes a subnormal result with `.ftz`.
@@ -73,13 +73,13 @@ impl FpDivSqrt {
     /// The opcodes it executes.
     pub const OPS: [Opcode; 4] = [Opcode::Fdiv, Opcode::Fsqrt, Opcode::Ddiv, Opcode::Dsqrt];
 
-    /// Rising edges from `start` to `done` for opcode `op`: one per two
-    /// steps, and one to round.
+    /// Rising edges from `start` to `done` for opcode `op`: one per
+    /// `STEPS` steps, and one to round.
     pub fn latency(op: u8) -> u32 {
         if op == Opcode::Ddiv as u8 || op == Opcode::Dsqrt as u8 {
-            29
+            K64 / STEPS + 1
         } else {
-            15
+            K32 / STEPS + 1
         }
     }
 }
@@ -111,8 +111,43 @@ impl Logic for FpDivSqrt {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!("{}{}{}{}", isa_localparams(), FPU_COMMON, NARROW.functions(), VERILOG))
+        Verilog::Custom(format!("{}{}{}{}", isa_localparams(), FPU_COMMON, NARROW.functions(), verilog()))
     }
+}
+
+/// Steps a cycle.
+const STEPS: u32 = 4;
+/// Steps of an operation: binary32, binary64.
+const K32: u32 = 28;
+const K64: u32 = 56;
+
+/// The datapath, its `STEPS` steps a cycle written out.
+fn verilog() -> String {
+    let n = STEPS;
+    let mut steps = String::from(
+        "// Each cycle's steps. Division: compare with dvs, subtract where it fits,\n\
+         // shift; square root: shift two radicand bits in, compare with 4R + 1.\n\
+         wire [59:0] r0 = pr;\nwire [56:0] q0 = qr;\n",
+    );
+    for i in 1..=n {
+        let (j, hi) = (i - 1, 111 - 2 * (i - 1));
+        steps += &format!(
+            "wire [59:0] ri{i} = sq ? {{r{j}[57:0], rad[{hi}:{lo}]}} : r{j};\n\
+             wire [59:0] t{i} = sq ? {{1'b0, q{j}, 2'b01}} : {{7'd0, dvs}};\n\
+             wire [60:0] d{i} = {{1'b0, ri{i}}} - {{1'b0, t{i}}};\n\
+             wire [59:0] ro{i} = d{i}[60] ? ri{i} : d{i}[59:0];\n\
+             wire [56:0] q{i} = {{q{j}[55:0], ~d{i}[60]}};\n\
+             wire [59:0] r{i} = sq ? ro{i} : {{ro{i}[58:0], 1'b0}};\n",
+            lo = hi - 1
+        );
+    }
+    VERILOG
+        .replace("{steps}", &steps)
+        .replace("{last_r}", &format!("r{n}"))
+        .replace("{last_q}", &format!("q{n}"))
+        .replace("{rad_next}", &format!("{{rad[{}:0], {}'d0}}", 111 - 2 * n, 2 * n))
+        .replace("{cnt64}", &format!("6'd{}", FpDivSqrt::latency(Opcode::Ddiv as u8)))
+        .replace("{cnt32}", &format!("6'd{}", FpDivSqrt::latency(Opcode::Fdiv as u8)))
 }
 
 const VERILOG: &str = r#"
@@ -179,20 +214,7 @@ reg [56:0] qr;
 reg [52:0] dvs;
 reg [111:0] rad;
 
-// Two steps. Division: compare with dvs, subtract where it fits, shift;
-// square root: shift two radicand bits in, compare with 4R + 1.
-wire [59:0] ri1 = sq ? {pr[57:0], rad[111:110]} : pr;
-wire [59:0] t1 = sq ? {1'b0, qr, 2'b01} : {7'd0, dvs};
-wire [60:0] d1 = {1'b0, ri1} - {1'b0, t1};
-wire [59:0] ro1 = d1[60] ? ri1 : d1[59:0];
-wire [56:0] q1 = {qr[55:0], ~d1[60]};
-wire [59:0] r1 = sq ? ro1 : {ro1[58:0], 1'b0};
-wire [59:0] ri2 = sq ? {r1[57:0], rad[109:108]} : r1;
-wire [59:0] t2 = sq ? {1'b0, q1, 2'b01} : {7'd0, dvs};
-wire [60:0] d2 = {1'b0, ri2} - {1'b0, t2};
-wire [59:0] ro2 = d2[60] ? ri2 : d2[59:0];
-wire [59:0] r2 = sq ? ro2 : {ro2[58:0], 1'b0};
-
+{steps}
 // The last edge: one rounding, the remainder as sticky.
 wire [63:0] rounded = pack_n(s_q, {14'd0, qr, pr != 60'd0}, e_q, rnd_q, wide ? F64 : F32);
 wire [63:0] result = spec_q ? specv_q : rounded;
@@ -216,12 +238,12 @@ always @(posedge clock) begin
       dvs <= nb;
       qr <= 57'd0;
       rad <= {xs, 58'd0};
-      cnt <= dbl ? 6'd29 : 6'd15;
+      cnt <= dbl ? {cnt64} : {cnt32};
       done <= 1'b0;
    end else if (cnt > 6'd1) begin
-      pr <= r2;
-      qr <= {q1[55:0], ~d2[60]};
-      rad <= {rad[107:0], 4'd0};
+      pr <= {last_r};
+      qr <= {last_q};
+      rad <= {rad_next};
       cnt <= cnt - 6'd1;
    end else if (cnt == 6'd1) begin
       cnt <= 6'd0;
