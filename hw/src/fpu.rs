@@ -208,10 +208,10 @@ impl Logic for Fpu {
     }
 }
 
-/// One copy of the rounding library (`pack`, `cvtf`, `i2fl`, `rndi`, and
-/// where it has one an `fma`): the width of its magnitudes, and for the
-/// `fma` its format's precision p (24 or 53 bits: the multiplier's width)
-/// and its window `gap`: an addend more than `gap` places below the other's
+/// One copy of the rounding library: `pack`, and either an `fma` or the
+/// conversions (`cvtf`, `i2fl`, `rndi`). The width of its magnitudes, and
+/// for the `fma` its format's precision p (24 or 53 bits: the multiplier's
+/// width) and its window `gap`: an addend more than `gap` places below the other's
 /// last bit only contributes a sticky unit, which needs `gap >= width of the
 /// lesser + 2` (a product: 48 or 106 bits); the sum then needs
 /// `2p + gap + 1` bits.
@@ -234,17 +234,15 @@ const LARGE: Lib = Lib { suffix: "_l", width: 224, fma: Some((53, 110)) };
 impl Lib {
     pub(crate) fn functions(&self) -> String {
         let w = self.width;
-        let (text, (p, gap)) = match self.fma {
-            Some(f) => (format!("{FPU_LIB}{FPU_FMA}"), f),
-            None => (FPU_LIB.to_string(), (0, 0)),
+        let text = match self.fma {
+            Some((p, gap)) => format!("{FPU_PACK}{FPU_FMA}").replace("{P1}", &(p - 1).to_string()).replace("{T}", &gap.to_string()),
+            None => format!("{FPU_PACK}{FPU_CONV}"),
         };
         text.replace("{X}", self.suffix)
             .replace("{W1}", &(w - 1).to_string())
             .replace("{W53}", &(w - 53).to_string())
             .replace("{W64}", &(w - 64).to_string())
             .replace("{W}", &w.to_string())
-            .replace("{P1}", &p.saturating_sub(1).to_string())
-            .replace("{T}", &gap.to_string())
     }
 }
 
@@ -550,8 +548,8 @@ wire [63:0] fb = flush({32'd0, b[31:0]}, ftz);
 wire [63:0] fc = flush({32'd0, c[31:0]}, ftz);
 "#;
 
-/// The rounding library, instantiated per magnitude width by [`Lib`].
-const FPU_LIB: &str = r#"// The one rounding step: (-1)^s * mag * 2^e (mag nonzero, bit {W1} clear) to format f
+/// The rounding step, instantiated per magnitude width by [`Lib`].
+const FPU_PACK: &str = r#"// The one rounding step: (-1)^s * mag * 2^e (mag nonzero, bit {W1} clear) to format f
 // in mode rm. The last kept place is 2^(x - mbits) for a normal result (x: the
 // exponent of mag's leading bit) or the subnormal place 2^(1 - bias - mbits).
 // mag is normalized (its leading bit shifted to the top); its top mbits + 2 bits
@@ -588,8 +586,10 @@ function [63:0] pack{X}(input s, input [{W1}:0] mag, input integer e, input [1:0
         else pack{X} = zero(s, f) + (fieldv << mb) + {8'd0, q};
     end
 endfunction
+"#;
 
-
+/// Conversions and rounding to integral values, in libraries without an `fma`.
+const FPU_CONV: &str = r#"
 // Format to format (f2d, d2f, f2h, h2f): exact or rounded once.
 function [63:0] cvtf{X}(input [63:0] x, input [1:0] from, input [1:0] to, input [1:0] rm);
     begin

@@ -436,8 +436,9 @@ pub struct Sm {
     beat: Reg<Bits<8>>,
     phase: Reg<Bits<2>>,
     res_pred: Reg<Bits<64>>,
-    /// A shared unit (the divider, the shared FP unit, the SFU) computes,
-    /// or holds, a lane's result of the current beat.
+    /// A shared unit (the divider, the FP division and square root, the
+    /// shared FP unit, the SFU) computes, or holds, a lane's result of the
+    /// current beat.
     su_on: Reg<Bit>,
     /// That lane (a shared unit serves a beat's lanes in turn, lane 0 first).
     su_lane: Reg<Bits<8>>,
@@ -1262,7 +1263,7 @@ impl Logic for Sm {
         // cycle its operands are there (for a 64-bit one, phase 2) the unit
         // takes lane 0's, then each lane's as the one before is done, and
         // the beat goes on when its last lane is done. The combinational
-        // units take a cycle a lane, the divider 17 or 33.
+        // units take a cycle a lane, the iterative ones 8 to 33.
         self.su_done.next = true;
         for k in 0..self._divs {
             if self.is_iter.val() & !self.is_fp.val() {
