@@ -26,6 +26,7 @@ use crate::alu::{isa_localparams, model};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
+#[derive(Default)]
 pub struct Divider {
     pub clock: Signal<In, Clock>,
     pub start: Signal<In, Bit>,
@@ -35,26 +36,37 @@ pub struct Divider {
     pub b: Signal<In, Bits<64>>,
     pub done: Signal<Out, Bit>,
     pub d: Signal<Out, Bits<64>>,
+    count: Countdown,
+}
+
+/// What an iterative unit ([`Divider`], [`crate::fdivsqrt::FpDivSqrt`])
+/// simulates: its model's result, computed at `start` and delivered a
+/// latency of rising edges later.
+#[derive(Default)]
+pub struct Countdown {
     /// Rising edges until `done` (0: idle, or done).
     left: u32,
-    /// The result the model computed at `start`.
     result: u64,
 }
 
-impl Default for Divider {
-    fn default() -> Divider {
-        Divider {
-            clock: Default::default(),
-            start: Default::default(),
-            op: Default::default(),
-            modv: Default::default(),
-            a: Default::default(),
-            b: Default::default(),
-            done: Default::default(),
-            d: Default::default(),
-            left: 0,
-            result: 0,
+impl Countdown {
+    /// A rising edge: a start (`run` gives the result and the latency)
+    /// lowers `done`; the last edge of the count raises it with `d`.
+    pub fn edge(&mut self, start: bool, run: impl FnOnce() -> (u64, u32), done: &mut Signal<Out, Bit>, d: &mut Signal<Out, Bits<64>>) {
+        if start {
+            (self.result, self.left) = run();
+            done.next = false;
+        } else if self.left > 0 {
+            self.left -= 1;
+            if self.left == 0 {
+                done.next = true;
+                d.next = self.result.into();
+            }
         }
+    }
+
+    pub fn busy(&self) -> bool {
+        self.left > 0
     }
 }
 
@@ -77,18 +89,9 @@ impl Logic for Divider {
         }
         // The inputs are never committed (see `Block::update_all`): the edge
         // takes what the parent assigned last.
-        if self.start.next {
-            let op = self.op.next.index() as u8;
-            self.result = model(op, self.modv.next.index() as u32, self.a.next.to_u64(), self.b.next.to_u64(), 0, false, false).0;
-            self.left = Divider::latency(op);
-            self.done.next = false;
-        } else if self.left > 0 {
-            self.left -= 1;
-            if self.left == 0 {
-                self.done.next = true;
-                self.d.next = self.result.into();
-            }
-        }
+        let (op, modv, a, b) = (self.op.next.index() as u8, self.modv.next.index() as u32, self.a.next.to_u64(), self.b.next.to_u64());
+        let run = || (model(op, modv, a, b, 0, false, false).0, Divider::latency(op));
+        self.count.edge(self.start.next, run, &mut self.done, &mut self.d);
     }
 
     fn connect(&mut self) {
@@ -161,34 +164,4 @@ always @(posedge clock) begin
    end
 end"#;
 
-impl Block for Divider {
-    block_ports!(clock, start, op, modv, a, b, done, d);
-
-    fn update_all(&mut self) {
-        self.clock.update_all();
-        if self.clock.pos_edge() {
-            self.update();
-            self.done.update_all();
-            self.d.update_all();
-        } else {
-            // The outputs change only at an edge: they hold what they showed.
-            self.done.changed = false;
-            self.d.changed = false;
-        }
-    }
-
-    fn has_changed(&self) -> bool {
-        self.done.changed || self.d.changed
-    }
-
-    fn wants_update(&self) -> bool {
-        self.clock.next != self.clock.val() || self.has_changed()
-    }
-
-    /// An edge with nothing to start or count, or a falling one, with no
-    /// change flag set, is taken quietly.
-    fn forward_clock(&mut self, clock: Clock) -> bool {
-        let acts = self.has_changed() || (self.clock.rises_to(clock) && (self.start.next || self.left > 0));
-        self.clock.forward(clock, acts)
-    }
-}
+iterative_block!(Divider; clock, start, op, modv, a, b, done, d);

@@ -33,10 +33,12 @@
 //! timing.
 
 use crate::alu::isa_localparams;
+use crate::div::Countdown;
 use crate::fpu::{model, FPU_COMMON, NARROW};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
+#[derive(Default)]
 pub struct FpDivSqrt {
     pub clock: Signal<In, Clock>,
     pub start: Signal<In, Bit>,
@@ -46,27 +48,7 @@ pub struct FpDivSqrt {
     pub b: Signal<In, Bits<64>>,
     pub done: Signal<Out, Bit>,
     pub d: Signal<Out, Bits<64>>,
-    /// Rising edges until `done` (0: idle, or done).
-    left: u32,
-    /// The result the model computed at `start`.
-    result: u64,
-}
-
-impl Default for FpDivSqrt {
-    fn default() -> FpDivSqrt {
-        FpDivSqrt {
-            clock: Default::default(),
-            start: Default::default(),
-            op: Default::default(),
-            modv: Default::default(),
-            a: Default::default(),
-            b: Default::default(),
-            done: Default::default(),
-            d: Default::default(),
-            left: 0,
-            result: 0,
-        }
-    }
+    count: Countdown,
 }
 
 impl FpDivSqrt {
@@ -91,18 +73,9 @@ impl Logic for FpDivSqrt {
         }
         // The inputs are never committed (see `Block::update_all`): the edge
         // takes what the parent assigned last.
-        if self.start.next {
-            let op = self.op.next.index() as u8;
-            self.result = model(op, self.modv.next.index() as u32, false, self.a.next.to_u64(), self.b.next.to_u64(), 0).0;
-            self.left = FpDivSqrt::latency(op);
-            self.done.next = false;
-        } else if self.left > 0 {
-            self.left -= 1;
-            if self.left == 0 {
-                self.done.next = true;
-                self.d.next = self.result.into();
-            }
-        }
+        let (op, modv, a, b) = (self.op.next.index() as u8, self.modv.next.index() as u32, self.a.next.to_u64(), self.b.next.to_u64());
+        let run = || (model(op, modv, false, a, b, 0).0, FpDivSqrt::latency(op));
+        self.count.edge(self.start.next, run, &mut self.done, &mut self.d);
     }
 
     fn connect(&mut self) {
@@ -148,6 +121,11 @@ fn verilog() -> String {
         .replace("{rad_next}", &format!("{{rad[{}:0], {}'d0}}", 111 - 2 * n, 2 * n))
         .replace("{cnt64}", &format!("6'd{}", FpDivSqrt::latency(Opcode::Ddiv as u8)))
         .replace("{cnt32}", &format!("6'd{}", FpDivSqrt::latency(Opcode::Fdiv as u8)))
+        .replace("{K64}", &K64.to_string())
+        .replace("{K32}", &K32.to_string())
+        // The radicand's 54 bits at the top of 2 K64 bits: 2K - 54 places below.
+        .replace("{S64}", &(2 * K64 - 54).to_string())
+        .replace("{S32}", &(2 * K32 - 54).to_string())
 }
 
 const VERILOG: &str = r#"
@@ -202,7 +180,7 @@ wire signed [31:0] es = ea[0] ? ea - 1 : ea;
 // The result's exponent (of the magnitude's last place) for K steps:
 // division a / b: ea - eb - K; square root of x 2^es with radicand x 2^S:
 // (es - S) / 2 - 1, S = 2 (binary32) or 58 (binary64).
-wire signed [31:0] e0 = is_sqrt ? ((es - (dbl ? 32'sd58 : 32'sd2)) >>> 1) - 32'sd1 : ea - eb - (dbl ? 32'sd56 : 32'sd28);
+wire signed [31:0] e0 = is_sqrt ? ((es - (dbl ? 32'sd{S64} : 32'sd{S32})) >>> 1) - 32'sd1 : ea - eb - (dbl ? 32'sd{K64} : 32'sd{K32});
 
 reg [5:0] cnt;
 reg sq, wide, s_q, spec_q, ftz_q;
@@ -252,34 +230,4 @@ always @(posedge clock) begin
    end
 end"#;
 
-impl Block for FpDivSqrt {
-    block_ports!(clock, start, op, modv, a, b, done, d);
-
-    fn update_all(&mut self) {
-        self.clock.update_all();
-        if self.clock.pos_edge() {
-            self.update();
-            self.done.update_all();
-            self.d.update_all();
-        } else {
-            // The outputs change only at an edge: they hold what they showed.
-            self.done.changed = false;
-            self.d.changed = false;
-        }
-    }
-
-    fn has_changed(&self) -> bool {
-        self.done.changed || self.d.changed
-    }
-
-    fn wants_update(&self) -> bool {
-        self.clock.next != self.clock.val() || self.has_changed()
-    }
-
-    /// An edge with nothing to start or count, or a falling one, with no
-    /// change flag set, is taken quietly.
-    fn forward_clock(&mut self, clock: Clock) -> bool {
-        let acts = self.has_changed() || (self.clock.rises_to(clock) && (self.start.next || self.left > 0));
-        self.clock.forward(clock, acts)
-    }
-}
+iterative_block!(FpDivSqrt; clock, start, op, modv, a, b, done, d);

@@ -42,6 +42,46 @@ macro_rules! settle {
     };
 }
 
+/// `impl Block` for an iterative unit ([`div::Divider`],
+/// [`fdivsqrt::FpDivSqrt`]): a custom block with ports `clock`, `start`,
+/// its operands, and the outputs `done` and `d`, which change only at a
+/// rising edge; its `count` ([`div::Countdown`]) says whether it is busy.
+macro_rules! iterative_block {
+    ($unit:ty; $($port:ident),*) => {
+        impl Block for $unit {
+            block_ports!($($port),*);
+
+            fn update_all(&mut self) {
+                self.clock.update_all();
+                if self.clock.pos_edge() {
+                    self.update();
+                    self.done.update_all();
+                    self.d.update_all();
+                } else {
+                    // The outputs change only at an edge: they hold what they showed.
+                    self.done.changed = false;
+                    self.d.changed = false;
+                }
+            }
+
+            fn has_changed(&self) -> bool {
+                self.done.changed || self.d.changed
+            }
+
+            fn wants_update(&self) -> bool {
+                self.clock.next != self.clock.val() || self.has_changed()
+            }
+
+            /// An edge with nothing to start or count, or a falling one, with no
+            /// change flag set, is taken quietly.
+            fn forward_clock(&mut self, clock: Clock) -> bool {
+                let acts = self.has_changed() || (self.clock.rises_to(clock) && (self.start.next || self.count.busy()));
+                self.clock.forward(clock, acts)
+            }
+        }
+    };
+}
+
 pub mod alu;
 pub mod atom;
 pub mod bits;
