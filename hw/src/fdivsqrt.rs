@@ -1,9 +1,9 @@
 //! `FpDivSqrt`: the SM's iterative IEEE division and square root, for
 //! `fdiv`, `fsqrt` (binary32, `.ftz`) and `ddiv`, `dsqrt` (binary64), in
 //! the four rounding modes. There is one per SM (with `SmConfig::fp32` or
-//! `fp64`): it takes a beat's lanes in turn, like the integer divider. It
-//! replaces the FP unit's combinational division (a 256-bit `/` and `%`)
-//! and square root (an 86-step recurrence).
+//! `fp64`): it takes a beat's lanes in turn, like the integer divider.
+//! The FP units have no division or square root: combinational ones (a
+//! 256-bit `/` and `%`, an 86-step recurrence) did not synthesize.
 //!
 //! Ports: `start` (with `op`, `modv`, `a`, `b`, as the FP unit takes them)
 //! is taken at a rising edge; `done` rises [`FpDivSqrt::latency`] edges
@@ -21,7 +21,7 @@
 //! - square root: the exponent made even (the significand doubled if not),
 //!   the radicand `x << 58` consumed two bits a step from the top,
 //!   `r = 4r + next`, trial `4R + 1`: after 28 or 56 steps the root `R` has
-//!   p + 3 bits (binary32's radicand is its top 56 bits, `x << 2`);
+//!   at least p + 2 bits (binary32's radicand is its top 56 bits, `x << 2`);
 //! - each cycle takes four steps (four carry chains of 61 bits in series);
 //! - the last edge rounds once, `pack` of `fpu.rs` (the magnitude
 //!   `(Q << 1) | (r != 0)`, the remainder as sticky), and for binary32
@@ -29,7 +29,7 @@
 //!
 //! The simulation model is the ISA's scalar semantics ([`crate::fpu::model`],
 //! what the golden model runs), delivered at the same edge;
-//! `hw/tests/cosim.rs` holds the Verilog to it under Verilator, results and
+//! `hw/tests/fpu.rs` holds the Verilog to it under Verilator, results and
 //! timing.
 
 use crate::alu::isa_localparams;
