@@ -115,7 +115,7 @@ pub fn ops64() -> impl Iterator<Item = Opcode> {
 /// division and square root, and every binary64 operation (division and
 /// square root on [`FpDivSqrt`], the rest on a shared `Fpu`).
 pub fn shared(op: Opcode) -> bool {
-    matches!(op, Opcode::Fdiv | Opcode::Fsqrt) || ops64().any(|o| o == op)
+    FpDivSqrt::OPS.contains(&op) || ops64().any(|o| o == op)
 }
 
 /// What each lane's FP unit is built for: binary32 but division and square
