@@ -58,8 +58,8 @@ pub const WORD_BITS: usize = 19;
 /// sfu[16] (the special-function unit computes the result), shared[17]
 /// (a unit shared by the lanes computes the result, lane by lane: the
 /// divider, the shared FP unit, the FP division and square root or the
-/// SFU), iter[18] (that unit is iterative: the divider, or the FP division
-/// and square root).
+/// SFU), iter[18] (that unit is iterative: the divider, the FP division
+/// and square root, or the SFU).
 /// `units`: the SM's FP32 (and SFU) units, binary64 units and integer
 /// dividers (`SmConfig::units`); opcodes of a missing unit decode as not
 /// implemented.
@@ -125,7 +125,7 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
         | (ity_a as u64) << 15
         | (sfu as u64) << 16
         | (shared as u64) << 17
-        | ((int_div || fp_iter) as u64) << 18
+        | ((int_div || fp_iter || sfu) as u64) << 18
 }
 
 /// The optional unit (the `SmConfig` field) an instruction needs and

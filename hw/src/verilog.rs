@@ -51,34 +51,3 @@ pub fn lint(name: &str, verilog: &str) -> Result<(), String> {
         Err(format!("verilator rejected {name}:\n{}", String::from_utf8_lossy(&out.stderr)))
     }
 }
-
-/// A Verilog function `name(n)`: the floor square root of an unsigned
-/// `width`-bit `n` below 4^`steps`, by the restoring digit recurrence (one
-/// result bit per step). The FPU and the SFU use it.
-pub fn isqrt_function(name: &str, width: usize, steps: usize) -> String {
-    format!(
-        "\
-function [{w}:0] {name}(input [{w}:0] n);
-    reg [{w}:0] rem, root, bt;
-    integer i;
-    begin
-        rem = n;
-        root = 0;
-        bt = {width}'d1 << {top};
-        for (i = 0; i < {steps}; i = i + 1) begin
-            if (rem >= root + bt) begin
-                rem = rem - (root + bt);
-                root = (root >> 1) + bt;
-            end else begin
-                root = root >> 1;
-            end
-            bt = bt >> 2;
-        end
-        {name} = root;
-    end
-endfunction
-",
-        w = width - 1,
-        top = 2 * steps - 2
-    )
-}

@@ -597,10 +597,11 @@ pub struct Sm {
     /// division), the FP division and square root (`is_fp` and `is_iter`),
     /// the shared FP unit (`is_fp`) or the SFU (`is_sfu`).
     is_shared: Signal<Local, Bit>,
-    /// That unit is iterative (the divider, the FP division and square root).
+    /// That unit is iterative (the divider, the FP division and square
+    /// root, the SFU).
     is_iter: Signal<Local, Bit>,
     /// The shared unit is done (an iterative one when it says so, the
-    /// others, combinational, always).
+    /// shared FP unit, combinational, always).
     su_done: Signal<Local, Bit>,
     /// The lane a shared unit starts on when it starts: 0, or the next one.
     su_next: Signal<Local, Bits<8>>,
@@ -1263,16 +1264,22 @@ impl Logic for Sm {
         // cycle its operands are there (for a 64-bit one, phase 2) the unit
         // takes lane 0's, then each lane's as the one before is done, and
         // the beat goes on when its last lane is done. The combinational
-        // units take a cycle a lane, the iterative ones 8 to 33.
+        // unit takes a cycle a lane, the iterative ones 8 to 33 (the SFU 9 to
+        // 26).
         self.su_done.next = true;
         for k in 0..self._divs {
-            if self.is_iter.val() & !self.is_fp.val() {
+            if self.is_iter.val() & !self.is_fp.val() & !self.is_sfu.val() {
                 self.su_done.next = self.divs[k].done.val();
             }
         }
         for k in 0..self._fds {
             if self.is_iter.val() & self.is_fp.val() {
                 self.su_done.next = self.fds[k].done.val();
+            }
+        }
+        for k in 0..self._sfus {
+            if self.is_sfu.val() {
+                self.su_done.next = self.sfus[k].done.val();
             }
         }
         self.su_next.next = 0.into();
@@ -1675,12 +1682,12 @@ impl Logic for Sm {
         self.su_p.next = false;
         for k in 0..self._divs {
             self.divs[k].clock.next = self.clock.val();
-            self.divs[k].start.next = self.su_start.val() & self.is_iter.val() & !self.is_fp.val();
+            self.divs[k].start.next = self.su_start.val() & self.is_iter.val() & !self.is_fp.val() & !self.is_sfu.val();
             self.divs[k].op.next = self.f_op.val();
             self.divs[k].modv.next = self.f_mod.val();
             self.divs[k].a.next = self.su_a.val();
             self.divs[k].b.next = self.su_b.val();
-            if self.is_iter.val() & !self.is_fp.val() {
+            if self.is_iter.val() & !self.is_fp.val() & !self.is_sfu.val() {
                 self.su_d.next = self.divs[k].d.val();
             }
         }
@@ -1716,13 +1723,11 @@ impl Logic for Sm {
             }
         }
         for k in 0..self._sfus {
-            self.sfus[k].modv.next = 0.into();
-            self.sfus[k].a.next = 0.into();
+            self.sfus[k].clock.next = self.clock.val();
+            self.sfus[k].start.next = self.su_start.val() & self.is_sfu.val();
+            self.sfus[k].modv.next = self.f_mod.val();
+            self.sfus[k].a.next = self.su_a.val().get_bits::<32>(0);
             if self.is_sfu.val() {
-                self.sfus[k].modv.next = self.f_mod.val();
-                self.sfus[k].a.next = self.su_a.val().get_bits::<32>(0);
-                #[hdl_skip]
-                settle!(self.sfus[k]);
                 self.su_d.next = self.sfus[k].d.val();
             }
         }

@@ -282,7 +282,7 @@ pub fn ex2(x: u32, ftz: bool) -> u32 {
 }
 
 /// Bits `j+1 ..= j+96` of the binary fraction of 1/(2*pi), for `j` in `[-35, 104]`.
-fn inv_2pi_window(j: i32) -> u128 {
+pub fn inv_2pi_window(j: i32) -> u128 {
     let top = (INV_2PI[0] as u128) << 64 | INV_2PI[1] as u128;
     if j < 0 {
         return (top >> 32) >> -j;
