@@ -15,7 +15,9 @@
 //! operations (`isetp64`, `shl64`, `shr64`, `mul64`) take register pairs in
 //! `a`/`b` as 64-bit values. The result `d` is 32 bits: a 64-bit result is
 //! computed a word at a time (`half`), so every shift, 32- or 64-bit, is one
-//! 64-to-32-bit funnel shifter. `pin` is the lane's predicate operand (`sel`);
+//! 64-to-32-bit funnel shifter (`bfe` and `bfi` shift through it too);
+//! `add`, `sub`, `mad` and `abs` share one adder, and `isetp`,
+//! `isetp64`, `min` and `max` one comparator. `pin` is the lane's predicate operand (`sel`);
 //! `pout` the lane's compare result (`isetp`, before the combine with the
 //! `pc` predicate, which the SM does on whole lane masks); `cin` the lane's
 //! carry flag, used only with `.x`.
@@ -191,7 +193,12 @@ impl Logic for IntAlu {
                 .replace("{shift64_funnel}", shift64_funnel)
                 .replace("{shift64_arm}", shift64_arm)
         );
-        Verilog::Custom(crate::plant::patch(crate::plant::Plant::AluCmpLe, body, "4'd7: cmp32 = x <= y;", "4'd7: cmp32 = x < y;"))
+        Verilog::Custom(crate::plant::patch(
+            crate::plant::Plant::AluCmpLe,
+            body,
+            "4'd7: rel = lt | eq;",
+            "4'd7: rel = lt | (eq & (op == OP_ISETP64));",
+        ))
     }
 }
 
@@ -215,74 +222,100 @@ wire [63:0] p_ll = a[31:0] * b[31:0];
 wire [63:0] p32 = {p_ll[63:32] - fix32, p_ll[31:0]};
 wire [31:0] mul_t = hi ? p32[63:32] : p32[31:0];
 
-function [31:0] sat_s32(input signed [66:0] v);
-    if (v > 67'sd2147483647) sat_s32 = 32'h7fffffff;
-    else if (v < -67'sd2147483648) sat_s32 = 32'h80000000;
-    else sat_s32 = v[31:0];
-endfunction
-
-function cmp32(input [31:0] x, input [31:0] y, input [3:0] k);
-    case (k)
-        4'd0: cmp32 = x == y;
-        4'd1: cmp32 = x != y;
-        4'd2: cmp32 = $signed(x) < $signed(y);
-        4'd3: cmp32 = $signed(x) <= $signed(y);
-        4'd4: cmp32 = $signed(x) > $signed(y);
-        4'd5: cmp32 = $signed(x) >= $signed(y);
-        4'd6: cmp32 = x < y;
-        4'd7: cmp32 = x <= y;
-        4'd8: cmp32 = x > y;
-        default: cmp32 = x >= y;
+// One adder serves add, sub, mad and abs: 34 bits wide, the operands
+// sign-extended (a mad's unsigned product zero-extended), so that its top
+// three bits say whether the signed result saturates.
+reg [33:0] ax, ay;
+reg ac;
+always @(*) begin
+    ax = {{2{a32[31]}}, a32};
+    ay = {{2{b32[31]}}, b32};
+    ac = cin_x;
+    case (op)
+        OP_SUB: begin
+            // a - b - cin = a + ~b + (1 - cin)
+            ay = ~{{2{b32[31]}}, b32};
+            ac = !cin_x;
+        end
+        OP_MAD: begin
+            ax = {{2{sgn & mul_t[31]}}, mul_t};
+            ay = {{2{c32[31]}}, c32};
+        end
+        OP_ABS: begin
+            ax = 34'd0;
+            ay = ~{{2{a32[31]}}, a32};
+            ac = 1'b1;
+        end
+        default: ;
     endcase
-endfunction
+end
+wire [33:0] sum = ax + ay + {33'd0, ac};
+// The carry out of bit 31 of the unsigned sum (a subtraction's borrow is
+// its complement).
+wire carry = sum[32] ^ ax[32] ^ ay[32];
+wire [31:0] sum_sat = (sum[33:31] == 3'b000 || sum[33:31] == 3'b111) ? sum[31:0] : sum[33] ? 32'h80000000 : 32'h7fffffff;
+wire [31:0] sum_d = sat ? sum_sat : sum[31:0];
 
-function cmp64(input [63:0] x, input [63:0] y, input [3:0] k);
-    case (k)
-        4'd0: cmp64 = x == y;
-        4'd1: cmp64 = x != y;
-        4'd2: cmp64 = $signed(x) < $signed(y);
-        4'd3: cmp64 = $signed(x) <= $signed(y);
-        4'd4: cmp64 = $signed(x) > $signed(y);
-        4'd5: cmp64 = $signed(x) >= $signed(y);
-        4'd6: cmp64 = x < y;
-        4'd7: cmp64 = x <= y;
-        4'd8: cmp64 = x > y;
-        default: cmp64 = x >= y;
+// One comparator serves isetp, isetp64, min and max: x - y on 65 bits,
+// 32-bit operands extended by the comparison's signedness (isetp's from
+// its comparison, min's and max's from .s32).
+wire cmp_s = (op == OP_ISETP || op == OP_ISETP64) ? (cmp >= 4'd2 && cmp <= 4'd5) : sgn;
+wire [63:0] cx = (op == OP_ISETP64) ? a : {{32{cmp_s & a32[31]}}, a32};
+wire [63:0] cy = (op == OP_ISETP64) ? b : {{32{cmp_s & b32[31]}}, b32};
+wire [64:0] cdiff = {cmp_s & cx[63], cx} - {cmp_s & cy[63], cy};
+wire lt = cdiff[64];
+wire eq = cx == cy;
+reg rel;
+always @(*) begin
+    case (cmp)
+        4'd0: rel = eq;
+        4'd1: rel = !eq;
+        4'd2, 4'd6: rel = lt;
+        4'd3: rel = lt | eq;
+        4'd7: rel = lt | eq;
+        4'd4, 4'd8: rel = !lt & !eq;
+        default: rel = !lt;
     endcase
-endfunction
+end
 
-// Bit fields, popc, clz and bfind as explicit structure: a shifter and a
-// mask, an adder tree, a priority encoder (tests/fpga.rs proves each equal
-// to the bit-by-bit loops of tests/fpga/alu_reference.v with a SAT miter).
-// The field's bits: pl[7:0] is its position, pl[15:8] its length, and only
-// bits at positions 0-31 belong to it.
-function [31:0] field_mask(input [31:0] pl);
-    reg [5:0] room, n;
+// Bit fields, popc, clz and bfind as explicit structure: the funnel
+// shifter (below) and masks, an adder tree, a priority encoder
+// (tests/fpga.rs proves the ALU's results equal to the bit-by-bit loops
+// of tests/fpga/alu_reference.v with a SAT miter). The field's bits:
+// pl[7:0] is its position, pl[15:8] its length, and only bits at
+// positions 0-31 belong to it: n = min(length, 32 - position) bits.
+function [5:0] field_len(input [31:0] pl);
+    reg [5:0] room;
     begin
         room = (pl[7:0] > 8'd31) ? 6'd0 : 6'd32 - {1'b0, pl[4:0]};
-        n = (pl[15:8] < {2'b0, room}) ? pl[13:8] : room;
-        field_mask = (n == 6'd32) ? 32'hffffffff : ((32'd1 << n) - 32'd1);
+        field_len = (pl[15:8] < {2'b0, room}) ? pl[13:8] : room;
     end
 endfunction
 
-function [31:0] bfe32(input [31:0] x, input [31:0] pl, input s);
-    reg [31:0] mask, field;
+// bfe: the field shifted down (`field`, from the funnel), its n bits
+// kept, the rest filled with its top bit when signed.
+function [31:0] bfe32(input [31:0] field, input [31:0] x, input [31:0] pl, input s);
+    reg [31:0] mask;
     reg [8:0] last;
     reg sbit;
     begin
-        mask = field_mask(pl);
-        field = (pl[7:0] > 8'd31) ? 32'd0 : (x >> pl[4:0]);
+        mask = ~(32'hffffffff << field_len(pl));
         last = {1'b0, pl[7:0]} + {1'b0, pl[15:8]} - 9'd1;
         sbit = s && pl[15:8] != 8'd0 && x[(last > 9'd31) ? 5'd31 : last[4:0]];
         bfe32 = (field & mask) | (~mask & {32{sbit}});
     end
 endfunction
 
-function [31:0] bfi32(input [31:0] ins, input [31:0] pl, input [31:0] base);
+// bfi: the inserted bits shifted up (`ins_up`, from the funnel) replace
+// the base's bits from the position for n bits.
+function [31:0] bfi32(input [31:0] ins_up, input [31:0] pl, input [31:0] base);
     reg [31:0] mask;
+    reg [6:0] hi_end;
     begin
-        mask = field_mask(pl) << pl[4:0];
-        bfi32 = (base & ~mask) | ((ins << pl[4:0]) & mask);
+        hi_end = {2'd0, pl[4:0]} + {1'b0, field_len(pl)};
+        mask = (32'hffffffff << pl[4:0]) & ~(32'hffffffff << hi_end);
+        if (pl[7:0] > 8'd31) mask = 32'd0;
+        bfi32 = (base & ~mask) | (ins_up & mask);
     end
 endfunction
 
@@ -415,52 +448,40 @@ always @(*) begin
             fl = a32;
             fk = modv[MOD_SHFDIR_LO] ? shf_n : 6'd32 - shf_n;
         end
+        OP_BFE: begin
+            fl = (b32[7:0] > 8'd31) ? 32'd0 : a32;
+            fk = {1'b0, b32[4:0]};
+        end
+        OP_BFI: begin
+            fh = a32;
+            fk = 6'd32 - {1'b0, b32[4:0]};
+        end
 {shift64_funnel}        default: ;
     endcase
 end
-
-reg [32:0] wide;
-reg signed [66:0] satv;
 
 always @(*) begin
     d = 32'd0;
     cout = 1'b0;
     cc_we = 1'b0;
     pout = 1'b0;
-    wide = 33'd0;
-    satv = 67'sd0;
     case (op)
         OP_MOV: d = b32;
-        OP_ADD: begin
-            wide = {1'b0, a32} + {1'b0, b32} + {32'd0, cin_x};
-            satv = $signed({{35{a32[31]}}, a32}) + $signed({{35{b32[31]}}, b32}) + $signed({66'd0, cin_x});
-            d = sat ? sat_s32(satv) : wide[31:0];
-            cout = wide[32];
+        OP_ADD, OP_MAD: begin
+            d = sum_d;
+            // A saturating mad sets no carry.
+            cout = carry & !(sat & (op == OP_MAD));
             cc_we = modv[MOD_CC_LO];
         end
         OP_SUB: begin
-            wide = {1'b0, b32} + {32'd0, cin_x};
-            satv = $signed({{35{a32[31]}}, a32}) - $signed({{35{b32[31]}}, b32}) - $signed({66'd0, cin_x});
-            d = sat ? sat_s32(satv) : (a32 - wide[31:0]);
-            cout = {1'b0, a32} < wide;
+            d = sum_d;
+            cout = !carry;
             cc_we = modv[MOD_CC_LO];
-        end
-        OP_MAD: begin
-            cc_we = modv[MOD_CC_LO];
-            if (sat) begin
-                satv = (sgn ? $signed({{35{mul_t[31]}}, mul_t}) : $signed({35'd0, mul_t}))
-                     + $signed({{35{c32[31]}}, c32}) + $signed({66'd0, cin_x});
-                d = sat_s32(satv);
-            end else begin
-                wide = {1'b0, mul_t} + {1'b0, c32} + {32'd0, cin_x};
-                d = wide[31:0];
-                cout = wide[32];
-            end
         end
         OP_MUL: d = mul_t;
-        OP_MIN: d = (sgn ? ($signed(a32) < $signed(b32)) : (a32 < b32)) ? a32 : b32;
-        OP_MAX: d = (sgn ? ($signed(a32) < $signed(b32)) : (a32 < b32)) ? b32 : a32;
-        OP_ABS: d = a32[31] ? (32'd0 - a32) : a32;
+        OP_MIN: d = lt ? a32 : b32;
+        OP_MAX: d = lt ? b32 : a32;
+        OP_ABS: d = a32[31] ? sum[31:0] : a32;
         OP_AND: d = a32 & b32;
         OP_OR: d = a32 | b32;
         OP_XOR: d = a32 ^ b32;
@@ -469,11 +490,10 @@ always @(*) begin
         OP_CLZ: d = clz32(a32);
         OP_BREV: d = brev32(a32);
         OP_BFIND: d = bfind32(a32, sgn, modv[MOD_SHIFTAMT_LO]);
-        OP_BFE: d = bfe32(a32, b32, sgn);
-        OP_BFI: d = bfi32(a32, b32, c32);
+        OP_BFE: d = bfe32(fout, a32, b32, sgn);
+        OP_BFI: d = bfi32(fout, b32, c32);
         OP_PRMT: d = prmt32(a32, b32, c32, modv[MOD_PRMTMODE_LO +: 3]);
-        OP_ISETP: pout = cmp32(a32, b32, cmp);
-        OP_ISETP64: pout = cmp64(a, b, cmp);
+        OP_ISETP, OP_ISETP64: pout = rel;
         OP_SEL: d = pin ? a32 : b32;
 {shift64_arm}{mul64_arm}        default: d = 32'd0;
     endcase

@@ -175,4 +175,21 @@ mod tests {
         set(None);
         assert_eq!((active(), mask()), (None, 0));
     }
+
+    /// The ALU's plant still finds its line (`patch` asserts it), and
+    /// changes only the 32-bit comparison.
+    #[test]
+    fn the_alu_plant_patches_its_block() {
+        use rust_hdl::prelude::Logic;
+        let text = |b: &crate::alu::IntAlu| match b.hdl() {
+            rust_hdl::prelude::Verilog::Custom(s) => s,
+            _ => unreachable!(),
+        };
+        let clean = text(&crate::alu::IntAlu::new(false, false));
+        set(Some(Plant::AluCmpLe));
+        let planted = text(&crate::alu::IntAlu::new(false, false));
+        set(None);
+        assert_ne!(clean, planted);
+        assert!(planted.contains("4'd7: rel = lt | (eq & (op == OP_ISETP64));"));
+    }
 }
