@@ -208,13 +208,18 @@ impl Logic for Fpu {
     }
 }
 
-/// One copy of the rounding library: `pack`, and either an `fma` or the
-/// conversions (`cvtf`, `i2fl`, `rndi`). The width of its magnitudes, and
-/// for the `fma` its format's precision p (24 or 53 bits: the multiplier's
-/// width) and its window `gap`: an addend more than `gap` places below the other's
-/// last bit only contributes a sticky unit, which needs `gap >= width of the
-/// lesser + 2` (a product: 48 or 106 bits); the sum then needs
-/// `2p + gap + 1` bits.
+/// One copy of the rounding library: `pack` and its requests, and with an
+/// `fma` the conversions (`cvtf`, `i2fl`, `rndi`) too. The width of its
+/// magnitudes, and for the `fma` its format's precision p (24 or 53 bits:
+/// the multiplier's width) and its window `gap`: an addend more than `gap`
+/// places below the other's last bit only contributes a sticky unit, which
+/// needs `gap >= width of the lesser + 2` (a product: 48 or 106 bits); the
+/// sum then needs `2p + gap + 1` bits. Conversions need 64 bits.
+///
+/// The `fma` and the conversions return a rounding request (`rq_val`: the
+/// result as it is, or `rq_pack`: what to round), and the unit rounds the
+/// request of its opcode with one `pack` per library (`rq_do`): the FP
+/// unit's Verilog has one `pack` per library it uses, not one per opcode.
 pub(crate) struct Lib {
     suffix: &'static str,
     width: usize,
@@ -222,52 +227,64 @@ pub(crate) struct Lib {
     fma: Option<(usize, usize)>,
 }
 
-/// binary32's fma: 104-bit magnitudes (it needs 100).
+/// binary32's fma and conversions: 104-bit magnitudes (the fma needs 100).
 const SMALL: Lib = Lib { suffix: "_s", width: 104, fma: Some((24, 51)) };
-/// Conversions and rounding to integral values (magnitudes of at most 64
-/// bits), and the rounding step of the iterative division and square root
+/// The rounding step of the iterative division and square root
 /// (`fdivsqrt.rs`, at most 58 bits): 72-bit magnitudes.
 pub(crate) const NARROW: Lib = Lib { suffix: "_n", width: 72, fma: None };
-/// binary64's fma: 224-bit magnitudes (it needs 217).
+/// binary64's fma and conversions: 224-bit magnitudes (the fma needs 217).
 const LARGE: Lib = Lib { suffix: "_l", width: 224, fma: Some((53, 110)) };
 
 impl Lib {
     pub(crate) fn functions(&self) -> String {
         let w = self.width;
         let text = match self.fma {
-            Some((p, gap)) => format!("{FPU_PACK}{FPU_FMA}").replace("{P1}", &(p - 1).to_string()).replace("{T}", &gap.to_string()),
-            None => format!("{FPU_PACK}{FPU_CONV}"),
+            Some((p, gap)) => {
+                format!("{FPU_PACK}{FPU_FMA}{FPU_CONV}").replace("{P1}", &(p - 1).to_string()).replace("{T}", &gap.to_string())
+            }
+            None => FPU_PACK.to_string(),
         };
         text.replace("{X}", self.suffix)
             .replace("{W1}", &(w - 1).to_string())
             .replace("{W53}", &(w - 53).to_string())
             .replace("{W64}", &(w - 64).to_string())
             .replace("{W}", &w.to_string())
+            .replace("{RQ}", &(w + 86).to_string())
     }
 }
 
-/// The Verilog of `op`'s result (an arm of the unit's `case`).
-fn arm(op: Opcode) -> &'static str {
+/// How the unit computes `op`'s result: directly (an arm of the unit's
+/// `case`), or as a rounding request to library `lib`'s `pack` and the
+/// result from its rounded value (`r_s`, `r_l`). `{C}` is the conversions'
+/// library ([`dispatch`]).
+enum Arm {
+    Direct(&'static str),
+    Round { lib: &'static str, request: &'static str, result: &'static str },
+}
+
+fn arm(op: Opcode) -> Arm {
+    use Arm::*;
     use Opcode::*;
+    let conv = |request, result| Round { lib: "{C}", request, result };
     match op {
-        Fadd | Fsub | Fmul | Ffma => "d = fin32(fma32, ftz, sat);",
-        Fmin => "d = minmax(fa, fb, 1'b0, F32);",
-        Fmax => "d = minmax(fa, fb, 1'b1, F32);",
-        Fsetp => "pout = setp(flush(a32, ext0), flush({32'd0, b[31:0]}, ext0), fcmp, F32);",
-        Frnd => "d = flush(rndi_n(fa, rnd, F32), ftz);",
-        F2i => "d = f2int(fa, rnd, F32, ity);",
-        I2f => "d = i2fl_n(a, ity, rnd, F32);",
-        F2h => "d = cvtf_n(fa, F32, F16, rnd);",
-        H2f => "d = cvtf_n({48'd0, a[15:0]}, F16, F32, 2'd0);",
-        Dadd | Dsub | Dmul | Dfma => "d = fma64;",
-        Dmin => "d = minmax(a, b, 1'b0, F64);",
-        Dmax => "d = minmax(a, b, 1'b1, F64);",
-        Dsetp => "pout = setp(a, b, fcmp, F64);",
-        Drnd => "d = rndi_n(a, rnd, F64);",
-        F2d => "d = cvtf_n(fa, F32, F64, 2'd0);",
-        D2f => "d = fin32(cvtf_n(a, F64, F32, rnd), ftz, sat);",
-        D2i => "d = f2int(a, rnd, F64, ity);",
-        I2d => "d = i2fl_n(a, ity, rnd, F64);",
+        Fadd | Fsub | Fmul | Ffma => Round { lib: "_s", request: "fq32", result: "fin32(r_s, ftz, sat)" },
+        Fmin => Direct("d = minmax(fa, fb, 1'b0, F32);"),
+        Fmax => Direct("d = minmax(fa, fb, 1'b1, F32);"),
+        Fsetp => Direct("pout = setp(flush(a32, ext0), flush({32'd0, b[31:0]}, ext0), fcmp, F32);"),
+        Frnd => conv("rndi_rq{C}(fa, rnd, F32)", "flush(r{C}, ftz)"),
+        F2i => Direct("d = f2int(fa, rnd, F32, ity);"),
+        I2f => conv("i2fl_rq{C}(a, ity, rnd, F32)", "r{C}"),
+        F2h => conv("cvtf_rq{C}(fa, F32, F16, rnd)", "r{C}"),
+        H2f => conv("cvtf_rq{C}({48'd0, a[15:0]}, F16, F32, 2'd0)", "r{C}"),
+        Dadd | Dsub | Dmul | Dfma => Round { lib: "_l", request: "fq64", result: "r_l" },
+        Dmin => Direct("d = minmax(a, b, 1'b0, F64);"),
+        Dmax => Direct("d = minmax(a, b, 1'b1, F64);"),
+        Dsetp => Direct("pout = setp(a, b, fcmp, F64);"),
+        Drnd => conv("rndi_rq{C}(a, rnd, F64)", "r{C}"),
+        F2d => conv("cvtf_rq{C}(fa, F32, F64, 2'd0)", "r{C}"),
+        D2f => conv("cvtf_rq{C}(a, F64, F32, rnd)", "fin32(r{C}, ftz, sat)"),
+        D2i => Direct("d = f2int(a, rnd, F64, ity);"),
+        I2d => conv("i2fl_rq{C}(a, ity, rnd, F64)", "r{C}"),
         _ => panic!("{op:?} is not an FP unit's opcode (division and square root are `FpDivSqrt`'s)"),
     }
 }
@@ -328,7 +345,7 @@ impl Fma {
                 s += &format!("        {}: {arm}\n", op_name(o));
             }
         }
-        s + &format!("        default: ;\n    endcase\nend\nwire [63:0] fma{x} = fma{lib}(ma{x}, mb{x}, mc{x}, rnd, {f});\n")
+        s + &format!("        default: ;\n    endcase\nend\nwire [RQ{lib}-1:0] fq{x} = fma_rq{lib}(ma{x}, mb{x}, mc{x}, rnd, {f});\n")
     }
 }
 
@@ -338,15 +355,44 @@ fn op_name(op: Opcode) -> String {
 }
 
 /// The unit's datapath for the opcodes in `ops` (a bit per opcode): the
-/// shared fused multiply-adds, then one `case` arm per opcode.
+/// shared fused multiply-adds; the rounding requests, one `pack` per
+/// library used; then one `case` arm per opcode. Conversions round in
+/// binary64's library when the unit has binary64's `fma`, else in
+/// binary32's.
 fn dispatch(ops: u128) -> String {
     let has = |o: Opcode| ops >> (o as u8) & 1 == 1;
+    let built: Vec<Opcode> = (0..128u8).filter_map(Opcode::from_code).filter(|&o| has(o)).collect();
+    let conv = if FMA64.ops.iter().any(|&o| has(o)) { "_l" } else { "_s" };
+    let arms: Vec<(Opcode, Arm)> = built.iter().map(|&o| (o, arm(o))).collect();
+    let libs: Vec<&str> = ["_s", "_l"]
+        .into_iter()
+        .filter(|&l| arms.iter().any(|(_, a)| matches!(a, Arm::Round { lib, .. } if lib.replace("{C}", conv) == l)))
+        .collect();
     let mut s = FMA32.verilog(has) + &FMA64.verilog(has);
-    s += "always @(*) begin\n    d = 64'd0;\n    pout = 1'b0;\n    case (op)\n";
-    for i in 0..128u8 {
-        if let Some(op) = Opcode::from_code(i).filter(|&o| has(o)) {
-            s += &format!("        {}: {}\n", op_name(op), arm(op));
+    for l in &libs {
+        s += &format!("reg [RQ{l}-1:0] rq{l};\nreg [63:0] r{l};\n");
+    }
+    s += "always @(*) begin\n    d = 64'd0;\n    pout = 1'b0;\n";
+    for l in &libs {
+        s += &format!("    rq{l} = rq_val{l}(64'd0);\n");
+    }
+    s += "    case (op)\n";
+    for (o, a) in &arms {
+        if let Arm::Round { lib, request, .. } = a {
+            s += &format!("        {}: rq{lib} = {request};\n", op_name(*o)).replace("{C}", conv);
         }
+    }
+    s += "        default: ;\n    endcase\n";
+    for l in &libs {
+        s += &format!("    r{l} = rq_do{l}(rq{l});\n");
+    }
+    s += "    case (op)\n";
+    for (o, a) in &arms {
+        let text = match a {
+            Arm::Direct(t) => t.to_string(),
+            Arm::Round { result, .. } => format!("d = {result};").replace("{C}", conv),
+        };
+        s += &format!("        {}: {text}\n", op_name(*o));
     }
     s + "        default: d = 64'd0;\n    endcase\nend\n/* verilator lint_on UNUSEDSIGNAL */\n"
 }
@@ -586,41 +632,55 @@ function [63:0] pack{X}(input s, input [{W1}:0] mag, input integer e, input [1:0
         else pack{X} = zero(s, f) + (fieldv << mb) + {8'd0, q};
     end
 endfunction
+
+// A rounding request: {direct, value, s, mag, e (16 bits), rm, f}. The result
+// is value when direct, else pack(s, mag, e, rm, f).
+localparam RQ{X} = {RQ};
+function [RQ{X}-1:0] rq_val{X}(input [63:0] v);
+    rq_val{X} = {1'b1, v, {(RQ{X}-65){1'b0}}};
+endfunction
+function [RQ{X}-1:0] rq_pack{X}(input s, input [{W1}:0] mag, input integer e, input [1:0] rm, input [1:0] f);
+    rq_pack{X} = {1'b0, 64'd0, s, mag, e[15:0], rm, f};
+endfunction
+function [63:0] rq_do{X}(input [RQ{X}-1:0] r);
+    rq_do{X} = r[RQ{X}-1] ? r[RQ{X}-2 -: 64] : pack{X}(r[{W}+20], r[{W}+19:20], $signed(r[19:4]), r[3:2], r[1:0]);
+endfunction
 "#;
 
 /// Conversions and rounding to integral values, in libraries without an `fma`.
 const FPU_CONV: &str = r#"
 // Format to format (f2d, d2f, f2h, h2f): exact or rounded once.
-function [63:0] cvtf{X}(input [63:0] x, input [1:0] from, input [1:0] to, input [1:0] rm);
+function [RQ{X}-1:0] cvtf_rq{X}(input [63:0] x, input [1:0] from, input [1:0] to, input [1:0] rm);
     begin
-        if (is_nan(x, from)) cvtf{X} = qnan(to);
-        else if (is_inf(x, from)) cvtf{X} = inf(neg(x, from), to);
-        else if (is_zero(x, from)) cvtf{X} = zero(neg(x, from), to);
-        else cvtf{X} = pack{X}(neg(x, from), {{W53}'d0, sig(x, from)}, lsbexp(x, from), rm, to);
+        if (is_nan(x, from)) cvtf_rq{X} = rq_val{X}(qnan(to));
+        else if (is_inf(x, from)) cvtf_rq{X} = rq_val{X}(inf(neg(x, from), to));
+        else if (is_zero(x, from)) cvtf_rq{X} = rq_val{X}(zero(neg(x, from), to));
+        else cvtf_rq{X} = rq_pack{X}(neg(x, from), {{W53}'d0, sig(x, from)}, lsbexp(x, from), rm, to);
     end
 endfunction
 
 // Integer (type ty: bit 0 signed, bit 1 64-bit) to format f, rounded.
-function [63:0] i2fl{X}(input [63:0] x, input [1:0] ty, input [1:0] rm, input [1:0] f);
+function [RQ{X}-1:0] i2fl_rq{X}(input [63:0] x, input [1:0] ty, input [1:0] rm, input [1:0] f);
     reg [63:0] v;
     reg n;
     begin
         v = ty[1] ? x : ty[0] ? {{32{x[31]}}, x[31:0]} : {32'd0, x[31:0]};
         n = ty[0] && v[63];
-        if (v == 0) i2fl{X} = 64'd0;
-        else i2fl{X} = pack{X}(n, {{W64}'d0, n ? 64'd0 - v : v}, 0, rm, f);
+        if (v == 0) i2fl_rq{X} = rq_val{X}(64'd0);
+        else i2fl_rq{X} = rq_pack{X}(n, {{W64}'d0, n ? 64'd0 - v : v}, 0, rm, f);
     end
 endfunction
 
-// Round to an integral value in mode rm (NaN canonical).
-function [63:0] rndi{X}(input [63:0] x, input [1:0] rm, input [1:0] f);
+// Round to an integral value in mode rm (NaN canonical); the integer is
+// exact, its sign the operand's.
+function [RQ{X}-1:0] rndi_rq{X}(input [63:0] x, input [1:0] rm, input [1:0] f);
     reg [64:0] r;
     begin
         r = to_int(x, rm, f);
-        if (is_nan(x, f)) rndi{X} = qnan(f);
-        else if (lsbexp(x, f) >= 0) rndi{X} = x;
-        else if (r[63:0] == 0) rndi{X} = zero(neg(x, f), f);
-        else rndi{X} = zero(neg(x, f), f) | pack{X}(1'b0, {{W64}'d0, r[63:0]}, 0, 2'd1, f);
+        if (is_nan(x, f)) rndi_rq{X} = rq_val{X}(qnan(f));
+        else if (lsbexp(x, f) >= 0) rndi_rq{X} = rq_val{X}(x);
+        else if (r[63:0] == 0) rndi_rq{X} = rq_val{X}(zero(neg(x, f), f));
+        else rndi_rq{X} = rq_pack{X}(neg(x, f), {{W64}'d0, r[63:0]}, 0, 2'd1, f);
     end
 endfunction
 
@@ -628,11 +688,11 @@ endfunction
 
 /// The fused multiply-add, in libraries that have one.
 const FPU_FMA: &str = r#"
-// a * b + c in format f (F32 or F64), rounded once. The product's significand
+// a * b + c in format f (F32 or F64), as a request to round once. The product's significand
 // (<= 106 bits) and the addend's are summed exactly when their exponents differ by
 // at most {T} places; beyond that the smaller one is a sticky unit three places
 // below the larger one's last bit.
-function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f);
+function [RQ{X}-1:0] fma_rq{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f);
     reg sp, sc, sign, a_inf, b_inf, c_inf, a_zero, b_zero, p_zero, c_zero, sbig, slesser;
     reg [105:0] mp;
     reg [{P1}:0] ma, mb;
@@ -648,14 +708,14 @@ function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input 
         a_zero = is_zero(xa, f);
         b_zero = is_zero(xb, f);
         c_zero = is_zero(xc, f);
-        fma{X} = 64'd0;
+        fma_rq{X} = rq_val{X}(64'd0);
         if (is_nan(xa, f) || is_nan(xb, f) || is_nan(xc, f) || (a_inf && b_zero) || (b_inf && a_zero)
             || ((a_inf || b_inf) && c_inf && sp != sc)) begin
-            fma{X} = qnan(f);
+            fma_rq{X} = rq_val{X}(qnan(f));
         end else if (a_inf || b_inf) begin
-            fma{X} = inf(sp, f);
+            fma_rq{X} = rq_val{X}(inf(sp, f));
         end else if (c_inf) begin
-            fma{X} = xc;
+            fma_rq{X} = rq_val{X}(xc);
         end else begin
             ma = sig(xa, f);
             mb = sig(xb, f);
@@ -694,8 +754,8 @@ function [63:0] fma{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input 
                 sign = sum[{W}] ? slesser : sbig;
             end
             // An exact zero: like-signed zeros keep their sign, otherwise +0 (-0 toward -inf).
-            if (mag == 0) fma{X} = (p_zero && c_zero && sp == sc) ? zero(sp, f) : zero(rm == 2'd2, f);
-            else fma{X} = pack{X}(sign, mag, e, rm, f);
+            if (mag == 0) fma_rq{X} = rq_val{X}((p_zero && c_zero && sp == sc) ? zero(sp, f) : zero(rm == 2'd2, f));
+            else fma_rq{X} = rq_pack{X}(sign, mag, e, rm, f);
         end
     end
 endfunction

@@ -13,8 +13,9 @@
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
 use heddle_hw::fdivsqrt::FpDivSqrt;
-use heddle_hw::fpu::{model, Fpu};
+use heddle_hw::fpu::{lane_ops, model, shared_ops, Fpu};
 use heddle_hw::verilog::{lint, verilog_of};
+use heddle_hw::SmConfig;
 use heddle_isa::Opcode;
 
 type Vector = Vec<u128>;
@@ -148,10 +149,10 @@ fn operands64(rng: &mut fastrand::Rng, op: Opcode) -> (u64, u64, u64) {
     }
 }
 
-/// Runs `vectors` (op, mod, ext0, a, b, c) through the Verilog under Verilator
-/// and through the rust-hdl block (on a sample) and compares both with the model.
-fn check(name: &str, vectors: &[Vector]) {
-    let mut fpu = Fpu::default();
+/// Runs `vectors` (op, mod, ext0, a, b, c) through the Verilog of `fpu` under
+/// Verilator and through the rust-hdl block (on a sample) and compares both
+/// with the model.
+fn check(name: &str, mut fpu: Fpu, vectors: &[Vector]) {
     fpu.connect_all();
     let verilog = verilog_of(&fpu);
     lint(name, &verilog).unwrap();
@@ -252,7 +253,8 @@ fn binary32_verilog_is_bit_exact_with_the_golden_semantics() {
             vectors.push(vector(op, modv, rng.u32(0..2), a as u64, b as u64, 0));
         }
     }
-    check("fpu32", &vectors);
+    // The FP unit of each lane of `default`.
+    check("fpu32", Fpu::new(lane_ops(SmConfig::default_config().units())), &vectors);
 }
 
 #[test]
@@ -314,7 +316,8 @@ fn binary64_verilog_is_bit_exact_with_the_golden_semantics() {
             vectors.push(vector(op, modv, 0, a, b, 0));
         }
     }
-    check("fpu64", &vectors);
+    // The shared binary64 unit of `default`.
+    check("fpu64", Fpu::new(shared_ops(SmConfig::default_config().units())), &vectors);
 }
 
 /// One clock cycle under rust-hdl: a rising edge, then the falling one.
