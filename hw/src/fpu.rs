@@ -194,13 +194,14 @@ impl Logic for Fpu {
 
     fn hdl(&self) -> Verilog {
         let body = format!(
-            "{}{}{}{}{}{}{}",
+            "{}{}{}{}{}{}{}{}",
             isa_localparams(),
             FPU_COMMON,
             FPU_OPERANDS,
             NARROW.functions(),
             SMALL.functions(),
             LARGE.functions(),
+            ADDER.functions(),
             dispatch(self._ops)
         );
         let tie = "2'd0: round_up = rbit && (sticky || lsb);";
@@ -218,8 +219,8 @@ impl Logic for Fpu {
 ///
 /// The `fma` and the conversions return a rounding request (`rq_val`: the
 /// result as it is, or `rq_pack`: what to round), and the unit rounds the
-/// request of its opcode with one `pack` per library (`rq_do`): the FP
-/// unit's Verilog has one `pack` per library it uses, not one per opcode.
+/// request of its opcode (`rq_do`): an FP unit's Verilog has one `fma` and
+/// one `pack`, in one library ([`dispatch`]), not one per opcode.
 pub(crate) struct Lib {
     suffix: &'static str,
     width: usize,
@@ -227,13 +228,19 @@ pub(crate) struct Lib {
     fma: Option<(usize, usize)>,
 }
 
-/// binary32's fma and conversions: 104-bit magnitudes (the fma needs 100).
+/// A unit without binary64's fma (a lane's): binary32's fma and the
+/// conversions, in 104-bit magnitudes (the fma needs 100).
 const SMALL: Lib = Lib { suffix: "_s", width: 104, fma: Some((24, 51)) };
 /// The rounding step of the iterative division and square root
 /// (`fdivsqrt.rs`, at most 58 bits): 72-bit magnitudes.
 pub(crate) const NARROW: Lib = Lib { suffix: "_n", width: 72, fma: None };
-/// binary64's fma and conversions: 224-bit magnitudes (the fma needs 217).
+/// A unit with binary64's fma: both formats' fma and the conversions, in
+/// 224-bit magnitudes (binary64's fma needs 217).
 const LARGE: Lib = Lib { suffix: "_l", width: 224, fma: Some((53, 110)) };
+/// A unit with binary64's add but no multiply (the atomic unit's adder):
+/// the lesser operand is a significand of at most 53 bits, so the window
+/// is 55 places and the sum 109 bits.
+const ADDER: Lib = Lib { suffix: "_a", width: 112, fma: Some((53, 55)) };
 
 impl Lib {
     pub(crate) fn functions(&self) -> String {
@@ -254,51 +261,48 @@ impl Lib {
 }
 
 /// How the unit computes `op`'s result: directly (an arm of the unit's
-/// `case`), or as a rounding request to library `lib`'s `pack` and the
-/// result from its rounded value (`r_s`, `r_l`). `{C}` is the conversions'
-/// library ([`dispatch`]).
+/// `case`), or as a rounding request to the unit's `pack` and the result
+/// from the rounded value `r`.
 enum Arm {
     Direct(&'static str),
-    Round { lib: &'static str, request: &'static str, result: &'static str },
+    Round { request: &'static str, result: &'static str },
 }
 
 fn arm(op: Opcode) -> Arm {
     use Arm::*;
     use Opcode::*;
-    let conv = |request, result| Round { lib: "{C}", request, result };
+    let round = |request, result| Round { request, result };
     match op {
-        Fadd | Fsub | Fmul | Ffma => Round { lib: "_s", request: "fq32", result: "fin32(r_s, ftz, sat)" },
+        Fadd | Fsub | Fmul | Ffma => round("fq", "fin32(r, ftz, sat)"),
         Fmin => Direct("d = minmax(fa, fb, 1'b0, F32);"),
         Fmax => Direct("d = minmax(fa, fb, 1'b1, F32);"),
         Fsetp => Direct("pout = setp(flush(a32, ext0), flush({32'd0, b[31:0]}, ext0), fcmp, F32);"),
-        Frnd => conv("rndi_rq{C}(fa, rnd, F32)", "flush(r{C}, ftz)"),
+        Frnd => round("rndi_rq{L}(fa, rnd, F32)", "flush(r, ftz)"),
         F2i => Direct("d = f2int(fa, rnd, F32, ity);"),
-        I2f => conv("i2fl_rq{C}(a, ity, rnd, F32)", "r{C}"),
-        F2h => conv("cvtf_rq{C}(fa, F32, F16, rnd)", "r{C}"),
-        H2f => conv("cvtf_rq{C}({48'd0, a[15:0]}, F16, F32, 2'd0)", "r{C}"),
-        Dadd | Dsub | Dmul | Dfma => Round { lib: "_l", request: "fq64", result: "r_l" },
+        I2f => round("i2fl_rq{L}(a, ity, rnd, F32)", "r"),
+        F2h => round("cvtf_rq{L}(fa, F32, F16, rnd)", "r"),
+        H2f => round("cvtf_rq{L}({48'd0, a[15:0]}, F16, F32, 2'd0)", "r"),
+        Dadd | Dsub | Dmul | Dfma => round("fq", "r"),
         Dmin => Direct("d = minmax(a, b, 1'b0, F64);"),
         Dmax => Direct("d = minmax(a, b, 1'b1, F64);"),
         Dsetp => Direct("pout = setp(a, b, fcmp, F64);"),
-        Drnd => conv("rndi_rq{C}(a, rnd, F64)", "r{C}"),
-        F2d => conv("cvtf_rq{C}(fa, F32, F64, 2'd0)", "r{C}"),
-        D2f => conv("cvtf_rq{C}(a, F64, F32, rnd)", "fin32(r{C}, ftz, sat)"),
+        Drnd => round("rndi_rq{L}(a, rnd, F64)", "r"),
+        F2d => round("cvtf_rq{L}(fa, F32, F64, 2'd0)", "r"),
+        D2f => round("cvtf_rq{L}(a, F64, F32, rnd)", "fin32(r, ftz, sat)"),
         D2i => Direct("d = f2int(a, rnd, F64, ity);"),
-        I2d => conv("i2fl_rq{C}(a, ity, rnd, F64)", "r{C}"),
+        I2d => round("i2fl_rq{L}(a, ity, rnd, F64)", "r"),
         _ => panic!("{op:?} is not an FP unit's opcode (division and square root are `FpDivSqrt`'s)"),
     }
 }
 
-/// One format's fused multiply-add, which add, subtract, multiply and fma
-/// share: `a * 1.0 + b`, `a * 1.0 - b`, `a * b + z` (`z` the zero that
-/// leaves every product unchanged in the rounding mode: +0 toward negative
-/// infinity, -0 otherwise) and `a * b + c`. The fields are Verilog names.
+/// One format's add, subtract, multiply and fma, which share the unit's
+/// fused multiply-add: `a * 1.0 + b`, `a * 1.0 - b`, `a * b + z` (`z` the
+/// zero that leaves every product unchanged in the rounding mode: +0
+/// toward negative infinity, -0 otherwise) and `a * b + c`. The fields are
+/// Verilog names.
 struct Fma {
     /// Add, subtract, multiply, fma.
     ops: [Opcode; 4],
-    /// The result wire is `fma{name}`.
-    name: &'static str,
-    lib: &'static str,
     format: &'static str,
     operands: [&'static str; 3],
     one: &'static str,
@@ -307,8 +311,6 @@ struct Fma {
 
 const FMA32: Fma = Fma {
     ops: [Opcode::Fadd, Opcode::Fsub, Opcode::Fmul, Opcode::Ffma],
-    name: "32",
-    lib: "_s",
     format: "F32",
     operands: ["fa", "fb", "fc"],
     one: "64'h3f800000",
@@ -317,36 +319,41 @@ const FMA32: Fma = Fma {
 
 const FMA64: Fma = Fma {
     ops: [Opcode::Dadd, Opcode::Dsub, Opcode::Dmul, Opcode::Dfma],
-    name: "64",
-    lib: "_l",
     format: "F64",
     operands: ["a", "b", "c"],
     one: "64'h3ff0000000000000",
     sign: "64'h8000000000000000",
 };
 
-impl Fma {
-    /// The operand multiplexer and the datapath, if `has` any of the four.
-    fn verilog(&self, has: impl Fn(Opcode) -> bool) -> String {
-        if !self.ops.iter().any(|&o| has(o)) {
-            return String::new();
-        }
-        let Fma { name: x, lib, format: f, operands: [a, b, c], one, sign, .. } = *self;
-        let arms = [
-            format!("mc{x} = {b} ^ {sign};"),
-            format!("begin mb{x} = {b}; mc{x} = zero(rnd != 2'd2, {f}); end"),
-            format!("begin mb{x} = {b}; mc{x} = {c}; end"),
-        ];
-        let mut s = format!(
-            "reg [63:0] ma{x}, mb{x}, mc{x};\nalways @(*) begin\n    ma{x} = {a};\n    mb{x} = {one};\n    mc{x} = {b};\n    case (op)\n"
-        );
-        for (&o, arm) in self.ops[1..].iter().zip(arms) {
-            if has(o) {
-                s += &format!("        {}: {arm}\n", op_name(o));
+/// The unit's one fused multiply-add in library `lib`, for the opcodes of
+/// both formats that `has`: an operand and format multiplexer, and the
+/// rounding request `fq`. `fa_m` says the `fma` multiplies: a unit that
+/// `multiplies` adds as `a * 1.0 + b` through its multiplier, and a unit
+/// that only adds (the atomic unit's) has none.
+fn fma_unit(lib: &str, has: impl Fn(Opcode) -> bool, multiplies: bool) -> String {
+    let m = multiplies as u8;
+    let mut arms = String::new();
+    let mut defaults = None;
+    for fma in [&FMA32, &FMA64] {
+        let Fma { ops: [add, sub, mul, ffma], format: f, operands: [a, b, c], one, sign } = *fma;
+        let set = |mb: &str, mc: &str, m: u8| format!("fa_a = {a}; fa_b = {mb}; fa_c = {mc}; fa_f = {f}; fa_m = 1'b{m};");
+        for (op, text) in [
+            (add, set(one, b, m)),
+            (sub, set(one, &format!("{b} ^ {sign}"), m)),
+            (mul, set(b, &format!("zero(rnd != 2'd2, {f})"), 1)),
+            (ffma, set(b, c, 1)),
+        ] {
+            if has(op) {
+                arms += &format!("        {}: begin {text} end\n", op_name(op));
+                // The first format's add, also for opcodes that do not use it.
+                defaults.get_or_insert_with(|| set(one, b, m));
             }
         }
-        s + &format!("        default: ;\n    endcase\nend\nwire [RQ{lib}-1:0] fq{x} = fma_rq{lib}(ma{x}, mb{x}, mc{x}, rnd, {f});\n")
     }
+    let Some(defaults) = defaults else { return String::new() };
+    format!(
+        "reg [63:0] fa_a, fa_b, fa_c;\nreg [1:0] fa_f;\nreg fa_m;\nalways @(*) begin\n    {defaults}\n    case (op)\n{arms}        default: ;\n    endcase\nend\nwire [RQ{lib}-1:0] fq = fma_rq{lib}(fa_a, fa_b, fa_c, rnd, fa_f, fa_m);\n"
+    )
 }
 
 /// The Verilog localparam of an opcode (`isa_localparams`).
@@ -354,47 +361,42 @@ fn op_name(op: Opcode) -> String {
     format!("OP_{}", op.info().mnemonic.to_uppercase())
 }
 
-/// The unit's datapath for the opcodes in `ops` (a bit per opcode): the
-/// shared fused multiply-adds; the rounding requests, one `pack` per
-/// library used; then one `case` arm per opcode. Conversions round in
-/// binary64's library when the unit has binary64's `fma`, else in
-/// binary32's.
+/// The unit's datapath for the opcodes in `ops` (a bit per opcode): one
+/// fused multiply-add, the opcode's rounding request, one `pack`, then one
+/// `case` arm per opcode. Everything rounds in one library: binary64's when
+/// the unit has binary64's `fma` (binary32's `fma` then runs on it too;
+/// [`ADDER`] when neither format multiplies), else binary32's.
 fn dispatch(ops: u128) -> String {
     let has = |o: Opcode| ops >> (o as u8) & 1 == 1;
     let built: Vec<Opcode> = (0..128u8).filter_map(Opcode::from_code).filter(|&o| has(o)).collect();
-    let conv = if FMA64.ops.iter().any(|&o| has(o)) { "_l" } else { "_s" };
+    let multiplies = [FMA32, FMA64].iter().any(|f| has(f.ops[2]) || has(f.ops[3]));
+    let lib = match (FMA64.ops.iter().any(|&o| has(o)), multiplies) {
+        (true, true) => "_l",
+        (true, false) => "_a",
+        (false, _) => "_s",
+    };
     let arms: Vec<(Opcode, Arm)> = built.iter().map(|&o| (o, arm(o))).collect();
-    let libs: Vec<&str> = ["_s", "_l"]
-        .into_iter()
-        .filter(|&l| arms.iter().any(|(_, a)| matches!(a, Arm::Round { lib, .. } if lib.replace("{C}", conv) == l)))
-        .collect();
-    let mut s = FMA32.verilog(has) + &FMA64.verilog(has);
-    for l in &libs {
-        s += &format!("reg [RQ{l}-1:0] rq{l};\nreg [63:0] r{l};\n");
-    }
-    s += "always @(*) begin\n    d = 64'd0;\n    pout = 1'b0;\n";
-    for l in &libs {
-        s += &format!("    rq{l} = rq_val{l}(64'd0);\n");
-    }
-    s += "    case (op)\n";
-    for (o, a) in &arms {
-        if let Arm::Round { lib, request, .. } = a {
-            s += &format!("        {}: rq{lib} = {request};\n", op_name(*o)).replace("{C}", conv);
-        }
-    }
-    s += "        default: ;\n    endcase\n";
-    for l in &libs {
-        s += &format!("    r{l} = rq_do{l}(rq{l});\n");
-    }
-    s += "    case (op)\n";
+    let rounds = arms.iter().any(|(_, a)| matches!(a, Arm::Round { .. }));
+    let mut s = fma_unit(lib, has, multiplies);
+    let mut requests = String::new();
+    let mut results = String::new();
     for (o, a) in &arms {
         let text = match a {
             Arm::Direct(t) => t.to_string(),
-            Arm::Round { result, .. } => format!("d = {result};").replace("{C}", conv),
+            Arm::Round { request, result } => {
+                requests += &format!("        {}: rq = {request};\n", op_name(*o));
+                format!("d = {result};")
+            }
         };
-        s += &format!("        {}: {text}\n", op_name(*o));
+        results += &format!("        {}: {text}\n", op_name(*o));
     }
-    s + "        default: d = 64'd0;\n    endcase\nend\n/* verilator lint_on UNUSEDSIGNAL */\n"
+    if rounds {
+        s += &format!(
+            "reg [RQ{lib}-1:0] rq;\nreg [63:0] r;\nalways @(*) begin\n    rq = rq_val{lib}(64'd0);\n    case (op)\n{requests}        default: ;\n    endcase\n    r = rq_do{lib}(rq);\nend\n"
+        );
+    }
+    s += &format!("always @(*) begin\n    d = 64'd0;\n    pout = 1'b0;\n    case (op)\n{results}        default: d = 64'd0;\n    endcase\nend\n/* verilator lint_on UNUSEDSIGNAL */\n");
+    s.replace("{L}", lib)
 }
 
 /// The format geometry, rounding decision, integer conversions, ordering
@@ -691,8 +693,9 @@ const FPU_FMA: &str = r#"
 // a * b + c in format f (F32 or F64), as a request to round once. The product's significand
 // (<= 106 bits) and the addend's are summed exactly when their exponents differ by
 // at most {T} places; beyond that the smaller one is a sticky unit three places
-// below the larger one's last bit.
-function [RQ{X}-1:0] fma_rq{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f);
+// below the larger one's last bit. m: b is a multiplier (mul, fma); without it,
+// b is 1.0 and the multiplier is not used (a unit that only adds has none).
+function [RQ{X}-1:0] fma_rq{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f, input m);
     reg sp, sc, sign, a_inf, b_inf, c_inf, a_zero, b_zero, p_zero, c_zero, sbig, slesser;
     reg [105:0] mp;
     reg [{P1}:0] ma, mb;
@@ -719,8 +722,9 @@ function [RQ{X}-1:0] fma_rq{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc
         end else begin
             ma = sig(xa, f);
             mb = sig(xb, f);
-            mp = ma * mb;
-            ep = lsbexp(xa, f) + lsbexp(xb, f);
+            // Without m, xb is 1.0: the product is a's significand.
+            mp = m ? ma * mb : {53'd0, ma};
+            ep = m ? lsbexp(xa, f) + lsbexp(xb, f) : lsbexp(xa, f);
             ec = lsbexp(xc, f);
             p_zero = a_zero || b_zero;
             sign = sp;

@@ -186,6 +186,14 @@ fn check(name: &str, mut fpu: Fpu, vectors: &[Vector]) {
     assert_eq!(bad, 0, "{bad} of {} vectors differ", vectors.len());
 }
 
+/// An FP unit that only adds, in both formats.
+const ADDER_OPS: [Opcode; 4] = [Opcode::Fadd, Opcode::Fsub, Opcode::Dadd, Opcode::Dsub];
+
+/// The vectors of opcodes `ops`.
+fn only(vectors: &[Vector], ops: &[Opcode]) -> Vec<Vector> {
+    vectors.iter().filter(|v| ops.iter().any(|&o| v[0] == o as u128)).cloned().collect()
+}
+
 fn vector(op: Opcode, modv: u32, ext0: u32, a: u64, b: u64, c: u64) -> Vector {
     vec![op as u128, modv as u128, ext0 as u128, a as u128, b as u128, c as u128]
 }
@@ -255,6 +263,11 @@ fn binary32_verilog_is_bit_exact_with_the_golden_semantics() {
     }
     // The FP unit of each lane of `default`.
     check("fpu32", Fpu::new(lane_ops(SmConfig::default_config().units())), &vectors);
+    // A unit with binary64 too: binary32's fma and conversions round in
+    // binary64's library.
+    check("fpu32-in-64", Fpu::default(), &vectors);
+    // An adder (the atomic unit's): its own narrower library.
+    check("fpu32-adder", Fpu::new(ADDER_OPS), &only(&vectors, &ADDER_OPS));
 }
 
 #[test]
@@ -318,6 +331,7 @@ fn binary64_verilog_is_bit_exact_with_the_golden_semantics() {
     }
     // The shared binary64 unit of `default`.
     check("fpu64", Fpu::new(shared_ops(SmConfig::default_config().units())), &vectors);
+    check("fpu64-adder", Fpu::new(ADDER_OPS), &only(&vectors, &ADDER_OPS));
 }
 
 /// One clock cycle under rust-hdl: a rising edge, then the falling one.
