@@ -164,30 +164,35 @@ impl Logic for WbLanes {
     }
 
     /// Written out per lane and byte (explicit structure, no loops over
-    /// variable part-selects): each lane's data and byte mask shifted to
-    /// its offset in the word (a narrow access) or to its part (a wide
-    /// one), then per byte of the word a priority multiplexer, the highest
-    /// writing lane first. `tests/fpga.rs` proves it equal to the loop form
-    /// it replaced with a SAT miter.
+    /// variable part-selects), using what the SM guarantees: a lane's
+    /// address is aligned to its size, and the size is 1, 2, 4, 8 or 16.
+    /// - Write side: the lane's data repeated every `size` bytes (byte `b`
+    ///   of the word is data byte `b mod size`), which needs no shifter; its
+    ///   byte mask shifted to its offset; per byte of the word a priority
+    ///   multiplexer, the highest writing lane first.
+    /// - Read side: byte `j` of the lane's data is byte `o | j` of the word
+    ///   (`o`, the offset, has zeros below the size): a multiplexer on the
+    ///   offset's bits above `j`'s, so 32 word bytes can be byte 0, 2 byte
+    ///   8.
+    /// - A wide access (more bytes than the word) moves the part's bytes.
+    /// `tests/fpga.rs` proves it equal, for aligned addresses and the five
+    /// sizes, to the loop form it replaced, with a SAT miter.
     fn hdl(&self) -> Verilog {
         use std::fmt::Write as _;
         let (lanes, words) = (self.addr.len(), self.dat_i.len());
         let w = 4 * words; // bytes in the bus word
         let ob = w.trailing_zeros() as usize; // bits of a byte offset in it
-        let wide = (8 * w).max(128); // a lane's data or the word, zero-extended
+        let wide = w < 16; // accesses wider than the word exist
         let mut s = String::new();
         let v = &mut s;
-        // Zero bits above `bits` in a vector `wide` bits wide.
-        let pad = |bits: usize| if wide > bits { format!("{}'d0, ", wide - bits) } else { String::new() };
+        let byte = |x: &str, k: usize| format!("{x}[{}:{}]", 8 * k + 7, 8 * k);
         let cat: Vec<String> = (0..words).rev().map(|i| format!("dat_i${i}")).collect();
-        writeln!(v, "wire [{}:0] di = {{{}{}}};", wide - 1, pad(8 * w), cat.join(", ")).unwrap();
+        writeln!(v, "wire [{}:0] di = {{{}}};", 8 * w - 1, cat.join(", ")).unwrap();
         writeln!(v, "wire narrow = {{1'b0, size}} <= 6'd{w};").unwrap();
         // Bit k: byte k of a lane's access exists (k < size, k < 16).
         writeln!(v, "wire [31:0] kmask = ((32'd1 << size) - 32'd1) & 32'hffff;").unwrap();
         // A wide access's part: bit k, byte part * w + k of the lane's data exists.
         writeln!(v, "wire [31:0] wmask = 32'hffff >> {{wpart, {ob}'d0}};").unwrap();
-        let bytes16: Vec<String> = (0..16).rev().map(|k| format!("{{8{{kmask[{k}]}}}}")).collect();
-        writeln!(v, "wire [127:0] kbytes = {{{}}};", bytes16.join(", ")).unwrap();
         // The byte enable a narrow store sets: its bytes at its offset.
         writeln!(
             v,
@@ -197,13 +202,45 @@ impl Logic for WbLanes {
             ob - 1
         )
         .unwrap();
+        // A multiplexer tree: `leaves[i]` where `i` is the value of `sel`
+        // (most significant bit first).
+        fn tree(sel: &[String], leaves: &[String]) -> String {
+            match sel.split_first() {
+                None => leaves[0].clone(),
+                Some((top, rest)) => {
+                    let half = leaves.len() / 2;
+                    format!("({top} ? {} : {})", tree(rest, &leaves[half..]), tree(rest, &leaves[..half]))
+                }
+            }
+        }
+        let n = w.min(16); // distinct bytes of a narrow lane's repeated data
         for l in 0..lanes {
             writeln!(v, "wire [{}:0] o{l} = addr${l}[{}:0];", ob - 1, ob - 1).unwrap();
-            writeln!(v, "wire [{}:0] ld{l} = {{{}whi${l}, wlo${l}}};", wide - 1, pad(128)).unwrap();
-            // Write side: the bytes this lane puts on the word, and where.
-            writeln!(v, "wire [{}:0] wn{l} = ld{l} << {{o{l}, 3'd0}};", wide - 1).unwrap();
-            writeln!(v, "wire [{}:0] ww{l} = ld{l} >> {{wpart, {}'d0}};", wide - 1, ob + 3).unwrap();
-            writeln!(v, "wire [{}:0] wd{l} = narrow ? wn{l}[{}:0] : ww{l}[{}:0];", 8 * w - 1, 8 * w - 1, 8 * w - 1).unwrap();
+            writeln!(v, "wire [127:0] ld{l} = {{whi${l}, wlo${l}}};").unwrap();
+            // Write side: the data repeated every size bytes (a narrow store),
+            // or the part's bytes (a wide one).
+            for b in 0..n {
+                let rep = format!(
+                    "size[4] ? {} : size[3] ? {} : size[2] ? {} : size[1] ? {} : {}",
+                    byte(&format!("ld{l}"), b & 15),
+                    byte(&format!("ld{l}"), b & 7),
+                    byte(&format!("ld{l}"), b & 3),
+                    byte(&format!("ld{l}"), b & 1),
+                    byte(&format!("ld{l}"), 0)
+                );
+                writeln!(v, "wire [7:0] rep{l}_{b} = {rep};").unwrap();
+            }
+            for b in 0..w {
+                let narrow = format!("rep{l}_{}", b % 16);
+                let text = if wide {
+                    let parts: Vec<String> = (0..16 / w).map(|k| byte(&format!("ld{l}"), k * w + b)).collect();
+                    let sel: Vec<String> = (0..(16 / w).trailing_zeros()).rev().map(|i| format!("wpart[{i}]")).collect();
+                    format!("narrow ? {narrow} : {}", tree(&sel, &parts))
+                } else {
+                    narrow
+                };
+                writeln!(v, "wire [7:0] wd{l}_{b} = {text};").unwrap();
+            }
             writeln!(
                 v,
                 "wire [{w1}:0] hit{l} = {{{w}{{wrun[{l}]}}}} & (narrow ? (kmask[{w1}:0] << o{l}) : wmask[{w1}:0]);\n\
@@ -211,16 +248,30 @@ impl Logic for WbLanes {
                 w1 = w - 1
             )
             .unwrap();
-            // Read side: the word's bytes from this lane's offset, or the word at its part.
-            writeln!(v, "wire [{}:0] rn{l} = di >> {{o{l}, 3'd0}};", wide - 1).unwrap();
-            writeln!(v, "wire [{}:0] rw{l} = di << {{rpart, {}'d0}};", wide - 1, ob + 3).unwrap();
-            writeln!(v, "wire [127:0] rd{l} = {{128{{rrun[{l}]}}}} & (narrow ? (rn{l}[127:0] & kbytes) : rw{l}[127:0]);").unwrap();
+            // Read side: byte j of the lane is word byte o | j (narrow: j < size
+            // <= w, and o's bits below j's top bit are zero), or the word's byte
+            // j - part * w (wide).
+            let mut rb = vec![];
+            for j in (0..16).rev() {
+                let narrow = if j < w {
+                    let t = (usize::BITS - j.leading_zeros()) as usize;
+                    let sel: Vec<String> = (t..ob).rev().map(|i| format!("o{l}[{i}]")).collect();
+                    let leaves: Vec<String> = (0..1usize << (ob - t)).map(|x| byte("di", x << t | j)).collect();
+                    format!("(kmask[{j}] ? {} : 8'd0)", tree(&sel, &leaves))
+                } else {
+                    "8'd0".to_string()
+                };
+                let text =
+                    if wide { format!("(narrow ? {narrow} : (rpart == 3'd{} ? {} : 8'd0))", j / w, byte("di", j % w)) } else { narrow };
+                rb.push(text);
+            }
+            writeln!(v, "wire [127:0] rd{l} = {{128{{rrun[{l}]}}}} & {{{}}};", rb.join(",\n    ")).unwrap();
         }
         // Per byte of the word: the highest lane writing it.
         for j in 0..w {
             let mut e = "8'd0".to_string();
             for l in 0..lanes {
-                e = format!("hit{l}[{j}] ? wd{l}[{} +: 8] : {e}", 8 * j);
+                e = format!("hit{l}[{j}] ? wd{l}_{j} : {e}");
             }
             writeln!(v, "wire [7:0] dw{j} = {e};").unwrap();
         }
