@@ -39,8 +39,8 @@ pub struct Divider {
     count: Countdown,
 }
 
-/// What an iterative unit ([`Divider`], [`crate::fdivsqrt::FpDivSqrt`])
-/// simulates: its model's result, computed at `start` and delivered a
+/// What an iterative unit ([`Divider`], [`crate::fdivsqrt::FpDivSqrt`],
+/// [`crate::sfu::Sfu`]) simulates: its model's result, computed at `start` and delivered a
 /// latency of rising edges later.
 #[derive(Default)]
 pub struct Countdown {

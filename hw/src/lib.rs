@@ -43,7 +43,7 @@ macro_rules! settle {
 }
 
 /// `impl Block` for an iterative unit ([`div::Divider`],
-/// [`fdivsqrt::FpDivSqrt`]): a custom block with ports `clock`, `start`,
+/// [`fdivsqrt::FpDivSqrt`], [`sfu::Sfu`]): a custom block with ports `clock`, `start`,
 /// its operands, and the outputs `done` and `d`, which change only at a
 /// rising edge; its `count` ([`div::Countdown`]) says whether it is busy.
 macro_rules! iterative_block {

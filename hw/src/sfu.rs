@@ -77,7 +77,9 @@ const M_BITS: u32 = 32;
 const S_BITS: u32 = 48;
 const W_BITS: u32 = 96;
 
-/// `mufu`'s function codes (the `SfuFn` modifier: `sfu::mufu`'s order).
+/// `mufu`'s functions by code (the `SfuFn` modifier: `sfu::mufu`'s order),
+/// and the codes the latency names.
+const FUNCTIONS: [&str; 8] = ["RCP", "RSQRT", "LG2", "EX2", "SIN", "COS", "SQRT", "TANH"];
 const RCP: u32 = 0;
 const RSQRT: u32 = 1;
 const SIN: u32 = 4;
@@ -220,7 +222,9 @@ fn verilog() -> String {
         }
         format!("{{{}}}", parts.join(", "))
     };
+    let functions: String = FUNCTIONS.iter().enumerate().map(|(i, f)| format!("localparam [2:0] F_{f} = 3'd{i};\n")).collect();
     VERILOG
+        .replace("{functions}", &functions)
         .replace("{steps}", &steps)
         .replace("{r_last}", &format!("r{n}"))
         .replace("{q_last}", &format!("q{n}"))
@@ -245,15 +249,7 @@ localparam [31:0] QNAN = 32'h7fffffff;
 localparam [31:0] INF = 32'h7f800000;
 localparam [31:0] ONE = 32'h3f800000;
 // mufu's functions (the SfuFn modifier).
-localparam [2:0] F_RCP = 3'd0;
-localparam [2:0] F_RSQRT = 3'd1;
-localparam [2:0] F_LG2 = 3'd2;
-localparam [2:0] F_EX2 = 3'd3;
-localparam [2:0] F_SIN = 3'd4;
-localparam [2:0] F_COS = 3'd5;
-localparam [2:0] F_SQRT = 3'd6;
-localparam [2:0] F_TANH = 3'd7;
-// The sequencer's states.
+{functions}// The sequencer's states.
 localparam [3:0] S_IDLE = 4'd0;
 localparam [3:0] S_DIV = 4'd1;
 localparam [3:0] S_ROOT = 4'd2;
