@@ -13,8 +13,10 @@
 //!          ──> Aux (predicate operands)
 //!          ──> Dispatch by decode class (DecodeRom, from the ISA table):
 //!                ALU/S2R/BALLOT: Exec, one beat of `lanes` threads per cycle
-//!                  through the lanes' ALU, FPU or SFU (64-bit operands:
-//!                  four cycles per beat)
+//!                  through the lanes' ALU or FPU (64-bit operands: four
+//!                  cycles per beat), or lane by lane through a shared
+//!                  unit (divider, FP division and square root, binary64
+//!                  FPU, SFU)
 //!                LD/ST/ATOM: a beat of lanes per request, to the on-chip
 //!                  shared memory or over the Wishbone bus
 //!                SYS: one thread per request on the system-call port
