@@ -602,6 +602,8 @@ pub struct Sm {
     /// That unit is iterative (the divider, the FP division and square
     /// root, the SFU).
     is_iter: Signal<Local, Bit>,
+    /// That unit is the integer divider (iterative, neither FP nor SFU).
+    is_div: Signal<Local, Bit>,
     /// The shared unit is done (an iterative one when it says so, the
     /// shared FP unit, combinational, always).
     su_done: Signal<Local, Bit>,
@@ -1151,6 +1153,7 @@ impl Logic for Sm {
         self.is_sfu.next = self.rom.word.val().get_bit(16);
         self.is_shared.next = self.rom.word.val().get_bit(17);
         self.is_iter.next = self.rom.word.val().get_bit(18);
+        self.is_div.next = self.is_iter.val() & !self.is_fp.val() & !self.is_sfu.val();
         self.is_shfl.next = self.rom.word.val().get_bit(14);
         // Predicate destination: d[2:0], or mod[4:2] for shfl's in-range predicate.
         self.pd.next = self.f_d.val().get_bits::<3>(0);
@@ -1270,7 +1273,7 @@ impl Logic for Sm {
         // 26).
         self.su_done.next = true;
         for k in 0..self._divs {
-            if self.is_iter.val() & !self.is_fp.val() & !self.is_sfu.val() {
+            if self.is_div.val() {
                 self.su_done.next = self.divs[k].done.val();
             }
         }
@@ -1684,12 +1687,12 @@ impl Logic for Sm {
         self.su_p.next = false;
         for k in 0..self._divs {
             self.divs[k].clock.next = self.clock.val();
-            self.divs[k].start.next = self.su_start.val() & self.is_iter.val() & !self.is_fp.val() & !self.is_sfu.val();
+            self.divs[k].start.next = self.su_start.val() & self.is_div.val();
             self.divs[k].op.next = self.f_op.val();
             self.divs[k].modv.next = self.f_mod.val();
             self.divs[k].a.next = self.su_a.val();
             self.divs[k].b.next = self.su_b.val();
-            if self.is_iter.val() & !self.is_fp.val() & !self.is_sfu.val() {
+            if self.is_div.val() {
                 self.su_d.next = self.divs[k].d.val();
             }
         }

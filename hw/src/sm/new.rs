@@ -288,6 +288,7 @@ impl Sm {
             is_sfu: Default::default(),
             is_shared: Default::default(),
             is_iter: Default::default(),
+            is_div: Default::default(),
             su_done: Default::default(),
             su_wait: Default::default(),
             su_next: Default::default(),
