@@ -48,6 +48,50 @@ pub mod aux {
     pub const A: u64 = 3;
 }
 
+/// Register numbers the SM's logic compares against.
+pub mod operand {
+    /// The zero register: reads as zero, its writes are dropped.
+    pub const RZ: u64 = heddle_isa::fields::RZ as u64;
+}
+
+/// The ISA's modifier values that the SM's logic compares against, as
+/// constants `#[hdl_gen]` folds into the Verilog (`width::B64`): taken from
+/// the value enums of `heddle_isa::values`, not re-typed.
+pub mod modv {
+    use heddle_isa::values::{AtomSpace, RedOp, Space, Width};
+
+    /// `Width`: a load's or store's bytes and extension.
+    pub mod width {
+        use super::Width;
+        pub const U8: u64 = Width::U8 as u64;
+        pub const S8: u64 = Width::S8 as u64;
+        pub const U16: u64 = Width::U16 as u64;
+        pub const S16: u64 = Width::S16 as u64;
+        pub const B32: u64 = Width::B32 as u64;
+        pub const B64: u64 = Width::B64 as u64;
+        pub const B128: u64 = Width::B128 as u64;
+    }
+
+    /// `Space`: the state space of an address (`GEN`: generic).
+    pub mod space {
+        use super::Space;
+        pub const GEN: u64 = Space::Gen as u64;
+        pub const SHARED: u64 = Space::Shared as u64;
+        pub const LOCAL: u64 = Space::Local as u64;
+    }
+
+    /// `AtomSpace` values are `Space`'s first three.
+    const _: () = assert!(AtomSpace::Shared as u64 == Space::Shared as u64 && AtomSpace::Gen as u64 == Space::Gen as u64);
+
+    /// `RedOp`: a `barred` reduction.
+    pub mod red {
+        use super::RedOp;
+        pub const POPC: u64 = RedOp::Popc as u64;
+        pub const AND: u64 = RedOp::And as u64;
+        pub const OR: u64 = RedOp::Or as u64;
+    }
+}
+
 /// ROM word width.
 pub const WORD_BITS: usize = 19;
 

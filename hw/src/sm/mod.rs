@@ -30,12 +30,10 @@
 //!
 //! Overlapped front end: while an Exec instruction's beats run (or a
 //! load's, store's or atomic's), Sched, fetch and Aux run for another ready
-//! warp into the `pf_*` registers
-//! (`pf_st`: 0 not started, 1 waiting for TOP, 5 the word is read out
-//! (and Aux's reads done with it when the instruction has no predicate
-//! operand), 2 Aux's reads, 3 ready, 4 none this time). Exec commits in its last cycle (a memory instruction
-//! in Commit) and goes on with the prefetched instruction: straight into its first beat when Exec runs its
-//! class, else into Aux. With `warps` >= 2 and 4 beats per warp, back-to-back
+//! warp into the `pf_*` registers (`pf_st`, its progress: the `pf`
+//! values). Exec commits in its last cycle (a memory instruction in
+//! Commit) and goes on with the prefetched instruction: straight into its
+//! first beat when Exec runs its class, else into Aux. With `warps` >= 2 and 4 beats per warp, back-to-back
 //! ALU instructions of different warps issue every 4 cycles.
 //!
 //! CTA slots: up to `SmConfig::ctas` CTAs are resident at once
@@ -89,7 +87,8 @@ mod new;
 use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
 use crate::coalesce::Coalescer;
-use crate::decode::DecodeRom;
+use crate::decode::modv::{red, space, width};
+use crate::decode::{aux, class, operand, DecodeRom};
 use crate::div::Divider;
 use crate::fdivsqrt::FpDivSqrt;
 use crate::fpu::Fpu;
@@ -99,7 +98,7 @@ use crate::regfile::{RegFile, DATA_BITS, EPOCH_BITS, WORD_BITS};
 use crate::sched::WarpPick;
 use crate::sfu::Sfu;
 use crate::smem::SharedMem;
-use crate::stack::ReconvStack;
+use crate::stack::{self, ReconvStack};
 use crate::wblanes::WbLanes;
 use crate::{ConfigError, SmConfig};
 use heddle_isa::fields::{BARRIERS, RPC_NONE};
@@ -169,6 +168,24 @@ pub mod mem {
     /// `mem_xdata`; `mem_rdata` is the result. (Loads, stores and atomics go
     /// on the Wishbone bus, `Sm::wb_*`.)
     pub const SYSCALL: u64 = 3;
+}
+
+/// `pf_st` values: the prefetched instruction's progress (see
+/// "Overlapped front end" above).
+mod pf {
+    /// Not started.
+    pub const IDLE: u64 = 0;
+    /// Waiting for Top (the stack pops finished entries first).
+    pub const TOP: u64 = 1;
+    /// Aux's reads (the predicate operand).
+    pub const AUX: u64 = 2;
+    /// Ready to issue.
+    pub const READY: u64 = 3;
+    /// No warp was ready this time.
+    pub const NONE: u64 = 4;
+    /// The word is read out (and Aux's reads done with it when the
+    /// instruction has no predicate operand).
+    pub const WORD: u64 = 5;
 }
 
 /// Declares [`SmState`] and [`SM_STATES`] from one list of states.
@@ -1129,13 +1146,13 @@ impl Logic for Sm {
         self.f_b.next = self.ir.q.val().get_bits::<7>(32);
         self.f_c.next = self.ir.q.val().get_bits::<7>(39);
         if self.f_i.val() {
-            self.f_c.next = 127.into();
+            self.f_c.next = operand::RZ.into();
         }
         self.f_rpc.next = bit_cast::<32, 20>(self.ir.q.val().get_bits::<20>(12));
         self.rom.op.next = self.f_op.val();
         // The prefetched instruction's class.
         self.pf_word.next = self.pf_ir.q.val();
-        if self.pf_st.q.val() == 5 {
+        if self.pf_st.q.val() == pf::WORD {
             self.pf_word.next = self.imem.rdata.val();
         }
         self.pf_rom.op.next = self.pf_word.val().get_bits::<7>(0);
@@ -1166,62 +1183,62 @@ impl Logic for Sm {
         // d[6:3], mod[3:0] or a[3:0] by the ROM's operand selector.
         self.aux_ir.next = self.ir.q.val();
         self.auxsel.next = self.rom.word.val().get_bits::<2>(10);
-        if (self.pf_st.q.val() == 2) | (self.pf_st.q.val() == 5) {
+        if (self.pf_st.q.val() == pf::AUX) | (self.pf_st.q.val() == pf::WORD) {
             self.aux_ir.next = self.pf_word.val();
             self.auxsel.next = self.pf_rom.word.val().get_bits::<2>(10);
         }
         self.aux_code.next = 7.into();
-        if self.auxsel.val() == 1 {
+        if self.auxsel.val() == aux::D {
             self.aux_code.next = self.aux_ir.val().get_bits::<4>(15);
         }
-        if self.auxsel.val() == 2 {
+        if self.auxsel.val() == aux::MOD {
             self.aux_code.next = self.aux_ir.val().get_bits::<4>(26);
         }
-        if self.auxsel.val() == 3 {
+        if self.auxsel.val() == aux::A {
             self.aux_code.next = self.aux_ir.val().get_bits::<4>(19);
         }
         // Memory width: words per thread.
         self.mwidth.next = self.f_mod.val().get_bits::<3>(0);
-        if self.cls.val() == 5 {
-            self.mwidth.next = 4.into();
+        if self.cls.val() == class::ATOM {
+            self.mwidth.next = width::B32.into();
             if self.ir.q.val().get_bit(46) & !self.f_i.val() {
-                self.mwidth.next = 5.into();
+                self.mwidth.next = width::B64.into();
             }
         }
-        if self.cls.val() == 16 {
-            self.mwidth.next = 4.into();
+        if self.cls.val() == class::SYS {
+            self.mwidth.next = width::B32.into();
         }
         // Shared memory: access bytes, SharedMem's size code and passes.
         self.asz.next = 4.into();
         self.sm_size.next = 2.into();
-        if self.mwidth.val() < 2 {
+        if self.mwidth.val() < width::U16 {
             self.asz.next = 1.into();
             self.sm_size.next = 0.into();
-        } else if self.mwidth.val() < 4 {
+        } else if self.mwidth.val() < width::B32 {
             self.asz.next = 2.into();
             self.sm_size.next = 1.into();
-        } else if self.mwidth.val() == 5 {
+        } else if self.mwidth.val() == width::B64 {
             self.asz.next = 8.into();
-            if self.cls.val() == 5 {
+            if self.cls.val() == class::ATOM {
                 self.sm_size.next = 3.into();
             }
-        } else if self.mwidth.val() == 6 {
+        } else if self.mwidth.val() == width::B128 {
             self.asz.next = 16.into();
         }
         self.m_space.next = self.f_mod.val().get_bits::<3>(3);
-        if self.cls.val() == 5 {
+        if self.cls.val() == class::ATOM {
             self.m_space.next = bit_cast::<3, 2>(self.f_mod.val().get_bits::<2>(4));
         }
         self.words.next = 1.into();
-        if self.mwidth.val() == 5 {
+        if self.mwidth.val() == width::B64 {
             self.words.next = 2.into();
         }
-        if self.mwidth.val() == 6 {
+        if self.mwidth.val() == width::B128 {
             self.words.next = 4.into();
         }
         // A system call reads seven argument words (a..a+6) and writes its
         // result to d (printf), or d and d+1 (malloc).
-        if self.cls.val() == 16 {
+        if self.cls.val() == class::SYS {
             self.words.next = 7.into();
             if self.state.q.val() == SmState::MemWb {
                 self.words.next = 1.into();
@@ -1305,7 +1322,7 @@ impl Logic for Sm {
         self.commit_ld.next =
             (self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val());
         self.beat_end.next = false;
-        self.br_uni.next = (self.cls.val() == 6) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
+        self.br_uni.next = (self.cls.val() == class::BRA) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         for l in 0..self._lanes {
             self.mem_laddr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
             self.lw_lo[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
@@ -1324,10 +1341,10 @@ impl Logic for Sm {
         self.sm_passes.next = self.words.val();
         // SharedMem's mode (`smem::mode`: 0 load, 1 store, 2 atomic).
         self.smem.mode.next = 0.into();
-        if self.cls.val() == 4 {
+        if self.cls.val() == class::ST {
             self.smem.mode.next = 1.into();
         }
-        if self.cls.val() == 5 {
+        if self.cls.val() == class::ATOM {
             self.sm_passes.next = 1.into();
             self.smem.mode.next = 2.into();
         }
@@ -1356,9 +1373,9 @@ impl Logic for Sm {
             self.smem.b[l].next = 0.into();
             self.smem.c[l].next = 0.into();
             if self.in_beat.val() {
-                self.lsh[l].next = self.m_space.val() == 2;
+                self.lsh[l].next = self.m_space.val() == space::SHARED;
                 self.soff[l].next = self.ladr.q[l].val().get_bits::<32>(0);
-                if (self.m_space.val() == 0) & (self.soff[l].val() >= self.sh_win.val()) & (self.soff[l].val() < self.lo_win.val()) {
+                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.sh_win.val()) & (self.soff[l].val() < self.lo_win.val()) {
                     self.lsh[l].next = true;
                     self.soff[l].next = self.soff[l].val() - self.sh_win.val();
                 }
@@ -1382,7 +1399,7 @@ impl Logic for Sm {
                 if !self.lsh[l].val()
                     & self.lane_mask.val().get_bit(l)
                     & !self.sh_found.val()
-                    & (self.cls.val() != 5)
+                    & (self.cls.val() != class::ATOM)
                     & ((self.soff[l].val() & (self.asz.val() - 1)) != 0)
                 {
                     self.sh_found.next = true;
@@ -1421,7 +1438,7 @@ impl Logic for Sm {
         // An access wider than a bus word takes one transfer per word; an
         // atomic is one transfer (its operands and old value travel in tags).
         self.wm_nparts.next = 1.into();
-        if (self.asz.val() > self.wbytes.val()) & (self.cls.val() != 5) {
+        if (self.asz.val() > self.wbytes.val()) & (self.cls.val() != class::ATOM) {
             self.wm_nparts.next = self.asz.val() >> self.wlog.val();
         }
         self.wm_pdone.next = self.wm_ack.val() & ((self.wm_hpart.val() + 1) == self.wm_nparts.val());
@@ -1448,11 +1465,11 @@ impl Logic for Sm {
         self.wm_solo.next = 0.into();
         if self.in_beat.val() {
             for l in 0..self._lanes {
-                if (self.m_space.val() == 0) & (self.soff[l].val() >= self.lo_win.val()) {
+                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.lo_win.val()) {
                     self.wm_solo.next = self.wm_solo.val() | self.lane_bit[l].val();
                 }
             }
-            if (self.cls.val() == 5) | (self.m_space.val() == 3) | (self.asz.val() > self.wbytes.val()) {
+            if (self.cls.val() == class::ATOM) | (self.m_space.val() == space::LOCAL) | (self.asz.val() > self.wbytes.val()) {
                 self.wm_solo.next = self.lanes_mask.val();
             }
         }
@@ -1514,9 +1531,9 @@ impl Logic for Sm {
         self.wbl.size.next = self.asz.val().get_bits::<5>(0);
         self.wb_cyc.next = self.wm_issue.val() | (self.wm_cnt.q.val() != 0);
         self.wb_stb.next = self.wm_issue.val();
-        self.wb_we.next = self.cls.val() == 4;
+        self.wb_we.next = self.cls.val() == class::ST;
         self.wb_adr.next = (self.wm_adr.val() & self.walign.val()) + (self.part_now.val() << self.wlog.val());
-        if self.cls.val() == 5 {
+        if self.cls.val() == class::ATOM {
             self.wb_adr.next = self.wm_adr.val();
         }
         self.wb_sel.next = self.wbl.sel.val();
@@ -1525,7 +1542,7 @@ impl Logic for Sm {
         self.wb_tga_first.next = self.part_now.val() == 0;
         self.wb_tga_lane.next = self.mt.q.val() + self.wm_li.val();
         self.wb_tga_thread.next = self.warp_t0.val() | bit_cast::<16, 8>(self.mt.q.val() + self.wm_li.val());
-        self.wb_tgc_atom.next = self.cls.val() == 5;
+        self.wb_tgc_atom.next = self.cls.val() == class::ATOM;
         self.wb_tgc_op.next = self.f_mod.val().get_bits::<4>(0);
         self.wb_tgd_b.next = self.wm_tb.val();
         self.wb_tgd_c.next = self.wm_tc.val();
@@ -1535,7 +1552,7 @@ impl Logic for Sm {
         }
         self.commit_st.next = (self.state.q.val() == SmState::BeatReq)
             & self.beat_last.val()
-            & ((self.cls.val() == 4) | (self.f_d.val() == 127))
+            & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ))
             & self.wm_fin.val();
         // The prefetch starts during an ALU instruction's beats or a memory
         // instruction's (not a cycle that may commit); it holds the stack or
@@ -1546,7 +1563,7 @@ impl Logic for Sm {
             | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
             | (self.state.q.val() == SmState::SmemAcc)
             | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val());
-        self.pf_wait.next = (self.pf_st.q.val() == 1) | (self.pf_st.q.val() == 2) | (self.pf_st.q.val() == 5);
+        self.pf_wait.next = (self.pf_st.q.val() == pf::TOP) | (self.pf_st.q.val() == pf::AUX) | (self.pf_st.q.val() == pf::WORD);
         self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
         // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),
         // or the prefetch's.
@@ -1558,17 +1575,17 @@ impl Logic for Sm {
             self.fe_go.next =
                 (self.w_live.q.val() != 0) & self.sched.any.val() & self.stack.settled.val() & !(self.more.q.val() & self.f_any.val());
         }
-        if self.pf_on.val() & (self.pf_st.q.val() == 0) {
+        if self.pf_on.val() & (self.pf_st.q.val() == pf::IDLE) {
             self.fe_warp.next = self.sched.pick.val();
             self.fe_main.next = false;
             self.fe_go.next = self.sched.any.val() & self.stack.settled.val();
         }
-        if self.pf_st.q.val() == 1 {
+        if self.pf_st.q.val() == pf::TOP {
             self.fe_warp.next = self.pf_cur.q.val();
             self.fe_main.next = false;
             self.fe_go.next = !self.stack.busy.val();
         }
-        self.fq_go.next = (self.state.q.val() == SmState::Fetch) | (self.pf_st.q.val() == 5);
+        self.fq_go.next = (self.state.q.val() == SmState::Fetch) | (self.pf_st.q.val() == pf::WORD);
         self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
         self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();
         self.gp.base.next = self.beat_base.val();
@@ -1590,16 +1607,16 @@ impl Logic for Sm {
             self.va[l].next = 0.into();
             self.vb[l].next = 0.into();
             self.vc[l].next = 0.into();
-            if (self.rf[l].da.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_a.q.val() != 127) {
+            if (self.rf[l].da.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_a.q.val() != operand::RZ) {
                 self.va[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].da.val()) & self.lo32.val();
             }
-            if (self.cls.val() == 2) & (self.port_a.q.val() == 127) {
+            if (self.cls.val() == class::S2R) & (self.port_a.q.val() == operand::RZ) {
                 self.va[l].next = bit_cast::<64, 32>(self.tids[l].rdata.val());
             }
-            if (self.rf[l].db.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_b.q.val() != 127) {
+            if (self.rf[l].db.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_b.q.val() != operand::RZ) {
                 self.vb[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].db.val()) & self.lo32.val();
             }
-            if (self.rf[l].dc.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_c.q.val() != 127) {
+            if (self.rf[l].dc.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_c.q.val() != operand::RZ) {
                 self.vc[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].dc.val()) & self.lo32.val();
             }
             if self.m_lane.val() == self.index[l].val() {
@@ -1814,7 +1831,7 @@ impl Logic for Sm {
             }
             // Special registers.
             self.s2r[l].next = 0.into();
-            if self.cls.val() == 2 {
+            if self.cls.val() == class::S2R {
                 match self.f_a.val().index() {
                     0 => self.s2r[l].next = self.va[l].val() & 0x7ff,
                     1 => self.s2r[l].next = (self.va[l].val() >> 11) & 0x7ff,
@@ -1895,7 +1912,7 @@ impl Logic for Sm {
 
         // ---- Defaults for every other driven signal.
         self.stack.start.next = false;
-        self.stack.cmd.next = 0.into();
+        self.stack.cmd.next = stack::CMD_SETPC.into();
         self.stack.warp.next = self.fe_warp.val();
         self.stack.pc.next = self.pc.q.val() + 1;
         self.stack.target.next = self.f_imm.val();
@@ -1928,7 +1945,7 @@ impl Logic for Sm {
         // instruction's, for the classes that go straight to Exec), the
         // threads a control instruction ends in CtlWait.
         self.pf_fast_now.next =
-            ((self.pf_cls.val() == 1) & !self.pf_rom.word.val().get_bit(14)) | (self.pf_cls.val() == 2) | (self.pf_cls.val() == 13);
+            ((self.pf_cls.val() == class::ALU) & !self.pf_rom.word.val().get_bit(14)) | (self.pf_cls.val() == class::S2R) | (self.pf_cls.val() == class::BALLOT);
         self.popc.x.next = self.live_cur.val();
         if self.state.q.val() == SmState::Aux {
             self.popc.x.next = self.exec.q.val();
@@ -1936,7 +1953,7 @@ impl Logic for Sm {
         if self.state.q.val() == SmState::CtlWait {
             self.popc.x.next = self.exec.q.val() & !self.exited_old.q.val();
         }
-        if (self.pf_st.q.val() == 3) & self.pf_cnt.q.val() {
+        if (self.pf_st.q.val() == pf::READY) & self.pf_cnt.q.val() {
             self.popc.x.next = self.pf_exec.q.val();
         }
         #[hdl_skip]
@@ -1970,7 +1987,7 @@ impl Logic for Sm {
         self.bar_ae.wdata.next =
             (bit_cast::<64, 32>(self.b_exp.val()) << 32) | bit_cast::<64, 32>(self.b_arr.val() + bit_cast::<32, 8>(self.popc.n.val()));
         self.bar_cr.wdata.next = (bit_cast::<64, 32>(self.b_rt.val()) << 32) | bit_cast::<64, 32>(self.b_cnt.val());
-        if self.cls.val() == 10 {
+        if self.cls.val() == class::BAR {
             self.bar_ae.wdata.next = (bit_cast::<64, 32>(self.bar_count.q.val()) << 32)
                 | bit_cast::<64, 32>(self.b_arr.val() + bit_cast::<32, 8>(self.popc.n.val()));
         } else {
@@ -1999,13 +2016,13 @@ impl Logic for Sm {
             self.bw_rop.next = self.w_info.rdata.val().get_bits::<2>(11);
         }
         self.red_v.next = bit_cast::<64, 32>(self.r_cnt.q.val());
-        if self.bw_rop.val() == 1 {
+        if self.bw_rop.val() == red::AND {
             self.red_v.next = 0.into();
             if self.r_cnt.q.val() == self.r_thr.q.val() {
                 self.red_v.next = 1.into();
             }
         }
-        if self.bw_rop.val() == 2 {
+        if self.bw_rop.val() == red::OR {
             self.red_v.next = 0.into();
             if self.r_cnt.q.val() != 0 {
                 self.red_v.next = 1.into();
@@ -2065,22 +2082,22 @@ impl Logic for Sm {
         self.cl_dup.next = (self.gcall.placed.val() & ((bits::<64>(1) << self.mt64.val()) - 1)) != 0;
 
         self.mem_req.next = false;
-        self.mem_kind.next = 0.into();
-        if self.cls.val() == 4 {
-            self.mem_kind.next = 1.into();
+        self.mem_kind.next = mem::LOAD.into();
+        if self.cls.val() == class::ST {
+            self.mem_kind.next = mem::STORE.into();
         }
-        if self.cls.val() == 5 {
-            self.mem_kind.next = 2.into();
+        if self.cls.val() == class::ATOM {
+            self.mem_kind.next = mem::ATOMIC.into();
         }
-        if self.cls.val() == 16 {
-            self.mem_kind.next = 3.into();
+        if self.cls.val() == class::SYS {
+            self.mem_kind.next = mem::SYSCALL.into();
         }
         self.mem_space.next = self.m_space.val();
         self.mem_atom_op.next = 0.into();
-        if self.cls.val() == 5 {
+        if self.cls.val() == class::ATOM {
             self.mem_atom_op.next = self.f_mod.val().get_bits::<4>(0);
         }
-        if self.cls.val() == 16 {
+        if self.cls.val() == class::SYS {
             // The call number (`SysNo`).
             self.mem_atom_op.next = bit_cast::<4, 2>(self.f_mod.val().get_bits::<2>(0));
         }
@@ -2124,24 +2141,24 @@ impl Logic for Sm {
             self.c_depth.d.next = self.stack.depth_used.val();
         }
         self.perf_conflicts.next = self.c_conf.q.val();
-        self.bus_done.next = self.wm_fin.val() & (self.port_mask.val() != 0) & (self.cls.val() != 5);
+        self.bus_done.next = self.wm_fin.val() & (self.port_mask.val() != 0) & (self.cls.val() != class::ATOM);
         self.bus_mask.next = self.port_mask.val();
         self.smem_done.next = self.sm_done.q.val();
         self.smem_mask.next = self.sm_lanes.q.val();
         // Predicate combine for compares and plop: bits op pc (and, or, xor in mod[5:4]).
         self.bool_v.next = self.rp_fin.val() & self.paux.q.val();
-        if self.cls.val() == 11 {
+        if self.cls.val() == class::PLOP {
             self.bool_v.next = self.paux.q.val() & self.pauxb.q.val();
         }
         if self.f_mod.val().get_bits::<2>(4) == 1 {
             self.bool_v.next = self.rp_fin.val() | self.paux.q.val();
-            if self.cls.val() == 11 {
+            if self.cls.val() == class::PLOP {
                 self.bool_v.next = self.paux.q.val() | self.pauxb.q.val();
             }
         }
         if self.f_mod.val().get_bits::<2>(4) == 2 {
             self.bool_v.next = self.rp_fin.val() ^ self.paux.q.val();
-            if self.cls.val() == 11 {
+            if self.cls.val() == class::PLOP {
                 self.bool_v.next = self.paux.q.val() ^ self.pauxb.q.val();
             }
         }
@@ -2160,7 +2177,7 @@ impl Logic for Sm {
         if self.is_shfl.val() {
             self.bool_v.next = self.rp_fin.val();
         }
-        if self.cls.val() == 12 {
+        if self.cls.val() == class::VOTE {
             self.bool_v.next = 0.into();
             if self.vote_r.val() {
                 self.bool_v.next = !bits::<64>(0);
@@ -2179,7 +2196,7 @@ impl Logic for Sm {
         if self.state.q.val() == SmState::Aux2 {
             self.pop_code.next = self.f_b.val().get_bits::<4>(0);
         }
-        if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) | (self.pf_st.q.val() == 2) {
+        if (self.state.q.val() == SmState::Aux) | (self.state.q.val() == SmState::Aux2) | (self.pf_st.q.val() == pf::AUX) {
             self.pr_idx.next = bit_cast::<8, 3>(self.pop_code.val().get_bits::<3>(0));
         }
         // Commit, in Commit, in Exec's last cycle, or in a load's or store's
@@ -2264,8 +2281,8 @@ impl Logic for Sm {
                             self.w_wait.d.next = 0.into();
                             self.w_red.d.next = 0.into();
                             self.icount.d.next = 0.into();
-                            self.n_pf_st.next = 0.into();
-                            self.t_code.d.next = 0.into();
+                            self.n_pf_st.next = pf::IDLE.into();
+                            self.t_code.d.next = trap::NONE.into();
                             self.done_f.d.next = false;
                             self.n_state.next = SmState::Sched;
                         }
@@ -2277,7 +2294,7 @@ impl Logic for Sm {
                 // Starts the CTA at (nx_x, nx_y, nx_z) in slot `slot`, and steps to the next one.
                 self.epoch.d.next = self.epoch.q.val() + 1;
                 if self.epoch.q.val() == 0xffff {
-                    self.t_code.d.next = 10.into();
+                    self.t_code.d.next = trap::EPOCH.into();
                     self.n_state.next = SmState::Trapped;
                 } else {
                     self.cta_start.next = true;
@@ -2330,7 +2347,7 @@ impl Logic for Sm {
                         }
                     }
                     self.stack.warp.next = self.init_w.q.val().get_bits::<6>(0);
-                    self.stack.cmd.next = 1.into();
+                    self.stack.cmd.next = stack::CMD_INIT.into();
                     self.stack.pc.next = self.r_entry.q.val();
                     self.stack.mask.next = self.present.val();
                     self.stack.start.next = true;
@@ -2408,7 +2425,7 @@ impl Logic for Sm {
                     self.n_state.next = SmState::Idle;
                 } else if !self.sched.any.val() {
                     self.c_barrier.d.next = self.c_barrier.q.val() + 1;
-                    self.t_code.d.next = 4.into();
+                    self.t_code.d.next = trap::DEADLOCK.into();
                     self.n_state.next = SmState::Trapped;
                 } else {
                     self.c_front.d.next = self.c_front.q.val() + 1;
@@ -2416,7 +2433,7 @@ impl Logic for Sm {
                     self.last.d.next = self.sched.pick.val();
                     // A settled stack top is fetched in this cycle (below); else TOP pops first.
                     if !self.stack.settled.val() {
-                        self.stack.cmd.next = 2.into();
+                        self.stack.cmd.next = stack::CMD_TOP.into();
                         self.stack.start.next = true;
                         self.n_state.next = SmState::Top;
                     }
@@ -2438,7 +2455,7 @@ impl Logic for Sm {
                 self.carry_in.d.next = self.carry.rdata.val();
                 self.exited_old.d.next = self.exited.rdata.val();
                 self.n_state.next = SmState::Dispatch;
-                if self.cls.val() == 11 {
+                if self.cls.val() == class::PLOP {
                     self.n_state.next = SmState::Aux2;
                 }
             }
@@ -2463,14 +2480,14 @@ impl Logic for Sm {
                     }
                     for l in 0..self._lanes {
                         if !self.wide.val() {
-                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
-                            if self.cls.val() == 2 {
+                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != operand::RZ);
+                            if self.cls.val() == class::S2R {
                                 self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.s2r[l].val() & self.lo32.val());
-                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
+                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
                             }
-                            if self.cls.val() == 13 {
+                            if self.cls.val() == class::BALLOT {
                                 self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.ballot.val());
-                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
+                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
                             }
                         } else {
                             if self.phase.q.val() == 0 {
@@ -2487,7 +2504,7 @@ impl Logic for Sm {
                                 self.chi.d[l].next = self.vc[l].val();
                             }
                             if self.phase.q.val() == 2 {
-                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != 127);
+                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != operand::RZ);
                                 self.rhi.d[l].next = self.lane_d[l].val() >> 32;
                             }
                             if self.phase.q.val() == 3 {
@@ -2498,7 +2515,7 @@ impl Logic for Sm {
                                 if self.is_fp.val() | self.is_sfu.val() | self.is_shared.val() {
                                     self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rhi.q[l].val());
                                 }
-                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != 127);
+                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != operand::RZ);
                             }
                         }
                     }
@@ -2519,7 +2536,7 @@ impl Logic for Sm {
                 self.n_mk.next = 0.into();
                 if ((self.exec.q.val() >> self.mt.q.val()) & 1) != 0 {
                     self.n_state.next = SmState::MemData;
-                    if (self.cls.val() == 10) | (self.cls.val() == 18) {
+                    if (self.cls.val() == class::BAR) | (self.cls.val() == class::BARRED) {
                         self.n_bar_id.next = self.sel_b.val().get_bits::<32>(0);
                         if self.f_i.val() {
                             self.n_bar_id.next = self.f_imm.val();
@@ -2558,11 +2575,11 @@ impl Logic for Sm {
                 self.n_mk.next = 0.into();
                 self.rb_lo.d.next = self.mem_rdata.val();
                 if self.mem_fault.val() {
-                    self.t_code.d.next = 8.into();
+                    self.t_code.d.next = trap::MEMORY.into();
                     self.t_pc.d.next = self.pc.q.val();
                     self.t_lane.d.next = self.mt.q.val();
                     self.n_state.next = SmState::Trapped;
-                } else if (self.f_d.val() == 127) | self.f_mod.val().get_bit(1) {
+                } else if (self.f_d.val() == operand::RZ) | self.f_mod.val().get_bit(1) {
                     // No result (free, __assertfail) or no destination.
                     self.n_state.next = SmState::MemAddr;
                     self.n_mt.next = self.mt.q.val() + 1;
@@ -2582,7 +2599,7 @@ impl Logic for Sm {
                     self.rd_word.next = self.rb_lo.q.val() >> 32;
                 }
                 for l in 0..self._lanes {
-                    if (self.m_lane.val() == self.index[l].val()) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != 127) {
+                    if (self.m_lane.val() == self.index[l].val()) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ) {
                         self.rf[l].we.next = true;
                     }
                     self.rf[l].waddr.next = self.rf_base.val()
@@ -2609,7 +2626,7 @@ impl Logic for Sm {
             SmState::ShflSelect => {
                 self.c_exec.d.next = self.c_exec.q.val() + 1;
                 for l in 0..self._lanes {
-                    self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != 127);
+                    self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
                     self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.sh_val[l].val() & self.lo32.val());
                 }
                 self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
@@ -2643,13 +2660,13 @@ impl Logic for Sm {
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
                 if !self.stack.busy.val() {
                     if self.stack.overflow.val() {
-                        self.t_code.d.next = 3.into();
+                        self.t_code.d.next = trap::STACK_OVERFLOW.into();
                         self.t_pc.d.next = self.pc.q.val();
                         self.n_state.next = SmState::Trapped;
                     } else if self.res_pred.q.val() == 0 {
                         self.n_state.next = SmState::Commit;
                     } else {
-                        self.stack.cmd.next = 4.into();
+                        self.stack.cmd.next = stack::CMD_PUSHCALL.into();
                         self.stack.target.next = self.cl_val.val().get_bits::<32>(0);
                         self.stack.mask.next = self.gcall.placed.val();
                         self.stack.start.next = true;
@@ -2678,13 +2695,13 @@ impl Logic for Sm {
                     self.lrd_lo.d[l].next = 0.into();
                     self.lrd_hi.d[l].next = 0.into();
                     self.ladr.d[l].next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
-                    if self.cls.val() == 5 {
+                    if self.cls.val() == class::ATOM {
                         self.ladr.d[l].next = self.va[l].val();
                     }
                 }
                 if self.lane_mask.val() == 0 {
                     self.beat_end.next = true;
-                } else if self.cls.val() == 3 {
+                } else if self.cls.val() == class::LD {
                     self.n_state.next = SmState::BeatReq;
                 } else {
                     self.n_state.next = SmState::BeatData;
@@ -2695,7 +2712,7 @@ impl Logic for Sm {
                 self.c_mem.d.next = self.c_mem.q.val() + 1;
                 self.n_mk.next = self.mk.q.val() + 1;
                 for l in 0..self._lanes {
-                    if self.cls.val() == 4 {
+                    if self.cls.val() == class::ST {
                         match self.mk.q.val().index() {
                             0 => self.lw0.d[l].next = self.vc[l].val(),
                             1 => self.lw1.d[l].next = self.vc[l].val(),
@@ -2753,7 +2770,7 @@ impl Logic for Sm {
                         if self.wm_hrun.val().get_bit(l) {
                             self.lrd_lo.d[l].next = self.lrd_lo.q[l].val() | self.wbl.rlo[l].val();
                             self.lrd_hi.d[l].next = self.lrd_hi.q[l].val() | self.wbl.rhi[l].val();
-                            if self.cls.val() == 5 {
+                            if self.cls.val() == class::ATOM {
                                 self.lrd_lo.d[l].next = self.wb_tgd_r.val();
                             }
                         }
@@ -2770,16 +2787,16 @@ impl Logic for Sm {
                         self.wm_part.d.next = 0.into();
                         self.wm_fly.d.next = 0.into();
                     } else {
-                        self.t_code.d.next = 8.into();
+                        self.t_code.d.next = trap::MEMORY.into();
                         self.t_pc.d.next = self.pc.q.val();
                         self.t_lane.d.next = self.mt.q.val() + self.wm_fli.val();
                         self.n_state.next = SmState::Trapped;
                     }
                 } else if self.wm_fin.val() {
                     if self.sh_found.val() {
-                        self.t_code.d.next = 14.into();
+                        self.t_code.d.next = trap::SHARED_OUT_OF_BOUNDS.into();
                         if self.sh_mis.val() {
-                            self.t_code.d.next = 13.into();
+                            self.t_code.d.next = trap::MISALIGNED.into();
                         }
                         self.t_val.d.next = self.sh_addr.val();
                         self.t_pc.d.next = self.pc.q.val();
@@ -2788,7 +2805,7 @@ impl Logic for Sm {
                     } else if self.sh_mask.val() != 0 {
                         self.sm_pass.d.next = false;
                         self.n_state.next = SmState::SmemAcc;
-                    } else if (self.cls.val() == 4) | (self.f_d.val() == 127) {
+                    } else if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) {
                         self.beat_end.next = true;
                     } else {
                         self.n_state.next = SmState::BeatWb;
@@ -2806,7 +2823,7 @@ impl Logic for Sm {
                     self.sm_pass.d.next = true;
                     for l in 0..self._lanes {
                         if self.smem.grant.val().get_bit(l) {
-                            if self.cls.val() == 5 {
+                            if self.cls.val() == class::ATOM {
                                 self.lrd_lo.d[l].next = self.smem.aold.val();
                                 self.lw0.d[l].next = self.smem.anew.val() & self.lo32.val();
                                 self.lw1.d[l].next = self.smem.anew.val() >> 32;
@@ -2829,7 +2846,7 @@ impl Logic for Sm {
                         if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.sm_passes.val() {
                             self.n_mk.next = 0.into();
                             self.sm_done.d.next = true;
-                            if (self.cls.val() == 4) | (self.f_d.val() == 127) {
+                            if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) {
                                 self.beat_end.next = true;
                             } else {
                                 self.n_state.next = SmState::BeatWb;
@@ -2849,13 +2866,13 @@ impl Logic for Sm {
                         2 => self.lrd_word[l].next = self.lrd_hi.q[l].val() & self.lo32.val(),
                         _ => self.lrd_word[l].next = self.lrd_hi.q[l].val() >> 32,
                     }
-                    if (self.mwidth.val() == 1) & self.lrd_lo.q[l].val().get_bit(7) {
+                    if (self.mwidth.val() == width::S8) & self.lrd_lo.q[l].val().get_bit(7) {
                         self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx8.val();
                     }
-                    if (self.mwidth.val() == 3) & self.lrd_lo.q[l].val().get_bit(15) {
+                    if (self.mwidth.val() == width::S16) & self.lrd_lo.q[l].val().get_bit(15) {
                         self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx16.val();
                     }
-                    self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != 127);
+                    self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ);
                     self.rf[l].waddr.next = self.rf_base.val()
                         | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
                     self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lrd_word[l].val());
@@ -2868,7 +2885,7 @@ impl Logic for Sm {
                 // The warp's live threads arrive at barrier bar_id; sync and barred wait.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
                 if self.bar_id.q.val() >= self.n_bars.val() {
-                    self.t_code.d.next = 12.into();
+                    self.t_code.d.next = trap::BAD_BARRIER.into();
                     self.t_val.d.next = self.bar_id.q.val();
                     self.t_pc.d.next = self.pc.q.val();
                     self.t_lane.d.next = self.mt.q.val();
@@ -2877,13 +2894,13 @@ impl Logic for Sm {
                     self.bar_ae.we.next = true;
                     self.bar_cr.we.next = true;
                     self.bar_tag.we.next = true;
-                    if (self.cls.val() == 18) | !self.f_mod.val().get_bit(0) {
+                    if (self.cls.val() == class::BARRED) | !self.f_mod.val().get_bit(0) {
                         self.w_wait.d.next = self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val());
                     }
                     // (A plain `bar` writes rd and rop too: they are read
                     // only for a warp with a pending reduction.)
                     self.w_info.we.next = true;
-                    if self.cls.val() == 18 {
+                    if self.cls.val() == class::BARRED {
                         self.w_red.d.next = self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val());
                     }
                     self.n_bk.next = 0.into();
@@ -2940,7 +2957,7 @@ impl Logic for Sm {
                         | (bit_cast::<ADDR_BITS, 8>(self.beat.q.val()) << self.rbits.val())
                         | bit_cast::<ADDR_BITS, 7>(self.bw_rd.val() & self.rmask.val());
                     self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.red_v.val());
-                    self.rf[l].we.next = self.bw_live.val().get_bit(l) & (self.bw_rd.val() != 127);
+                    self.rf[l].we.next = self.bw_live.val().get_bit(l) & (self.bw_rd.val() != operand::RZ);
                 }
                 self.n_beat.next = self.beat.q.val() + 1;
                 if self.beat.q.val() == self.last_beat.val() {
@@ -2960,16 +2977,16 @@ impl Logic for Sm {
                 // After SETPC(pc + 1): call pushes a frame, ret and exit walk the stack.
                 self.c_ctl.d.next = self.c_ctl.q.val() + 1;
                 self.n_state.next = SmState::CtlWait;
-                if self.cls.val() == 7 {
-                    self.stack.cmd.next = 4.into();
+                if self.cls.val() == class::CALL {
+                    self.stack.cmd.next = stack::CMD_PUSHCALL.into();
                     self.stack.start.next = self.exec.q.val() != 0;
                 }
-                if self.cls.val() == 8 {
-                    self.stack.cmd.next = 5.into();
+                if self.cls.val() == class::RET {
+                    self.stack.cmd.next = stack::CMD_RET.into();
                     self.stack.start.next = true;
                 }
-                if self.cls.val() == 9 {
-                    self.stack.cmd.next = 6.into();
+                if self.cls.val() == class::EXIT {
+                    self.stack.cmd.next = stack::CMD_EXIT.into();
                     self.stack.start.next = true;
                 }
             }
@@ -2978,10 +2995,10 @@ impl Logic for Sm {
                 if !self.stack.busy.val() {
                     self.n_state.next = SmState::Commit;
                     if self.stack.overflow.val() {
-                        self.t_code.d.next = 3.into();
+                        self.t_code.d.next = trap::STACK_OVERFLOW.into();
                         self.t_pc.d.next = self.pc.q.val();
                         self.n_state.next = SmState::Trapped;
-                    } else if (self.cls.val() == 9) | ((self.cls.val() == 8) & self.stack.no_frame.val()) {
+                    } else if (self.cls.val() == class::EXIT) | ((self.cls.val() == class::RET) & self.stack.no_frame.val()) {
                         self.exited.we.next = true;
                         for s in 0..self._ctas {
                             if self.index[s].val() == self.cur_slot.val() {
@@ -2999,7 +3016,7 @@ impl Logic for Sm {
             // Commit: see below (it also runs in Exec's last cycle).
             SmState::Commit => {}
             SmState::Trapped => {
-                self.n_pf_st.next = 0.into();
+                self.n_pf_st.next = pf::IDLE.into();
                 self.t_warp.d.next = self.cur.q.val();
                 self.done_f.d.next = true;
                 self.n_state.next = SmState::Idle;
@@ -3010,16 +3027,16 @@ impl Logic for Sm {
         }
         // Overlapped front end: Sched, Top and Aux for another warp while this
         // instruction's beats run (an ALU instruction's last cycle commits, below).
-        if self.pf_on.val() & (self.pf_st.q.val() == 0) {
-            self.n_pf_st.next = 4.into();
+        if self.pf_on.val() & (self.pf_st.q.val() == pf::IDLE) {
+            self.n_pf_st.next = pf::NONE.into();
             // Not while a CTA waits for a free slot: Sched starts it after this instruction.
             if self.sched.any.val() & !(self.more.q.val() & self.f_any.val()) {
                 self.n_pf_cur.next = self.sched.pick.val();
                 self.last.d.next = self.sched.pick.val();
                 if !self.stack.settled.val() {
-                    self.stack.cmd.next = 2.into();
+                    self.stack.cmd.next = stack::CMD_TOP.into();
                     self.stack.start.next = true;
-                    self.n_pf_st.next = 1.into();
+                    self.n_pf_st.next = pf::TOP.into();
                 }
             }
         }
@@ -3032,21 +3049,21 @@ impl Logic for Sm {
             self.fq_mask.d.next = self.stack.top_mask.val();
             self.fq_empty.d.next = self.stack.empty.val();
             if !self.fe_main.val() {
-                self.n_pf_st.next = 5.into();
+                self.n_pf_st.next = pf::WORD.into();
             }
         }
-        if self.pf_st.q.val() == 5 {
-            self.n_pf_st.next = 4.into();
+        if self.pf_st.q.val() == pf::WORD {
+            self.n_pf_st.next = pf::NONE.into();
             if self.fe_ok.val() {
                 self.icount.d.next = self.icount.q.val() + 1;
                 self.pf_ir.d.next = self.imem.rdata.val();
                 self.pf_pc.d.next = self.fq_pc.q.val();
                 self.pf_active.d.next = self.fq_mask.q.val();
                 self.pf_exec.d.next = self.fe_exec.val();
-                self.n_pf_st.next = 2.into();
+                self.n_pf_st.next = pf::AUX.into();
             }
         }
-        self.pf_aux.next = (self.pf_st.q.val() == 2) | ((self.pf_st.q.val() == 5) & self.fe_ok.val() & (self.auxsel.val() == 0));
+        self.pf_aux.next = (self.pf_st.q.val() == pf::AUX) | ((self.pf_st.q.val() == pf::WORD) & self.fe_ok.val() & (self.auxsel.val() == aux::NONE));
         if self.pf_aux.val() {
             // Aux's reads for the prefetched instruction.
             self.pf_paux.d.next = self.pop_val.val();
@@ -3054,9 +3071,9 @@ impl Logic for Sm {
             self.pf_exited.d.next = self.exited.rdata.val();
             self.pf_fast.d.next = self.pf_fast_now.val();
             self.pf_cnt.d.next = self.pf_fast_now.val();
-            self.n_pf_st.next = 3.into();
+            self.n_pf_st.next = pf::READY.into();
         }
-        if (self.pf_st.q.val() == 3) & self.pf_cnt.q.val() {
+        if (self.pf_st.q.val() == pf::READY) & self.pf_cnt.q.val() {
             // Aux's counts for an instruction that skips Aux.
             self.pf_cnt.d.next = false;
             self.c_issued.d.next = self.c_issued.q.val() + 1;
@@ -3071,15 +3088,15 @@ impl Logic for Sm {
                 self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fq_warp.q.val());
                 self.n_state.next = SmState::Sched;
             } else if self.fq_pc.q.val() >= self.r_code_len.q.val() {
-                self.t_code.d.next = 1.into();
+                self.t_code.d.next = trap::BAD_PC.into();
                 self.t_pc.d.next = self.fq_pc.q.val();
                 self.n_state.next = SmState::Trapped;
             } else if self.ibad.rdata.val().any() {
-                self.t_code.d.next = 11.into();
+                self.t_code.d.next = trap::BAD_REGISTER.into();
                 self.t_pc.d.next = self.fq_pc.q.val();
                 self.n_state.next = SmState::Trapped;
             } else if self.icount.q.val() >= self.budget.val() {
-                self.t_code.d.next = 5.into();
+                self.t_code.d.next = trap::RUNAWAY.into();
                 self.t_pc.d.next = self.fq_pc.q.val();
                 self.n_state.next = SmState::Trapped;
             } else {
@@ -3104,24 +3121,24 @@ impl Logic for Sm {
         if self.committing.val() {
             self.retire.next = true;
             self.n_state.next = SmState::Sched;
-            if (((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != 17)) | self.br_uni.val() {
-                self.stack.cmd.next = 0.into();
+            if (((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != class::CALLI)) | self.br_uni.val() {
+                self.stack.cmd.next = stack::CMD_SETPC.into();
                 self.stack.start.next = true;
             }
             if self.br_uni.val() & (self.exec.q.val() != 0) {
                 self.stack.pc.next = self.f_imm.val();
             }
-            if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == 11) | (self.cls.val() == 12)) & (self.pd.val() != 7) {
+            if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == class::PLOP) | (self.cls.val() == class::VOTE)) & (self.pd.val() != 7) {
                 self.pw_we.next = true;
                 self.pw_data.next = self.new_pred.val();
                 self.ret_pred_we.next = true;
                 self.ret_pred_val.next = self.new_pred.val() & self.exec.q.val();
             }
-            if self.cc_fin.val() & (self.cls.val() == 1) {
+            if self.cc_fin.val() & (self.cls.val() == class::ALU) {
                 self.carry.we.next = true;
             }
-            self.n_pf_st.next = 0.into();
-            if self.pf_st.q.val() == 3 {
+            self.n_pf_st.next = pf::IDLE.into();
+            if self.pf_st.q.val() == pf::READY {
                 self.n_cur.next = self.pf_cur.q.val();
                 self.n_ir.next = self.pf_ir.q.val();
                 self.pc.d.next = self.pf_pc.q.val();
@@ -3144,7 +3161,7 @@ impl Logic for Sm {
         }
         // Dispatch by decode class, in Aux's cycle (Dispatch's after Aux2): resets the
         // per-instruction counters and picks the next state (it overrides Aux's).
-        self.dispatching.next = ((self.state.q.val() == SmState::Aux) & (self.cls.val() != 11)) | (self.state.q.val() == SmState::Dispatch);
+        self.dispatching.next = ((self.state.q.val() == SmState::Aux) & (self.cls.val() != class::PLOP)) | (self.state.q.val() == SmState::Dispatch);
         if self.dispatching.val() {
             self.n_beat.next = 0.into();
             self.n_phase.next = 0.into();
@@ -3154,52 +3171,52 @@ impl Logic for Sm {
             self.res_carry.d.next = 0.into();
             self.cc_we.d.next = false;
             self.n_state.next = SmState::Commit;
-            if self.cls.val() == 0 {
-                self.t_code.d.next = 2.into();
+            if self.cls.val() == class::UNIMPL {
+                self.t_code.d.next = trap::UNIMPLEMENTED.into();
                 self.t_pc.d.next = self.pc.q.val();
                 self.n_state.next = SmState::Trapped;
             }
-            if (self.cls.val() == 1) | (self.cls.val() == 2) | (self.cls.val() == 13) {
+            if (self.cls.val() == class::ALU) | (self.cls.val() == class::S2R) | (self.cls.val() == class::BALLOT) {
                 self.n_state.next = SmState::Exec;
             }
             // ld, st, atom: a beat of lanes per request; syscalls: a thread per request.
-            if (self.cls.val() == 3) | (self.cls.val() == 4) | (self.cls.val() == 5) {
+            if (self.cls.val() == class::LD) | (self.cls.val() == class::ST) | (self.cls.val() == class::ATOM) {
                 self.n_state.next = SmState::BeatAddr;
                 // An FP atomic add without FP units is unimplemented (where a lane executes it).
-                if (self.cls.val() == 5) & (self.f_mod.val().get_bits::<4>(0) == 1) & !self.has_fp.val() & (self.exec.q.val() != 0) {
-                    self.t_code.d.next = 2.into();
+                if (self.cls.val() == class::ATOM) & (self.f_mod.val().get_bits::<4>(0) == 1) & !self.has_fp.val() & (self.exec.q.val() != 0) {
+                    self.t_code.d.next = trap::UNIMPLEMENTED.into();
                     self.t_pc.d.next = self.pc.q.val();
                     self.n_state.next = SmState::Trapped;
                 }
             }
-            if self.cls.val() == 16 {
+            if self.cls.val() == class::SYS {
                 self.n_state.next = SmState::MemAddr;
             }
-            if self.cls.val() == 6 {
+            if self.cls.val() == class::BRA {
                 if (self.f_rpc.val() == self.rpc_none.val()) & (self.exec.q.val() != 0) & (self.exec.q.val() != self.active.q.val()) {
-                    self.t_code.d.next = 9.into();
+                    self.t_code.d.next = trap::DIVERGENT_UNIFORM.into();
                     self.t_pc.d.next = self.pc.q.val();
                     self.n_state.next = SmState::Trapped;
                 } else if !self.br_uni.val() {
-                    self.stack.cmd.next = 3.into();
+                    self.stack.cmd.next = stack::CMD_BRANCH.into();
                     self.stack.pc.next = self.pc.q.val();
                     self.stack.start.next = true;
                     self.n_state.next = SmState::CtlWait;
                 }
             }
-            if (self.cls.val() == 7) | (self.cls.val() == 8) | (self.cls.val() == 9) {
-                self.stack.cmd.next = 0.into();
+            if (self.cls.val() == class::CALL) | (self.cls.val() == class::RET) | (self.cls.val() == class::EXIT) {
+                self.stack.cmd.next = stack::CMD_SETPC.into();
                 self.stack.start.next = true;
                 self.n_state.next = SmState::Ctl2;
             }
             // bar, barred: the first executing thread's id and count (MemAddr), then arrive.
-            if ((self.cls.val() == 10) | (self.cls.val() == 18)) & (self.exec.q.val() != 0) {
+            if ((self.cls.val() == class::BAR) | (self.cls.val() == class::BARRED)) & (self.exec.q.val() != 0) {
                 self.n_state.next = SmState::MemAddr;
             }
-            if (self.cls.val() == 15) & (self.exec.q.val() != 0) {
-                self.t_code.d.next = 7.into();
+            if (self.cls.val() == class::TRAP) & (self.exec.q.val() != 0) {
+                self.t_code.d.next = trap::BREAKPOINT.into();
                 if self.f_op.val() == self.op_trap.val() {
-                    self.t_code.d.next = 6.into();
+                    self.t_code.d.next = trap::USER.into();
                 }
                 self.t_pc.d.next = self.pc.q.val();
                 self.n_state.next = SmState::Trapped;
@@ -3207,9 +3224,9 @@ impl Logic for Sm {
             if self.is_shfl.val() {
                 self.n_state.next = SmState::ShflGather;
             }
-            if self.cls.val() == 17 {
+            if self.cls.val() == class::CALLI {
                 // SETPC(pc + 1): the return address; then the targets.
-                self.stack.cmd.next = 0.into();
+                self.stack.cmd.next = stack::CMD_SETPC.into();
                 self.stack.start.next = true;
                 self.n_state.next = SmState::CalliGather;
             }
@@ -3248,13 +3265,13 @@ impl Logic for Sm {
             | (bit_cast::<ADDR_BITS, 8>(self.n_beat_sel.val()) << self.rbits.val());
         self.n_f_c.next = self.n_ir.val().get_bits::<7>(39);
         if self.n_ir.val().get_bit(7) {
-            self.n_f_c.next = 127.into();
+            self.n_f_c.next = operand::RZ.into();
         }
         self.n_port_a.next = self.n_ir.val().get_bits::<7>(19);
         self.n_port_b.next = self.n_ir.val().get_bits::<7>(32);
         self.n_port_c.next = self.n_f_c.val();
         if self.n_ir.val().get_bits::<7>(0) == self.op_s2r.val() {
-            self.n_port_a.next = 127.into();
+            self.n_port_a.next = operand::RZ.into();
         }
         if self.n_phase.val() == 1 {
             self.n_port_a.next = self.n_ir.val().get_bits::<7>(19) + 1;
@@ -3264,10 +3281,10 @@ impl Logic for Sm {
         if (self.n_state.val() == SmState::MemData) | (self.n_state.val() == SmState::BeatData) {
             self.n_port_b.next = self.n_ir.val().get_bits::<7>(32) + bit_cast::<7, 3>(self.n_mk.val());
             self.n_port_c.next = self.n_f_c.val() + bit_cast::<7, 3>(self.n_mk.val());
-            if self.cls.val() == 4 {
+            if self.cls.val() == class::ST {
                 self.n_port_c.next = self.n_ir.val().get_bits::<7>(12) + bit_cast::<7, 3>(self.n_mk.val());
             }
-            if self.cls.val() == 16 {
+            if self.cls.val() == class::SYS {
                 self.n_port_c.next = self.n_ir.val().get_bits::<7>(19) + bit_cast::<7, 3>(self.n_mk.val());
             }
         }
@@ -3276,7 +3293,7 @@ impl Logic for Sm {
         // prefetch's, or the barrier write-back's warp), the barrier words
         // at the next cycle's barrier, the warps' barrier records at `bw`.
         self.n_ra_warp.next = self.n_cur.val();
-        if (self.n_pf_st.val() == 5) | (self.n_pf_st.val() == 2) {
+        if (self.n_pf_st.val() == pf::WORD) | (self.n_pf_st.val() == pf::AUX) {
             self.n_ra_warp.next = self.n_pf_cur.val();
         }
         if self.n_state.val() == SmState::BarWb {
@@ -3292,9 +3309,9 @@ impl Logic for Sm {
             self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 8>(self.n_bk.val());
         }
         self.n_pr_warp.next = self.n_cur.val();
-        if (self.n_state.val() == SmState::Fetch) | (self.n_pf_st.val() == 5) {
+        if (self.n_state.val() == SmState::Fetch) | (self.n_pf_st.val() == pf::WORD) {
             self.n_pr_warp.next = self.n_fq_warp.val();
-        } else if self.n_pf_st.val() == 2 {
+        } else if self.n_pf_st.val() == pf::AUX {
             self.n_pr_warp.next = self.n_pf_cur.val();
         }
         for b in 0..7 {

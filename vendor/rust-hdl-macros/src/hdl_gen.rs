@@ -294,10 +294,19 @@ fn hdl_map_field(expr: &syn::ExprField) -> Result<TS> {
 fn hdl_map_path(expr: &syn::ExprPath) -> Result<TS> {
     // A Rust constant (one SCREAMING_CASE name, `DATA_BITS`) is folded to
     // its value when the Verilog is generated.
+    let screaming = |name: &str| name.chars().any(|c| c.is_ascii_uppercase()) && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
     if let Some(name) = expr.path.get_ident().map(|i| i.to_string()) {
-        if name.chars().any(|c| c.is_ascii_uppercase()) && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+        if screaming(&name) {
             return Ok(quote!(ast::VerilogExpression::Literal(((#expr) as u64).into())));
         }
+    }
+    // So is a constant named by a module path (`class::ATOM`, `trap::MEMORY`),
+    // as the literal it stands for: 32 bits wide, like a bare `5`, when it fits.
+    if expr.path.segments.len() > 1 && screaming(&expr.path.segments.last().unwrap().ident.to_string()) {
+        return Ok(quote!(ast::VerilogExpression::Literal({
+            let v = (#expr) as u64;
+            if v >> 32 == 0 { (v as u32).into() } else { v.into() }
+        })));
     }
     let expr_expanded = common::fixup_ident(quote!(#expr).to_string());
     if expr_expanded.ends_with("$next") {
