@@ -1375,7 +1375,8 @@ impl Logic for Sm {
             if self.in_beat.val() {
                 self.lsh[l].next = self.m_space.val() == space::SHARED;
                 self.soff[l].next = self.ladr.q[l].val().get_bits::<32>(0);
-                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.sh_win.val()) & (self.soff[l].val() < self.lo_win.val()) {
+                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.sh_win.val()) & (self.soff[l].val() < self.lo_win.val())
+                {
                     self.lsh[l].next = true;
                     self.soff[l].next = self.soff[l].val() - self.sh_win.val();
                 }
@@ -1944,8 +1945,9 @@ impl Logic for Sm {
         // the executing threads Aux counts (the prefetch's Aux step counts its
         // instruction's, for the classes that go straight to Exec), the
         // threads a control instruction ends in CtlWait.
-        self.pf_fast_now.next =
-            ((self.pf_cls.val() == class::ALU) & !self.pf_rom.word.val().get_bit(14)) | (self.pf_cls.val() == class::S2R) | (self.pf_cls.val() == class::BALLOT);
+        self.pf_fast_now.next = ((self.pf_cls.val() == class::ALU) & !self.pf_rom.word.val().get_bit(14))
+            | (self.pf_cls.val() == class::S2R)
+            | (self.pf_cls.val() == class::BALLOT);
         self.popc.x.next = self.live_cur.val();
         if self.state.q.val() == SmState::Aux {
             self.popc.x.next = self.exec.q.val();
@@ -2480,7 +2482,8 @@ impl Logic for Sm {
                     }
                     for l in 0..self._lanes {
                         if !self.wide.val() {
-                            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != operand::RZ);
+                            self.rf[l].we.next =
+                                self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != operand::RZ);
                             if self.cls.val() == class::S2R {
                                 self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.s2r[l].val() & self.lo32.val());
                                 self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
@@ -2504,7 +2507,8 @@ impl Logic for Sm {
                                 self.chi.d[l].next = self.vc[l].val();
                             }
                             if self.phase.q.val() == 2 {
-                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != operand::RZ);
+                                self.rf[l].we.next =
+                                    self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != operand::RZ);
                                 self.rhi.d[l].next = self.lane_d[l].val() >> 32;
                             }
                             if self.phase.q.val() == 3 {
@@ -2515,7 +2519,8 @@ impl Logic for Sm {
                                 if self.is_fp.val() | self.is_sfu.val() | self.is_shared.val() {
                                     self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rhi.q[l].val());
                                 }
-                                self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != operand::RZ);
+                                self.rf[l].we.next =
+                                    self.beat_exec.val().get_bit(l) & (self.dwords.val() == 2) & (self.f_d.val() != operand::RZ);
                             }
                         }
                     }
@@ -2872,7 +2877,8 @@ impl Logic for Sm {
                     if (self.mwidth.val() == width::S16) & self.lrd_lo.q[l].val().get_bit(15) {
                         self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx16.val();
                     }
-                    self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ);
+                    self.rf[l].we.next =
+                        self.beat_exec.val().get_bit(l) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ);
                     self.rf[l].waddr.next = self.rf_base.val()
                         | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
                     self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lrd_word[l].val());
@@ -3063,7 +3069,8 @@ impl Logic for Sm {
                 self.n_pf_st.next = pf::AUX.into();
             }
         }
-        self.pf_aux.next = (self.pf_st.q.val() == pf::AUX) | ((self.pf_st.q.val() == pf::WORD) & self.fe_ok.val() & (self.auxsel.val() == aux::NONE));
+        self.pf_aux.next =
+            (self.pf_st.q.val() == pf::AUX) | ((self.pf_st.q.val() == pf::WORD) & self.fe_ok.val() & (self.auxsel.val() == aux::NONE));
         if self.pf_aux.val() {
             // Aux's reads for the prefetched instruction.
             self.pf_paux.d.next = self.pop_val.val();
@@ -3128,7 +3135,9 @@ impl Logic for Sm {
             if self.br_uni.val() & (self.exec.q.val() != 0) {
                 self.stack.pc.next = self.f_imm.val();
             }
-            if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == class::PLOP) | (self.cls.val() == class::VOTE)) & (self.pd.val() != 7) {
+            if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == class::PLOP) | (self.cls.val() == class::VOTE))
+                & (self.pd.val() != 7)
+            {
                 self.pw_we.next = true;
                 self.pw_data.next = self.new_pred.val();
                 self.ret_pred_we.next = true;
@@ -3161,7 +3170,8 @@ impl Logic for Sm {
         }
         // Dispatch by decode class, in Aux's cycle (Dispatch's after Aux2): resets the
         // per-instruction counters and picks the next state (it overrides Aux's).
-        self.dispatching.next = ((self.state.q.val() == SmState::Aux) & (self.cls.val() != class::PLOP)) | (self.state.q.val() == SmState::Dispatch);
+        self.dispatching.next =
+            ((self.state.q.val() == SmState::Aux) & (self.cls.val() != class::PLOP)) | (self.state.q.val() == SmState::Dispatch);
         if self.dispatching.val() {
             self.n_beat.next = 0.into();
             self.n_phase.next = 0.into();
@@ -3183,7 +3193,11 @@ impl Logic for Sm {
             if (self.cls.val() == class::LD) | (self.cls.val() == class::ST) | (self.cls.val() == class::ATOM) {
                 self.n_state.next = SmState::BeatAddr;
                 // An FP atomic add without FP units is unimplemented (where a lane executes it).
-                if (self.cls.val() == class::ATOM) & (self.f_mod.val().get_bits::<4>(0) == 1) & !self.has_fp.val() & (self.exec.q.val() != 0) {
+                if (self.cls.val() == class::ATOM)
+                    & (self.f_mod.val().get_bits::<4>(0) == 1)
+                    & !self.has_fp.val()
+                    & (self.exec.q.val() != 0)
+                {
                     self.t_code.d.next = trap::UNIMPLEMENTED.into();
                     self.t_pc.d.next = self.pc.q.val();
                     self.n_state.next = SmState::Trapped;
