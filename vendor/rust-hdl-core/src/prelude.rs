@@ -61,4 +61,4 @@ pub use crate::wait_clock_cycles;
 pub use crate::wait_clock_false;
 pub use crate::wait_clock_true;
 pub use crate::yosys::*;
-pub use rust_hdl_macros::{hdl_gen, LogicBlock, LogicInterface, LogicState, LogicStruct};
+pub use rust_hdl_macros::{hdl_gen, hdl_part, LogicBlock, LogicInterface, LogicState, LogicStruct};

@@ -8,7 +8,7 @@ use syn::{BinOp, Expr, Pat, PathSegment, Result, Stmt, UnOp};
 use crate::common;
 use crate::common::{squash, DFFSetupArgs, TS};
 
-pub(crate) fn hdl_gen_process(item: syn::ItemFn) -> Result<TS> {
+pub(crate) fn hdl_gen_process(item: syn::ItemFn, deps: TS) -> Result<TS> {
     let signature = &item.sig;
     if signature.inputs.len() != 1 {
         return Err(syn::Error::new(
@@ -19,6 +19,7 @@ pub(crate) fn hdl_gen_process(item: syn::ItemFn) -> Result<TS> {
     let body = hdl_block(&item.block)?;
     Ok(quote! {
     fn hdl(&self) -> ast::Verilog {
+        #deps
         ast::Verilog::Combinatorial(#body)
     }
     })

@@ -8,6 +8,7 @@ mod logic_interface;
 mod logic_state;
 mod logic_struct;
 mod ordered;
+mod parts;
 mod wires;
 
 use syn::parse_macro_input;
@@ -64,11 +65,20 @@ pub fn logic_struct(input: TokenStream) -> TokenStream {
 }
 
 #[proc_macro_attribute]
-pub fn hdl_gen(_attr: TokenStream, item: TokenStream) -> TokenStream {
+pub fn hdl_gen(attr: TokenStream, item: TokenStream) -> TokenStream {
     // Vendored: the statement markers (`hdl_gen::MARKERS`) are ours, not
     // attributes for the compiler.
     let orig = hdl_gen::strip_markers(TS::from(item.clone()));
     let parse = parse_macro_input!(item as syn::ItemFn);
+    // Vendored: the parts of the function in other files, in place (`parts`).
+    let part_files = parse_macro_input!(attr as parts::Parts);
+    let (parse, deps) = match parts::inline(&parse, &part_files) {
+        Ok(x) => x,
+        Err(e) => {
+            let e = e.to_compile_error();
+            return quote!(#e #orig).into();
+        }
+    };
     // Vendored: every crate but rust-hdl's own (whose blocks are never
     // gated) must assign its own signals before reading them (`ordered`).
     // and gets its child-to-child wires (`wires`) for gated evaluation.
@@ -84,7 +94,7 @@ pub fn hdl_gen(_attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => return e.to_compile_error().into(),
         Ok(t) => t,
     };
-    match hdl_gen_process(parse) {
+    match hdl_gen_process(parse, deps) {
         Err(e) => e.to_compile_error().into(),
         Ok(hdl_code) => TokenStream::from(quote! {
         #[allow(unreachable_patterns)]
@@ -103,4 +113,10 @@ pub fn hdl_gen(_attr: TokenStream, item: TokenStream) -> TokenStream {
             #wires
         }),
     }
+}
+
+/// Vendored: a part of a `#[hdl_gen(parts(...))]` function (see `parts`).
+#[proc_macro_attribute]
+pub fn hdl_part(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    hdl_gen::strip_markers(TS::from(item)).into()
 }

@@ -1,0 +1,431 @@
+//! Memory instructions: the thread-at-a-time loop of system calls
+//! (`MemAddr` to `MemWb`), and the beats of loads, stores and atomics
+//! (`BeatAddr` to `BeatWb`) through shared memory or the bus master.
+//!
+//! Parts of `Sm::update()` (`#[hdl_part]`): see the module doc of `sm`.
+
+use super::*;
+
+impl Sm {
+    /// Shared memory: which lanes of the beat it serves, their checks
+    /// (as the golden model's: alignment, then bounds), SharedMem's inputs.
+    #[hdl_part]
+    pub(super) fn smem_lanes(&mut self) {
+        self.sm_passes.next = self.words.val();
+        // SharedMem's mode (`smem::mode`: 0 load, 1 store, 2 atomic).
+        self.smem.mode.next = 0.into();
+        if self.cls.val() == class::ST {
+            self.smem.mode.next = 1.into();
+        }
+        if self.cls.val() == class::ATOM {
+            self.sm_passes.next = 1.into();
+            self.smem.mode.next = 2.into();
+        }
+        self.smem.size.next = self.sm_size.val();
+        self.smem.atom_op.next = self.f_mod.val().get_bits::<4>(0);
+        self.smem.start.next = false;
+        self.smem.clear.next = false;
+        self.sh_rows.next = (self.r_total.q.val() + self.row_round.val()) >> self.row_log.val();
+        self.smem.clear_rows.next = self.sh_rows.val().get_bits::<16>(0);
+        self.clr_from.next = bit_cast::<16, 8>(self.slot.q.val()) * self.sh_rows.val().get_bits::<16>(0);
+        self.smem.clear_from.next = self.clr_from.val().get_bits::<16>(0);
+        self.sh_base.next = (bit_cast::<16, 8>(self.cur_slot.val()) * self.sh_rows.val().get_bits::<16>(0)) << self.row_log.val();
+        self.mk4.next = bit_cast::<32, 3>(self.mk.q.val()) << 2;
+        self.sh_mask.next = 0.into();
+        self.sh_found.next = false;
+        self.sh_first.next = 0.into();
+        self.sh_addr.next = 0.into();
+        self.sh_mis.next = false;
+        self.sh_below.next = self.lanes_mask.val();
+        self.in_beat.next = (self.state.q.val() == SmState::BeatReq) | (self.state.q.val() == SmState::SmemAcc);
+        for l in 0..self._lanes {
+            self.lsh[l].next = false;
+            self.soff[l].next = 0.into();
+            self.smem.addr[l].next = 0.into();
+            self.smem.wdata[l].next = 0.into();
+            self.smem.b[l].next = 0.into();
+            self.smem.c[l].next = 0.into();
+            if self.in_beat.val() {
+                self.lsh[l].next = self.m_space.val() == space::SHARED;
+                self.soff[l].next = self.ladr.q[l].val().get_bits::<32>(0);
+                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.sh_win.val()) & (self.soff[l].val() < self.lo_win.val())
+                {
+                    self.lsh[l].next = true;
+                    self.soff[l].next = self.soff[l].val() - self.sh_win.val();
+                }
+                // In bounds: offset < total and total - offset >= size (no overflow).
+                if self.lsh[l].val() & self.lane_mask.val().get_bit(l) {
+                    self.sh_mask.next = self.sh_mask.val() | self.lane_bit[l].val();
+                    if !self.sh_found.val()
+                        & (((self.soff[l].val() & (self.asz.val() - 1)) != 0)
+                            | (self.soff[l].val() >= self.r_total.q.val())
+                            | ((self.r_total.q.val() - self.soff[l].val()) < self.asz.val()))
+                    {
+                        self.sh_found.next = true;
+                        self.sh_first.next = self.index[l].val();
+                        self.sh_addr.next = self.ladr.q[l].val().get_bits::<32>(0);
+                        self.sh_mis.next = (self.soff[l].val() & (self.asz.val() - 1)) != 0;
+                        self.sh_below.next = self.lane_bit[l].val() - 1;
+                    }
+                }
+                // Other lanes (not atomics: the memory checks those) are checked
+                // for alignment here, as they must not straddle bus words.
+                if !self.lsh[l].val()
+                    & self.lane_mask.val().get_bit(l)
+                    & !self.sh_found.val()
+                    & (self.cls.val() != class::ATOM)
+                    & ((self.soff[l].val() & (self.asz.val() - 1)) != 0)
+                {
+                    self.sh_found.next = true;
+                    self.sh_first.next = self.index[l].val();
+                    self.sh_addr.next = self.ladr.q[l].val().get_bits::<32>(0);
+                    self.sh_mis.next = true;
+                    self.sh_below.next = self.lane_bit[l].val() - 1;
+                }
+                self.smem.addr[l].next = self.soff[l].val() + self.mk4.val() + self.sh_base.val();
+                match self.mk.q.val().index() {
+                    0 => self.smem.wdata[l].next = self.lw0.q[l].val().get_bits::<32>(0),
+                    1 => self.smem.wdata[l].next = self.lw1.q[l].val().get_bits::<32>(0),
+                    2 => self.smem.wdata[l].next = self.lw2.q[l].val().get_bits::<32>(0),
+                    _ => self.smem.wdata[l].next = self.lw3.q[l].val().get_bits::<32>(0),
+                }
+                self.smem.b[l].next = self.lw_lo[l].val();
+                self.smem.c[l].next = self.lw_hi[l].val();
+            }
+        }
+        self.smem.mask.next = self.sh_mask.val();
+        // The bus takes the other lanes, below the first lane the SM faults.
+        self.port_mask.next = self.lane_mask.val() & !self.sh_mask.val() & self.sh_below.val();
+        self.coal.active.next = self.port_mask.val();
+    }
+
+    /// The memory loop's next executing thread at or after mt (m_found: there is one).
+    #[hdl_part]
+    pub(super) fn mem_loop_next(&mut self) {
+        self.m_next.next = 0.into();
+        self.m_found.next = false;
+        if self.state.q.val() == SmState::MemAddr {
+            for e in 0..self._ws {
+                if !self.m_found.val() & self.exec.q.val().get_bit(e) & (self.index64[e].val() >= self.mt64.val()) {
+                    self.m_next.next = self.index64[e].val();
+                    self.m_found.next = true;
+                }
+            }
+        }
+        self.cl_dup.next = (self.gcall.placed.val() & ((bits::<64>(1) << self.mt64.val()) - 1)) != 0;
+    }
+
+    /// In state `MemAddr`.
+    /// Thread mt (a system call's, or a barrier's first): skip it unless it
+    /// executes; a barrier takes its id and count from it.
+    #[hdl_part]
+    pub(super) fn on_mem_addr(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.n_mk.next = 0.into();
+        if ((self.exec.q.val() >> self.mt.q.val()) & 1) != 0 {
+            self.n_state.next = SmState::MemData;
+            if (self.cls.val() == class::BAR) | (self.cls.val() == class::BARRED) {
+                self.n_bar_id.next = self.sel_b.val().get_bits::<32>(0);
+                if self.f_i.val() {
+                    self.n_bar_id.next = self.f_imm.val();
+                }
+                self.bar_count.d.next = self.sel_a.val().get_bits::<32>(0);
+                self.n_state.next = SmState::BarArrive;
+            }
+        } else {
+            // Skip to the next executing thread, or finish.
+            self.n_mt.next = self.m_next.val().get_bits::<8>(0);
+            if !self.m_found.val() {
+                self.n_state.next = SmState::Commit;
+            }
+        }
+    }
+
+    /// In state `MemData`.
+    /// A system call's argument words a+k.
+    #[hdl_part]
+    pub(super) fn on_mem_data(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.n_mk.next = self.mk.q.val() + 1;
+        match self.mk.q.val().index() {
+            0 => self.wb0.d.next = self.sel_c.val().get_bits::<32>(0),
+            1 => self.wb1.d.next = self.sel_c.val().get_bits::<32>(0),
+            2 => self.wb2.d.next = self.sel_c.val().get_bits::<32>(0),
+            3 => self.wb3.d.next = self.sel_c.val().get_bits::<32>(0),
+            4 => self.cb0.d.next = self.sel_c.val().get_bits::<32>(0),
+            5 => self.cb1.d.next = self.sel_c.val().get_bits::<32>(0),
+            _ => self.wb4.d.next = self.sel_c.val().get_bits::<32>(0),
+        }
+        if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
+            self.n_state.next = SmState::MemReq;
+        }
+    }
+
+    /// In state `MemReq`.
+    #[hdl_part]
+    pub(super) fn on_mem_req(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.mem_req.next = true;
+        self.n_mk.next = 0.into();
+        self.rb_lo.d.next = self.mem_rdata.val();
+        if self.mem_fault.val() {
+            self.t_code.d.next = trap::MEMORY.into();
+            self.t_pc.d.next = self.pc.q.val();
+            self.t_lane.d.next = self.mt.q.val();
+            self.n_state.next = SmState::Trapped;
+        } else if (self.f_d.val() == operand::RZ) | self.f_mod.val().get_bit(1) {
+            // No result (free, __assertfail) or no destination.
+            self.n_state.next = SmState::MemAddr;
+            self.n_mt.next = self.mt.q.val() + 1;
+            if self.mt.q.val() == self.ws.val() - 1 {
+                self.n_state.next = SmState::Commit;
+            }
+        } else {
+            self.n_state.next = SmState::MemWb;
+        }
+    }
+
+    /// In state `MemWb`.
+    /// The result's words (one, or two for malloc) into d+k of thread mt.
+    #[hdl_part]
+    pub(super) fn on_mem_wb(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.n_mk.next = self.mk.q.val() + 1;
+        self.rd_word.next = self.rb_lo.q.val() & self.lo32.val();
+        if self.mk.q.val() != 0 {
+            self.rd_word.next = self.rb_lo.q.val() >> 32;
+        }
+        for l in 0..self._lanes {
+            if (self.m_lane.val() == self.index[l].val()) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ) {
+                self.rf[l].we.next = true;
+            }
+            self.rf[l].waddr.next =
+                self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
+            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rd_word.val());
+        }
+        if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
+            self.n_state.next = SmState::MemAddr;
+            self.n_mt.next = self.mt.q.val() + 1;
+            if self.mt.q.val() == self.ws.val() - 1 {
+                self.n_state.next = SmState::Commit;
+            }
+        }
+    }
+
+    /// In state `BeatAddr`.
+    /// Each lane's address (a + b or a + imm; atomics: a); a beat with no
+    /// executing lane is skipped.
+    #[hdl_part]
+    pub(super) fn on_beat_addr(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.n_mt.next = self.beat_base.val();
+        self.n_mk.next = 0.into();
+        self.wm_go.d.next = false;
+        self.wm_single.d.next = false;
+        self.wm_drain.d.next = false;
+        self.wm_cnt.d.next = 0.into();
+        self.wm_qh.d.next = 0.into();
+        self.wm_qt.d.next = 0.into();
+        for l in 0..self._lanes {
+            self.lrd_lo.d[l].next = 0.into();
+            self.lrd_hi.d[l].next = 0.into();
+            self.ladr.d[l].next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
+            if self.cls.val() == class::ATOM {
+                self.ladr.d[l].next = self.va[l].val();
+            }
+        }
+        if self.lane_mask.val() == 0 {
+            self.beat_end.next = true;
+        } else if self.cls.val() == class::LD {
+            self.n_state.next = SmState::BeatReq;
+        } else {
+            self.n_state.next = SmState::BeatData;
+        }
+    }
+
+    /// In state `BeatData`.
+    /// Store data words d+k, or atomic operands b+k (or the immediate) and c+k.
+    #[hdl_part]
+    pub(super) fn on_beat_data(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.n_mk.next = self.mk.q.val() + 1;
+        for l in 0..self._lanes {
+            if self.cls.val() == class::ST {
+                match self.mk.q.val().index() {
+                    0 => self.lw0.d[l].next = self.vc[l].val(),
+                    1 => self.lw1.d[l].next = self.vc[l].val(),
+                    2 => self.lw2.d[l].next = self.vc[l].val(),
+                    _ => self.lw3.d[l].next = self.vc[l].val(),
+                }
+            } else if self.mk.q.val() == 0 {
+                self.lw0.d[l].next = self.lane_b[l].val() & self.lo32.val();
+                self.lw2.d[l].next = self.vc[l].val();
+            } else {
+                self.lw1.d[l].next = self.vb[l].val();
+                self.lw3.d[l].next = self.vc[l].val();
+            }
+        }
+        if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
+            self.n_state.next = SmState::BeatReq;
+        }
+    }
+
+    /// In state `BeatReq`.
+    /// The beat's bus lanes (see `wb_cyc`), then its shared lanes or write-back.
+    #[hdl_part]
+    pub(super) fn on_beat_req(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.n_mk.next = 0.into();
+        self.sm_lanes.d.next = self.sh_mask.val();
+        self.wm_go.d.next = true;
+        self.wm_pend.d.next = self.pend_now.val();
+        self.wm_part.d.next = self.part_now.val();
+        self.wm_fly.d.next = self.fly_now.val();
+        self.wm_cnt.d.next = self.cnt_now.val();
+        if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
+            self.wm_qh.d.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
+        }
+        if self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0) {
+            // Drained: CYC is low this cycle; the retries start in the next.
+            self.wm_drain.d.next = false;
+        }
+        if self.wm_issue.val() & !self.wb_stall.val() {
+            for i in 0..self._depth {
+                if self.wm_qt.q.val() == self.index[i].val() {
+                    self.wm_qrun.d[i].next = self.wm_runw.val();
+                    self.wm_qpart.d[i].next = self.part_now.val();
+                }
+            }
+            self.wm_qt.d.next = (self.wm_qt.q.val() + 1) & self.wm_qmask.val();
+            self.wm_cnt.d.next = self.cnt_now.val() + 1;
+            self.wm_fly.d.next = self.fly_now.val() | self.wm_runw.val();
+            self.wm_part.d.next = self.part_now.val() + 1;
+            if (self.part_now.val() + 1) == self.wm_nparts.val() {
+                self.wm_pend.d.next = self.pend_now.val() & !self.wm_runw.val();
+                self.wm_part.d.next = 0.into();
+            }
+            self.c_txn.d.next = self.c_txn.q.val() + 1;
+        }
+        if self.wm_ack.val() {
+            for l in 0..self._lanes {
+                if self.wm_hrun.val().get_bit(l) {
+                    self.lrd_lo.d[l].next = self.lrd_lo.q[l].val() | self.wbl.rlo[l].val();
+                    self.lrd_hi.d[l].next = self.lrd_hi.q[l].val() | self.wbl.rhi[l].val();
+                    if self.cls.val() == class::ATOM {
+                        self.lrd_lo.d[l].next = self.wb_tgd_r.val();
+                    }
+                }
+            }
+        }
+        if self.wm_err.val() {
+            if (self.wm_hrun.val() & (self.wm_hrun.val() - 1)) != 0 {
+                // Drain the younger transfers (the memory refuses them), then
+                // retry every lane not done, this transfer's a lane at a time.
+                self.wm_drain.d.next = true;
+                self.wm_single.d.next = true;
+                self.wm_rep.d.next = self.wm_hrun.val();
+                self.wm_pend.d.next = self.pend_now.val() | self.fly_now.val();
+                self.wm_part.d.next = 0.into();
+                self.wm_fly.d.next = 0.into();
+            } else {
+                self.t_code.d.next = trap::MEMORY.into();
+                self.t_pc.d.next = self.pc.q.val();
+                self.t_lane.d.next = self.mt.q.val() + self.wm_fli.val();
+                self.n_state.next = SmState::Trapped;
+            }
+        } else if self.wm_fin.val() {
+            if self.sh_found.val() {
+                self.t_code.d.next = trap::SHARED_OUT_OF_BOUNDS.into();
+                if self.sh_mis.val() {
+                    self.t_code.d.next = trap::MISALIGNED.into();
+                }
+                self.t_val.d.next = self.sh_addr.val();
+                self.t_pc.d.next = self.pc.q.val();
+                self.t_lane.d.next = self.mt.q.val() + self.sh_first.val();
+                self.n_state.next = SmState::Trapped;
+            } else if self.sh_mask.val() != 0 {
+                self.sm_pass.d.next = false;
+                self.n_state.next = SmState::SmemAcc;
+            } else if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) {
+                self.beat_end.next = true;
+            } else {
+                self.n_state.next = SmState::BeatWb;
+            }
+        }
+    }
+
+    /// In state `SmemAcc`.
+    /// The beat's shared lanes through SharedMem: one pass per 32-bit
+    /// word (an atomic: one pass), each as many cycles as its bank
+    /// conflicts need (a load's one more, an atomic's two per
+    /// lane); the data goes where the bus's would.
+    #[hdl_part]
+    pub(super) fn on_smem_acc(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        if !self.smem.clearing.val() {
+            self.smem.start.next = !self.sm_pass.q.val();
+            self.sm_pass.d.next = true;
+            for l in 0..self._lanes {
+                if self.smem.grant.val().get_bit(l) {
+                    if self.cls.val() == class::ATOM {
+                        self.lrd_lo.d[l].next = self.smem.aold.val();
+                        self.lw0.d[l].next = self.smem.anew.val() & self.lo32.val();
+                        self.lw1.d[l].next = self.smem.anew.val() >> 32;
+                    } else {
+                        match self.mk.q.val().index() {
+                            0 => self.lrd_lo.d[l].next = self.smem.rword[l].val(),
+                            1 => self.lrd_lo.d[l].next = self.lrd_lo.q[l].val() | (self.smem.rword[l].val() << 32),
+                            2 => self.lrd_hi.d[l].next = self.smem.rword[l].val(),
+                            _ => self.lrd_hi.d[l].next = self.lrd_hi.q[l].val() | (self.smem.rword[l].val() << 32),
+                        }
+                    }
+                }
+            }
+            if self.smem.waited.val() {
+                self.c_conf.d.next = self.c_conf.q.val() + 1;
+            }
+            if !self.smem.left.val() {
+                self.sm_pass.d.next = false;
+                self.n_mk.next = self.mk.q.val() + 1;
+                if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.sm_passes.val() {
+                    self.n_mk.next = 0.into();
+                    self.sm_done.d.next = true;
+                    if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) {
+                        self.beat_end.next = true;
+                    } else {
+                        self.n_state.next = SmState::BeatWb;
+                    }
+                }
+            }
+        }
+    }
+
+    /// In state `BeatWb`.
+    /// Loaded words (sign-extended s8/s16) into d+k of every executing lane.
+    #[hdl_part]
+    pub(super) fn on_beat_wb(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.n_mk.next = self.mk.q.val() + 1;
+        for l in 0..self._lanes {
+            match self.mk.q.val().index() {
+                0 => self.lrd_word[l].next = self.lrd_lo.q[l].val() & self.lo32.val(),
+                1 => self.lrd_word[l].next = self.lrd_lo.q[l].val() >> 32,
+                2 => self.lrd_word[l].next = self.lrd_hi.q[l].val() & self.lo32.val(),
+                _ => self.lrd_word[l].next = self.lrd_hi.q[l].val() >> 32,
+            }
+            if (self.mwidth.val() == width::S8) & self.lrd_lo.q[l].val().get_bit(7) {
+                self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx8.val();
+            }
+            if (self.mwidth.val() == width::S16) & self.lrd_lo.q[l].val().get_bit(15) {
+                self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx16.val();
+            }
+            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ);
+            self.rf[l].waddr.next =
+                self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
+            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lrd_word[l].val());
+        }
+        if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
+            self.beat_end.next = true;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! The Wishbone bus master (see `Sm::wb_cyc`): up to `BUS_DEPTH`
+//! transfers outstanding, one issued per cycle in `BeatReq`, answered in
+//! order, with the byte steering (`WbLanes`) and the coalescer.
+//!
+//! Parts of `Sm::update()` (`#[hdl_part]`): see the module doc of `sm`.
+
+use super::*;
+
+impl Sm {
+    /// The bus master (see `wb_cyc`). It acts in BeatReq: up to BUS_DEPTH
+    /// transfers outstanding, one issued per cycle, answered in order.
+    #[hdl_part]
+    pub(super) fn bus_master(&mut self) {
+        self.wm_hrun.next = 0.into();
+        self.wm_hpart.next = 0.into();
+        for i in 0..self._depth {
+            if self.wm_qh.q.val() == self.index[i].val() {
+                self.wm_hrun.next = self.wm_qrun.q[i].val();
+                self.wm_hpart.next = self.wm_qpart.q[i].val();
+            }
+        }
+        self.wm_ack.next = self.wb_ack.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
+        self.wm_err.next = self.wb_err.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
+        // An access wider than a bus word takes one transfer per word; an
+        // atomic is one transfer (its operands and old value travel in tags).
+        self.wm_nparts.next = 1.into();
+        if (self.asz.val() > self.wbytes.val()) & (self.cls.val() != class::ATOM) {
+            self.wm_nparts.next = self.asz.val() >> self.wlog.val();
+        }
+        self.wm_pdone.next = self.wm_ack.val() & ((self.wm_hpart.val() + 1) == self.wm_nparts.val());
+        self.pend_now.next = self.port_mask.val();
+        self.part_now.next = 0.into();
+        self.fly_now.next = 0.into();
+        self.cnt_now.next = 0.into();
+        if self.wm_go.q.val() {
+            self.pend_now.next = self.wm_pend.q.val();
+            self.part_now.next = self.wm_part.q.val();
+            self.fly_now.next = self.wm_fly.q.val();
+            self.cnt_now.next = self.wm_cnt.q.val();
+        }
+        if self.wm_pdone.val() {
+            self.fly_now.next = self.wm_fly.q.val() & !self.wm_hrun.val();
+        }
+        if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
+            self.cnt_now.next = self.wm_cnt.q.val() - 1;
+        }
+        self.single_now.next = self.wm_single.q.val() & (((self.pend_now.val() | self.fly_now.val()) & self.wm_rep.q.val()) != 0);
+        // Lanes that need a transfer of their own (the coalescer's `solo`):
+        // per-thread local addresses (explicit, or in the generic window),
+        // and every lane of an atomic or of an access wider than a bus word.
+        self.wm_solo.next = 0.into();
+        if self.in_beat.val() {
+            for l in 0..self._lanes {
+                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.lo_win.val()) {
+                    self.wm_solo.next = self.wm_solo.val() | self.lane_bit[l].val();
+                }
+            }
+            if (self.cls.val() == class::ATOM) | (self.m_space.val() == space::LOCAL) | (self.asz.val() > self.wbytes.val()) {
+                self.wm_solo.next = self.lanes_mask.val();
+            }
+        }
+        self.coal.solo.next = self.wm_solo.val();
+        #[hdl_skip]
+        settle!(self.coal);
+        self.wm_leaders.next = self.coal.leaders.val();
+        if self.single_now.val() {
+            self.wm_leaders.next = self.lanes_mask.val();
+        }
+        // The transfer: from the first pending lane up to the next transfer's first.
+        self.wm_lead.next = self.pend_now.val() & (!self.pend_now.val() + 1);
+        self.wm_nxt.next = self.pend_now.val() & self.wm_leaders.val() & !self.wm_lead.val();
+        self.wm_nxt1.next = self.wm_nxt.val() & (!self.wm_nxt.val() + 1);
+        self.wm_runw.next = self.pend_now.val() & (self.wm_nxt1.val() - 1);
+        self.wm_issue.next = self.in_beat.val()
+            & (self.state.q.val() == SmState::BeatReq)
+            & !self.wm_drain.q.val()
+            & !self.wm_err.val()
+            & (self.cnt_now.val() < self.wm_depth.val())
+            & (self.pend_now.val() != 0);
+        self.wm_fin.next = (self.state.q.val() == SmState::BeatReq)
+            & !self.wm_drain.q.val()
+            & !self.wm_err.val()
+            & (self.pend_now.val() == 0)
+            & (self.fly_now.val() == 0)
+            & (self.cnt_now.val() == 0);
+        self.wm_li.next = 0.into();
+        self.wm_adr.next = 0.into();
+        self.wm_fli.next = 0.into();
+        self.wm_tb.next = 0.into();
+        self.wm_tc.next = 0.into();
+        if self.in_beat.val() {
+            for l in 0..self._lanes {
+                if self.wm_lead.val().get_bit(l) {
+                    self.wm_li.next = self.index[l].val();
+                    self.wm_adr.next = self.ladr.q[l].val().get_bits::<32>(0);
+                    self.wm_tb.next = self.lw_lo[l].val();
+                    self.wm_tc.next = self.lw_hi[l].val();
+                }
+                if self.wm_hrun.val().get_bit(l) {
+                    self.wm_fli.next = self.index[l].val();
+                }
+            }
+        }
+        self.wbl.wrun.next = 0.into();
+        self.wbl.rrun.next = 0.into();
+        if self.wm_issue.val() {
+            self.wbl.wrun.next = self.wm_runw.val();
+        }
+        if self.wm_ack.val() {
+            self.wbl.rrun.next = self.wm_hrun.val();
+        }
+        self.wbl.wpart.next = self.part_now.val().get_bits::<3>(0);
+        self.wbl.rpart.next = self.wm_hpart.val().get_bits::<3>(0);
+        if self.plant.val().get_bit(5) {
+            self.wbl.rpart.next = self.part_now.val().get_bits::<3>(0);
+        }
+        self.wbl.size.next = self.asz.val().get_bits::<5>(0);
+        self.wb_cyc.next = self.wm_issue.val() | (self.wm_cnt.q.val() != 0);
+        self.wb_stb.next = self.wm_issue.val();
+        self.wb_we.next = self.cls.val() == class::ST;
+        self.wb_adr.next = (self.wm_adr.val() & self.walign.val()) + (self.part_now.val() << self.wlog.val());
+        if self.cls.val() == class::ATOM {
+            self.wb_adr.next = self.wm_adr.val();
+        }
+        self.wb_sel.next = self.wbl.sel.val();
+        self.wb_tga_space.next = self.m_space.val();
+        self.wb_tga_size.next = self.asz.val().get_bits::<5>(0);
+        self.wb_tga_first.next = self.part_now.val() == 0;
+        self.wb_tga_lane.next = self.mt.q.val() + self.wm_li.val();
+        self.wb_tga_thread.next = self.warp_t0.val() | bit_cast::<16, 8>(self.mt.q.val() + self.wm_li.val());
+        self.wb_tgc_atom.next = self.cls.val() == class::ATOM;
+        self.wb_tgc_op.next = self.f_mod.val().get_bits::<4>(0);
+        self.wb_tgd_b.next = self.wm_tb.val();
+        self.wb_tgd_c.next = self.wm_tc.val();
+        for i in 0..self._words {
+            self.wb_dat_w[i].next = self.wbl.dat_o[i].val();
+            self.wbl.dat_i[i].next = self.wb_dat_r[i].val();
+        }
+        self.commit_st.next = (self.state.q.val() == SmState::BeatReq)
+            & self.beat_last.val()
+            & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ))
+            & self.wm_fin.val();
+        // The prefetch starts during an ALU instruction's beats or a memory
+        // instruction's (not a cycle that may commit); it holds the stack or
+        // the predicate read port in pf_st 1 and 2, when a commit waits for it.
+        self.pf_on.next = ((self.state.q.val() == SmState::Exec) & !self.commit_now.val())
+            | (self.state.q.val() == SmState::BeatAddr)
+            | (self.state.q.val() == SmState::BeatData)
+            | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
+            | (self.state.q.val() == SmState::SmemAcc)
+            | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val());
+        self.pf_wait.next = (self.pf_st.q.val() == pf::TOP) | (self.pf_st.q.val() == pf::AUX) | (self.pf_st.q.val() == pf::WORD);
+        self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
+        // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),
+        // or the prefetch's.
+        self.fe_warp.next = self.cur.q.val();
+        self.fe_main.next = true;
+        self.fe_go.next = (self.state.q.val() == SmState::Top) & !self.stack.busy.val();
+        if self.state.q.val() == SmState::Sched {
+            self.fe_warp.next = self.sched.pick.val();
+            self.fe_go.next =
+                (self.w_live.q.val() != 0) & self.sched.any.val() & self.stack.settled.val() & !(self.more.q.val() & self.f_any.val());
+        }
+        if self.pf_on.val() & (self.pf_st.q.val() == pf::IDLE) {
+            self.fe_warp.next = self.sched.pick.val();
+            self.fe_main.next = false;
+            self.fe_go.next = self.sched.any.val() & self.stack.settled.val();
+        }
+        if self.pf_st.q.val() == pf::TOP {
+            self.fe_warp.next = self.pf_cur.q.val();
+            self.fe_main.next = false;
+            self.fe_go.next = !self.stack.busy.val();
+        }
+        self.fq_go.next = (self.state.q.val() == SmState::Fetch) | (self.pf_st.q.val() == pf::WORD);
+        self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
+        self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();
+        self.gp.base.next = self.beat_base.val();
+        self.beat_base64.next = bit_cast::<64, 8>(self.beat_base.val());
+        self.gc.base.next = self.beat_base.val();
+    }
+}
