@@ -37,7 +37,7 @@ pub struct Request {
 /// monitors and the performance counters. A synthesis build leaves them
 /// unconnected, so yosys removes the logic that only they use.
 pub fn is_monitor(p: &Port) -> bool {
-    const NAMES: [&str; 8] = ["retire", "waiting", "bus_done", "bus_mask", "smem_done", "smem_mask", "cta_start", "cta_linear"];
+    const NAMES: [&str; 9] = ["retire", "waiting", "bus_done", "bus_mask", "smem_done", "smem_mask", "mem_redo", "cta_start", "cta_linear"];
     const PREFIXES: [&str; 5] = ["perf_", "ret_", "mem_laddr", "mem_lwdata", "mem_ldata"];
     NAMES.contains(&p.name.as_str()) || PREFIXES.iter().any(|x| p.name.starts_with(x)) || p.name == "cta_slot"
 }

@@ -98,15 +98,15 @@ fn rtl_benchmark_smoke_run() {
         })
         .collect();
     let want = [
-        ["tiny", "alu", "2683", "0.570"],
-        ["tiny", "istream", "1023", "0.250"],
-        ["tiny", "diverge", "2426", "0.430"],
-        ["tiny", "reduce", "3279", "0.234"],
-        ["default", "alu", "6863", "0.891"],
-        ["default", "fma", "5647", "0.867"],
-        ["default", "istream", "3046", "0.336"],
-        ["default", "diverge", "8422", "0.496"],
-        ["default", "reduce", "9761", "0.433"],
+        ["tiny", "alu", "2655", "0.576"],
+        ["tiny", "istream", "895", "0.286"],
+        ["tiny", "diverge", "2398", "0.435"],
+        ["tiny", "reduce", "3227", "0.238"],
+        ["default", "alu", "6727", "0.909"],
+        ["default", "fma", "5511", "0.888"],
+        ["default", "istream", "2438", "0.420"],
+        ["default", "diverge", "8286", "0.504"],
+        ["default", "reduce", "9533", "0.443"],
     ];
     assert_eq!(rows, want, "{out}");
 }

@@ -54,6 +54,7 @@ pub const ALL: &[&str] = &[
     "shared: broadcast (lanes read one word)",
     "bus: stalls",
     "bus: error answered, lanes retried",
+    "bus: error after beats that did not wait, started again",
     "CTA slots used: 2",
     "CTA slots used: 3+",
     "launch: partial last warp",
@@ -109,6 +110,7 @@ impl Hits {
         });
         once.insert(if r.bus_stalls > 0 { "bus: stalls" } else { "" });
         once.insert(if r.bus_errors > 0 { "bus: error answered, lanes retried" } else { "" });
+        once.insert(if r.mem_redos > 0 { "bus: error after beats that did not wait, started again" } else { "" });
         once.insert(match r.cta_slots_used {
             0..=1 => "",
             2 => "CTA slots used: 2",

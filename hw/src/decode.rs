@@ -76,8 +76,11 @@ pub mod modv {
     pub mod space {
         use super::Space;
         pub const GEN: u64 = Space::Gen as u64;
+        pub const GLOBAL: u64 = Space::Global as u64;
         pub const SHARED: u64 = Space::Shared as u64;
         pub const LOCAL: u64 = Space::Local as u64;
+        pub const CONST: u64 = Space::Const as u64;
+        pub const PARAM: u64 = Space::Param as u64;
     }
 
     /// `AtomSpace` values are `Space`'s first three.

@@ -222,10 +222,14 @@ impl Sm {
         self.n_mk.next = 0.into();
         self.wm_go.d.next = false;
         self.wm_single.d.next = false;
-        self.wm_drain.d.next = false;
-        self.wm_cnt.d.next = 0.into();
-        self.wm_qh.d.next = 0.into();
-        self.wm_qt.d.next = 0.into();
+        // A fast instruction's later beats keep the queue: the earlier
+        // beats' transfers are still answered (`fast_queue`).
+        if !self.fast.q.val() | (self.beat.q.val() == 0) {
+            self.wm_drain.d.next = false;
+            self.wm_cnt.d.next = 0.into();
+            self.wm_qh.d.next = 0.into();
+            self.wm_qt.d.next = 0.into();
+        }
         for l in 0..self._lanes {
             self.lrd_lo.d[l].next = 0.into();
             self.lrd_hi.d[l].next = 0.into();
@@ -233,8 +237,16 @@ impl Sm {
             if self.cls.val() == class::ATOM {
                 self.ladr.d[l].next = self.va[l].val();
             }
+            if self.fast.q.val() {
+                for e in 0..self._ws {
+                    if (self.beat_base64.val() + self.index64[l].val()) == self.index64[e].val() {
+                        self.fa_adr.d[e].next = bit_cast::<32, 64>(self.va[l].val() + self.lane_b[l].val());
+                    }
+                }
+            }
         }
-        if self.lane_mask.val() == 0 {
+        // (A fast instruction's last beat waits in BeatReq for the answers.)
+        if (self.lane_mask.val() == 0) & !(self.fast.q.val() & self.beat_last.val()) {
             self.beat_end.next = true;
         } else if self.cls.val() == class::LD {
             self.n_state.next = SmState::BeatReq;
@@ -294,6 +306,7 @@ impl Sm {
                 if self.wm_qt.q.val() == self.index[i].val() {
                     self.wm_qrun.d[i].next = self.wm_runw.val();
                     self.wm_qpart.d[i].next = self.part_now.val();
+                    self.wm_qbeat.d[i].next = self.beat.q.val();
                 }
             }
             self.wm_qt.d.next = (self.wm_qt.q.val() + 1) & self.wm_qmask.val();
@@ -317,7 +330,8 @@ impl Sm {
                 }
             }
         }
-        if self.wm_err.val() {
+        // (A fast instruction's `ERR` starts it again: `fast_abort`.)
+        if self.wm_err.val() & !self.fast.q.val() {
             if (self.wm_hrun.val() & (self.wm_hrun.val() - 1)) != 0 {
                 // Drain the younger transfers (the memory refuses them), then
                 // retry every lane not done, this transfer's a lane at a time.
@@ -346,11 +360,124 @@ impl Sm {
             } else if self.sh_mask.val() != 0 {
                 self.sm_pass.d.next = false;
                 self.n_state.next = SmState::SmemAcc;
-            } else if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) {
+            } else if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fast.q.val() {
                 self.beat_end.next = true;
             } else {
                 self.n_state.next = SmState::BeatWb;
             }
+        }
+        // A fast beat other than the last goes on once its transfers are out.
+        if self.fast.q.val() & self.fa_issued.val() & !self.sh_found.val() & !self.beat_last.val() & !self.wm_err.val() {
+            self.beat_end.next = true;
+        }
+    }
+
+    /// In state `FastDrain`.
+    /// A fast instruction met an `ERR`: the memory refuses the transfers
+    /// after it, and their answers are taken; then the instruction starts
+    /// again from its first beat, waiting for each beat's answers, which
+    /// makes its fault precise.
+    #[hdl_part]
+    pub(super) fn on_fast_drain(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        if self.cnt_now.val() == 0 {
+            self.wm_drain.d.next = false;
+            self.fast.d.next = false;
+            self.n_beat.next = 0.into();
+            self.mem_redo.next = true;
+            self.n_state.next = SmState::BeatAddr;
+        }
+    }
+
+    /// A fast instruction: the queue's head and count move in every state of
+    /// its beats (BeatReq moves them itself, after this); each answer of a
+    /// load is written to its lanes' registers and reported to the
+    /// monitor; a store's transfer is reported as it is issued.
+    #[hdl_part]
+    pub(super) fn fast_queue(&mut self) {
+        self.fa_beats.next = (self.state.q.val() == SmState::BeatAddr)
+            | (self.state.q.val() == SmState::BeatData)
+            | (self.state.q.val() == SmState::BeatReq)
+            | (self.state.q.val() == SmState::FastDrain);
+        if self.fast.q.val() & self.fa_beats.val() {
+            self.wm_cnt.d.next = self.cnt_now.val();
+            if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
+                self.wm_qh.d.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
+            }
+        }
+        self.wm_hbeat.next = 0.into();
+        for i in 0..self._depth {
+            if self.wm_qh.q.val() == self.index[i].val() {
+                self.wm_hbeat.next = self.wm_qbeat.q[i].val();
+            }
+        }
+        self.fa_hbase.next = self.wm_hbeat.val() << self.log_l.val();
+        self.fa_hbase64.next = bit_cast::<64, 8>(self.fa_hbase.val());
+        self.fa_load.next = self.fast.q.val() & self.wm_ack.val() & (self.cls.val() == class::LD);
+        self.wblr.rrun.next = 0.into();
+        if self.fa_load.val() {
+            self.wblr.rrun.next = self.wm_hrun.val();
+        }
+        self.wblr.rpart.next = 0.into();
+        self.wblr.wrun.next = 0.into();
+        self.wblr.wpart.next = 0.into();
+        self.wblr.size.next = self.asz.val().get_bits::<5>(0);
+        for i in 0..self._words {
+            self.wblr.dat_i[i].next = self.wb_dat_r[i].val();
+        }
+        if self.fast.q.val() {
+            self.bus_done.next = false;
+        }
+        if self.fast.q.val() & (self.cls.val() == class::ST) & self.wm_issue.val() & !self.wb_stall.val() {
+            self.bus_done.next = true;
+            self.bus_mask.next = self.wm_runw.val();
+        }
+        if self.fa_load.val() {
+            self.bus_done.next = true;
+            self.bus_mask.next = self.wm_hrun.val();
+            self.mem_thread.next = self.warp_t0.val() | bit_cast::<16, 8>(self.fa_hbase.val());
+            self.mem_lane.next = self.fa_hbase.val();
+        }
+        for l in 0..self._lanes {
+            self.fa_ladr[l].next = 0.into();
+            self.wblr.wlo[l].next = 0.into();
+            self.wblr.whi[l].next = 0.into();
+            if self.fa_load.val() {
+                for e in 0..self._ws {
+                    if (self.fa_hbase64.val() + self.index64[l].val()) == self.index64[e].val() {
+                        self.fa_ladr[l].next = self.fa_adr.q[e].val();
+                    }
+                }
+            }
+            self.wblr.addr[l].next = self.fa_ladr[l].val();
+            self.fa_word[l].next = self.wblr.rlo[l].val() & self.lo32.val();
+            if (self.mwidth.val() == width::S8) & self.wblr.rlo[l].val().get_bit(7) {
+                self.fa_word[l].next = (self.wblr.rlo[l].val() & self.lo32.val()) | self.sx8.val();
+            }
+            if (self.mwidth.val() == width::S16) & self.wblr.rlo[l].val().get_bit(15) {
+                self.fa_word[l].next = (self.wblr.rlo[l].val() & self.lo32.val()) | self.sx16.val();
+            }
+            if self.fa_load.val() & self.wm_hrun.val().get_bit(l) {
+                self.mem_laddr[l].next = self.fa_ladr[l].val();
+                self.mem_ldata[l].next = self.wblr.rlo[l].val();
+                self.mem_ldata_hi[l].next = self.wblr.rhi[l].val();
+                self.rf[l].we.next = self.f_d.val() != operand::RZ;
+                self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val())
+                    | (bit_cast::<ADDR_BITS, 8>(self.wm_hbeat.val()) << self.rbits.val())
+                    | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
+                self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.fa_word[l].val());
+            }
+        }
+    }
+
+    /// A fast instruction's `ERR` (in any state of its beats): drain, then
+    /// start again (`FastDrain`). It overrides the state the beat chose.
+    #[hdl_part]
+    pub(super) fn fast_abort(&mut self) {
+        self.fa_abort.next = self.fast.q.val() & self.wm_err.val() & self.fa_beats.val();
+        if self.fa_abort.val() {
+            self.wm_drain.d.next = true;
+            self.n_state.next = SmState::FastDrain;
         }
     }
 

@@ -31,15 +31,15 @@ impl Sm {
         self.pend_now.next = self.port_mask.val();
         self.part_now.next = 0.into();
         self.fly_now.next = 0.into();
-        self.cnt_now.next = 0.into();
+        // (The count is the queue's, across a fast instruction's beats.)
+        self.cnt_now.next = self.wm_cnt.q.val();
         if self.wm_go.q.val() {
             self.pend_now.next = self.wm_pend.q.val();
             self.part_now.next = self.wm_part.q.val();
             self.fly_now.next = self.wm_fly.q.val();
-            self.cnt_now.next = self.wm_cnt.q.val();
         }
         if self.wm_pdone.val() {
-            self.fly_now.next = self.wm_fly.q.val() & !self.wm_hrun.val();
+            self.fly_now.next = self.fly_now.val() & !self.wm_hrun.val();
         }
         if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
             self.cnt_now.next = self.wm_cnt.q.val() - 1;
@@ -77,6 +77,12 @@ impl Sm {
             & !self.wm_err.val()
             & (self.cnt_now.val() < self.wm_depth.val())
             & (self.pend_now.val() != 0);
+        // All of this beat's transfers are out (after this cycle's issue).
+        self.fa_issued.next = (self.pend_now.val() == 0)
+            | (self.wm_issue.val()
+                & !self.wb_stall.val()
+                & ((self.pend_now.val() & !self.wm_runw.val()) == 0)
+                & ((self.part_now.val() + 1) == self.wm_nparts.val()));
         self.wm_fin.next = (self.state.q.val() == SmState::BeatReq)
             & !self.wm_drain.q.val()
             & !self.wm_err.val()
@@ -138,7 +144,7 @@ impl Sm {
         }
         self.commit_st.next = (self.state.q.val() == SmState::BeatReq)
             & self.beat_last.val()
-            & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ))
+            & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fast.q.val())
             & self.wm_fin.val();
         // The prefetch starts during an ALU instruction's beats or a memory
         // instruction's (not a cycle that may commit); it holds the stack or

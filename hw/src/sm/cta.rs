@@ -60,6 +60,10 @@ impl Sm {
         #[hdl_hold]
         self.wm_qpart.hold();
         #[hdl_hold]
+        self.wm_qbeat.hold();
+        #[hdl_hold]
+        self.fa_adr.hold();
+        #[hdl_hold]
         self.s_x.hold();
         #[hdl_hold]
         self.s_y.hold();
@@ -130,6 +134,8 @@ impl Sm {
         self.sbuf.clock.next = self.clock.val();
         self.wm_qpart.clock.next = self.clock.val();
         self.wm_qrun.clock.next = self.clock.val();
+        self.wm_qbeat.clock.next = self.clock.val();
+        self.fa_adr.clock.next = self.clock.val();
         self.ibad.clock.next = self.clock.val();
         self.stack.clock.next = self.clock.val();
         for b in 0..7 {

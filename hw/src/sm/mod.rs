@@ -246,6 +246,7 @@ sm_states! {
     BeatData,
     BeatReq,
     BeatWb,
+    FastDrain,
     SmemAcc,
     BarArrive,
     BarCheck,
@@ -355,6 +356,10 @@ pub struct Sm {
     pub bus_mask: Signal<Out, Bits<32>>,
     pub smem_done: Signal<Out, Bit>,
     pub smem_mask: Signal<Out, Bits<32>>,
+    /// A load's or store's beats went without waiting (`fast`), met an
+    /// `ERR`, and start again, waiting: the register writes and accesses the
+    /// monitors reported for the instruction so far are void.
+    pub mem_redo: Signal<Out, Bit>,
     pub mem_ldata: Vec<Signal<Out, Bits<64>>>,
     pub mem_ldata_hi: Vec<Signal<Out, Bits<64>>>,
     // Launch progress and the retire port (for monitors).
@@ -579,6 +584,35 @@ pub struct Sm {
     wm_single: Reg<Bit>,
     wm_rep: Reg<Bits<32>>,
     wbl: WbLanes,
+    /// A load or store of at most 32 bits per thread in the global space
+    /// goes on to its next beat once the beat's transfers are issued (see
+    /// `access`): its answers come back while later beats issue.
+    fast: Reg<Bit>,
+    /// Per queue entry, the beat of the transfer.
+    wm_qbeat: Regs<Bits<8>>,
+    /// Per thread of the warp, its address in the fast instruction (its
+    /// answer is steered and reported with it).
+    fa_adr: Regs<Bits<32>>,
+    /// The read side of the byte steering for a fast load's answers (of an
+    /// earlier beat than the one `wbl` issues).
+    wblr: WbLanes,
+    /// The answer's beat, and that beat's first thread; this beat's
+    /// transfers are all issued; the instruction may go fast; a fast one
+    /// gives up (an `ERR`): it drains the bus, then starts again waiting.
+    wm_hbeat: Signal<Local, Bits<8>>,
+    fa_hbase: Signal<Local, Bits<8>>,
+    fa_issued: Signal<Local, Bit>,
+    fa_ok: Signal<Local, Bit>,
+    fa_abort: Signal<Local, Bit>,
+    /// In a state of a memory instruction's beats (or draining); a fast
+    /// load's answer this cycle; the answering beat's first thread (64
+    /// bits); the answering lanes' addresses.
+    fa_beats: Signal<Local, Bit>,
+    fa_load: Signal<Local, Bit>,
+    fa_hbase64: Signal<Local, Bits<64>>,
+    fa_ladr: Vec<Signal<Local, Bits<32>>>,
+    /// A fast load's answer per lane, extended as the load's width says.
+    fa_word: Vec<Signal<Local, Bits<64>>>,
     /// This cycle's answer to the oldest outstanding transfer (`ACK`; a new
     /// `ERR`; it completes its lanes' accesses), that transfer's lanes and
     /// part; the lanes to issue, the part, the lanes in flight and the
@@ -1017,7 +1051,7 @@ impl Logic for Sm {
             res_pred, su_on, su_lane, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw,
             r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code,
             t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt,
-            wm_drain, wm_single, wm_rep, port_a, port_b, port_c
+            wm_drain, wm_single, wm_rep, port_a, port_b, port_c, fast
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
@@ -1092,6 +1126,7 @@ impl Logic for Sm {
         self.calli_targets();
         self.mem_loop_next();
         self.output_ports();
+        self.fast_queue();
         self.predicates();
         match self.state.q.val() {
             SmState::Idle => self.on_idle(),
@@ -1124,6 +1159,7 @@ impl Logic for Sm {
             SmState::BeatReq => self.on_beat_req(),
             SmState::SmemAcc => self.on_smem_acc(),
             SmState::BeatWb => self.on_beat_wb(),
+            SmState::FastDrain => self.on_fast_drain(),
             SmState::BarArrive => self.on_bar_arrive(),
             SmState::BarCheck => self.on_bar_check(),
             SmState::BarRelease => self.on_bar_release(),
@@ -1143,6 +1179,7 @@ impl Logic for Sm {
             }
         }
         self.front_end();
+        self.fast_abort();
         // ---- Next-state registers, and the register files' read addresses
         // for the next cycle: `rf_base` then, and the ports' register
         // numbers: a, b, c of the instruction; `rz` for s2r (the one

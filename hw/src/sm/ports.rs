@@ -69,6 +69,7 @@ impl Sm {
             self.c_depth.d.next = self.stack.depth_used.val();
         }
         self.perf_conflicts.next = self.c_conf.q.val();
+        self.mem_redo.next = false;
         self.bus_done.next = self.wm_fin.val() & (self.port_mask.val() != 0) & (self.cls.val() != class::ATOM);
         self.bus_mask.next = self.port_mask.val();
         self.smem_done.next = self.sm_done.q.val();

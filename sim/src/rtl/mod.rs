@@ -82,12 +82,14 @@ pub struct RtlStats {
     /// of the same beat held.
     pub bank_conflicts: u64,
     /// Functional coverage: the deepest reconvergence stack (entries), the
-    /// CTA slots used, transfers the bus stalled, and `ERR` answers (each
-    /// followed by the SM's lane-at-a-time retry).
+    /// CTA slots used, transfers the bus stalled, `ERR` answers (each
+    /// followed by the SM's lane-at-a-time retry), and loads or stores
+    /// whose beats went without waiting and started again after one.
     pub max_stack_depth: u64,
     pub cta_slots_used: u64,
     pub bus_stalls: u64,
     pub bus_errors: u64,
+    pub mem_redos: u64,
     /// Cycles spent on branch, call, return and exit stack commands.
     pub ctl_cycles: u64,
     /// Cycles spent picking a warp, popping its stack and reading predicates.
@@ -411,6 +413,7 @@ fn simulate_launch<T: Tracer, P: SmPorts>(
     let dev_code = code.clone();
     let mut stats = Stats::default();
     let mut pending = Pending::default();
+    let mut mem_redos = 0u64;
     let mut fault: Option<(TrapKind, Option<u64>, u32)> = None;
     let mut stdout = vec![];
     let mut last_pc = vec![0u32; cfg.warps as usize];
@@ -491,6 +494,13 @@ fn simulate_launch<T: Tracer, P: SmPorts>(
         } else if sm.i(I::MemFault) != 0 {
             sm.set(I::MemFault, false as u64);
             sm.settle()?;
+        }
+        if sm.o(O::MemRedo) != 0 {
+            // A load or store that went without waiting met an error and
+            // starts again: what it reported so far is void.
+            pending.regs.clear();
+            pending.mem.clear();
+            mem_redos += 1;
         }
         match slave.transfer(&sm, &mut bus, &mut stats) {
             Some(wishbone::Event::Atomic(access)) => pending.mem.push(access),
@@ -604,6 +614,7 @@ fn simulate_launch<T: Tracer, P: SmPorts>(
         cta_slots_used: slots_used.count_ones() as u64,
         bus_stalls: slave.stalls,
         bus_errors: slave.errors,
+        mem_redos,
         lanes: cfg.lanes,
     };
     let trap = if let Some(kind) = limit {

@@ -105,7 +105,7 @@ ports! {
         WbCyc = wb_cyc, WbStb = wb_stb, WbWe = wb_we, WbAdr = wb_adr, WbSel = wb_sel, WbTgaSpace = wb_tga_space,
         WbTgaSize = wb_tga_size, WbTgaFirst = wb_tga_first, WbTgaThread = wb_tga_thread, WbTgaLane = wb_tga_lane,
         WbTgcAtom = wb_tgc_atom, WbTgcOp = wb_tgc_op, WbTgdB = wb_tgd_b, WbTgdC = wb_tgd_c,
-        BusDone = bus_done, BusMask = bus_mask, SmemDone = smem_done, SmemMask = smem_mask,
+        BusDone = bus_done, BusMask = bus_mask, SmemDone = smem_done, SmemMask = smem_mask, MemRedo = mem_redo,
         CtaStart = cta_start, CtaLinear = cta_linear, CtaSlot = cta_slot,
         Retire = retire, RetWarp = ret_warp, RetPc = ret_pc, RetActive = ret_active, RetExec = ret_exec,
         RetPredWe = ret_pred_we, RetPred = ret_pred, RetPredVal = ret_pred_val, Waiting = waiting,
