@@ -360,8 +360,12 @@ impl Sm {
             } else if self.sh_mask.val() != 0 {
                 self.sm_pass.d.next = false;
                 self.n_state.next = SmState::SmemAcc;
-            } else if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fast.q.val() {
+            } else if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fa_one.val() {
                 self.beat_end.next = true;
+            } else if self.fast.q.val() {
+                // A fast 64-bit load: its second words, a beat a cycle.
+                self.n_beat.next = 0.into();
+                self.n_state.next = SmState::FastHi;
             } else {
                 self.n_state.next = SmState::BeatWb;
             }
@@ -389,10 +393,35 @@ impl Sm {
         }
     }
 
+    /// In state `FastHi`.
+    /// A fast 64-bit load's second words (kept in `fa_adr` as they came)
+    /// into d+1 of the beat's executing lanes; it commits in the last beat.
+    #[hdl_part]
+    pub(super) fn on_fast_hi(&mut self) {
+        self.c_mem.d.next = self.c_mem.q.val() + 1;
+        for l in 0..self._lanes {
+            self.fa_hi[l].next = 0.into();
+            for e in 0..self._ws {
+                if (self.beat_base64.val() + self.index64[l].val()) == self.index64[e].val() {
+                    self.fa_hi[l].next = self.fa_adr.q[e].val();
+                }
+            }
+            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & ((self.f_d.val() + 1) != operand::RZ);
+            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
+            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 32>(self.fa_hi[l].val());
+        }
+        if self.beat_last.val() {
+            self.beat_end.next = true;
+        } else {
+            self.n_beat.next = self.beat.q.val() + 1;
+        }
+    }
+
     /// A fast instruction: the queue's head and count move in every state of
     /// its beats (BeatReq moves them itself, after this); each answer of a
     /// load is written to its lanes' registers and reported to the
-    /// monitor; a store's transfer is reported as it is issued.
+    /// monitor; a store's lanes are reported as their last transfer is
+    /// issued.
     #[hdl_part]
     pub(super) fn fast_queue(&mut self) {
         self.fa_beats.next = (self.state.q.val() == SmState::BeatAddr)
@@ -428,7 +457,12 @@ impl Sm {
         if self.fast.q.val() {
             self.bus_done.next = false;
         }
-        if self.fast.q.val() & (self.cls.val() == class::ST) & self.wm_issue.val() & !self.wb_stall.val() {
+        if self.fast.q.val()
+            & (self.cls.val() == class::ST)
+            & self.wm_issue.val()
+            & !self.wb_stall.val()
+            & ((self.part_now.val() + 1) == self.wm_nparts.val())
+        {
             self.bus_done.next = true;
             self.bus_mask.next = self.wm_runw.val();
         }
@@ -466,6 +500,13 @@ impl Sm {
                     | (bit_cast::<ADDR_BITS, 8>(self.wm_hbeat.val()) << self.rbits.val())
                     | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
                 self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.fa_word[l].val());
+                if self.words.val() == 2 {
+                    for e in 0..self._ws {
+                        if (self.fa_hbase64.val() + self.index64[l].val()) == self.index64[e].val() {
+                            self.fa_adr.d[e].next = bit_cast::<32, 64>(self.wblr.rlo[l].val() >> 32);
+                        }
+                    }
+                }
             }
         }
     }

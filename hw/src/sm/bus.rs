@@ -142,9 +142,10 @@ impl Sm {
             self.wb_dat_w[i].next = self.wbl.dat_o[i].val();
             self.wbl.dat_i[i].next = self.wb_dat_r[i].val();
         }
+        self.fa_one.next = self.fast.q.val() & (self.words.val() == 1);
         self.commit_st.next = (self.state.q.val() == SmState::BeatReq)
             & self.beat_last.val()
-            & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fast.q.val())
+            & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fa_one.val())
             & self.wm_fin.val();
         // The prefetch starts during an ALU instruction's beats or a memory
         // instruction's (not a cycle that may commit); it holds the stack or
@@ -154,7 +155,8 @@ impl Sm {
             | (self.state.q.val() == SmState::BeatData)
             | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
             | (self.state.q.val() == SmState::SmemAcc)
-            | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val());
+            | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val())
+            | ((self.state.q.val() == SmState::FastHi) & !self.commit_ld.val());
         self.pf_wait.next = (self.pf_st.q.val() == pf::TOP) | (self.pf_st.q.val() == pf::AUX) | (self.pf_st.q.val() == pf::WORD);
         self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
         // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),

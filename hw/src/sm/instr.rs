@@ -119,17 +119,22 @@ impl Sm {
                 }
             }
         }
-        // May go fast (`Sm::fast`): a store, or a load whose destination is
-        // not one of its address operands (its early answers are written
-        // before a start again would read them), of at most 32 bits per
-        // thread, in the global, constant or parameter space (no lane in shared
-        // or local memory).
+        // May go fast (`Sm::fast`), in the global, constant or parameter
+        // space (no lane in shared or local memory): a store, or a load of
+        // 32 bits per thread or of 64 in one bus word (an answer writes a
+        // lane's first word; `FastHi` the second ones) whose destination
+        // is not one of its address operands (its early answers are
+        // written before a start again would read them).
+        self.fa_hit.next = (self.f_d.val() == self.f_a.val()) | (!self.f_i.val() & (self.f_d.val() == self.f_b.val()));
+        if self.words.val() == 2 {
+            self.fa_hit.next =
+                self.fa_hit.val() | ((self.f_d.val() + 1) == self.f_a.val()) | (!self.f_i.val() & ((self.f_d.val() + 1) == self.f_b.val()));
+        }
         self.fa_ok.next = ((self.cls.val() == class::ST)
             | ((self.cls.val() == class::LD)
-                & (self.f_d.val() != self.f_a.val())
-                & (self.f_i.val() | (self.f_d.val() != self.f_b.val()))))
-            & ((self.m_space.val() == space::GLOBAL) | (self.m_space.val() == space::CONST) | (self.m_space.val() == space::PARAM))
-            & (self.words.val() == 1);
+                & ((self.words.val() == 1) | ((self.words.val() == 2) & (self.asz.val() <= self.wbytes.val())))
+                & !self.fa_hit.val()))
+            & ((self.m_space.val() == space::GLOBAL) | (self.m_space.val() == space::CONST) | (self.m_space.val() == space::PARAM));
         self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.lo32.val();
         self.e_warp.next = bit_cast::<8, 6>(self.cur.q.val());
         if (self.state.q.val() == SmState::InitWarp) | (self.state.q.val() == SmState::InitFill) {

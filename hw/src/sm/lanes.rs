@@ -65,7 +65,8 @@ impl Sm {
         // into rz) in its last beat's request, when the bus serves it
         // all (see `committing`).
         self.commit_ld.next =
-            (self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val());
+            ((self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val()))
+                | ((self.state.q.val() == SmState::FastHi) & self.beat_last.val());
         self.beat_end.next = false;
         self.br_uni.next = (self.cls.val() == class::BRA) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         for l in 0..self._lanes {

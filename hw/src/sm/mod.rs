@@ -247,6 +247,7 @@ sm_states! {
     BeatReq,
     BeatWb,
     FastDrain,
+    FastHi,
     SmemAcc,
     BarArrive,
     BarCheck,
@@ -584,14 +585,16 @@ pub struct Sm {
     wm_single: Reg<Bit>,
     wm_rep: Reg<Bits<32>>,
     wbl: WbLanes,
-    /// A load or store of at most 32 bits per thread in the global space
-    /// goes on to its next beat once the beat's transfers are issued (see
-    /// `access`): its answers come back while later beats issue.
+    /// A store, or a load of at most 32 bits per thread, in the global,
+    /// constant or parameter space goes on to its next beat once the beat's
+    /// transfers are issued (`fast_queue` in `access`): the answers come
+    /// back while later beats issue.
     fast: Reg<Bit>,
     /// Per queue entry, the beat of the transfer.
     wm_qbeat: Regs<Bits<8>>,
     /// Per thread of the warp, its address in the fast instruction (its
-    /// answer is steered and reported with it).
+    /// answer is steered and reported with it); then, for a 64-bit load,
+    /// the answer's second word, which `FastHi` writes.
     fa_adr: Regs<Bits<32>>,
     /// The read side of the byte steering for a fast load's answers (of an
     /// earlier beat than the one `wbl` issues).
@@ -603,6 +606,11 @@ pub struct Sm {
     fa_hbase: Signal<Local, Bits<8>>,
     fa_issued: Signal<Local, Bit>,
     fa_ok: Signal<Local, Bit>,
+    /// The load's destination (or, 64 bits, its second word) is one of its
+    /// address operands.
+    fa_hit: Signal<Local, Bit>,
+    /// A fast load of one word per thread (its answers complete it).
+    fa_one: Signal<Local, Bit>,
     fa_abort: Signal<Local, Bit>,
     /// In a state of a memory instruction's beats (or draining); a fast
     /// load's answer this cycle; the answering beat's first thread (64
@@ -611,6 +619,8 @@ pub struct Sm {
     fa_load: Signal<Local, Bit>,
     fa_hbase64: Signal<Local, Bits<64>>,
     fa_ladr: Vec<Signal<Local, Bits<32>>>,
+    /// In `FastHi`: each lane's second word.
+    fa_hi: Vec<Signal<Local, Bits<32>>>,
     /// A fast load's answer per lane, extended as the load's width says.
     fa_word: Vec<Signal<Local, Bits<64>>>,
     /// This cycle's answer to the oldest outstanding transfer (`ACK`; a new
@@ -1160,6 +1170,7 @@ impl Logic for Sm {
             SmState::SmemAcc => self.on_smem_acc(),
             SmState::BeatWb => self.on_beat_wb(),
             SmState::FastDrain => self.on_fast_drain(),
+            SmState::FastHi => self.on_fast_hi(),
             SmState::BarArrive => self.on_bar_arrive(),
             SmState::BarCheck => self.on_bar_check(),
             SmState::BarRelease => self.on_bar_release(),
