@@ -400,7 +400,6 @@ impl Sm {
     pub(super) fn on_fast_hi(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
         for l in 0..self._lanes {
-            self.fa_hi[l].next = 0.into();
             for e in 0..self._ws {
                 if (self.beat_base64.val() + self.index64[l].val()) == self.index64[e].val() {
                     self.fa_hi[l].next = self.fa_adr.q[e].val();
@@ -473,6 +472,7 @@ impl Sm {
             self.mem_lane.next = self.fa_hbase.val();
         }
         for l in 0..self._lanes {
+            self.fa_hi[l].next = 0.into();
             self.fa_ladr[l].next = 0.into();
             self.wblr.wlo[l].next = 0.into();
             self.wblr.whi[l].next = 0.into();
