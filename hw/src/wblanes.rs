@@ -39,14 +39,24 @@ pub struct WbLanes {
     pub rhi: Vec<Signal<Out, Bits<64>>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
+    /// The read side only (`read_only`): `sel` and `dat_o` are zero.
+    _read_only: bool,
 }
 
 impl WbLanes {
+    /// The read side alone, for answers that come while another transfer
+    /// is issued (the SM's fast loads): the write side's outputs are zero,
+    /// so its logic is not built.
+    pub fn read_only(lanes: usize, words: usize) -> WbLanes {
+        WbLanes { _read_only: true, ..WbLanes::new(lanes, words) }
+    }
+
     /// For `lanes` lanes (at most 32) and a bus word of `words` 32-bit words (1, 2, 4 or 8).
     pub fn new(lanes: usize, words: usize) -> WbLanes {
         assert!(lanes <= 32 && [1, 2, 4, 8].contains(&words));
         WbLanes {
             _ran: Gate::default(),
+            _read_only: false,
             wrun: Default::default(),
             wpart: Default::default(),
             rrun: Default::default(),
@@ -142,7 +152,11 @@ impl Logic for WbLanes {
             wdata: &wdata,
             dat_i: &dat_i,
         };
-        let (dat, sel, rd) = model(&t);
+        let (mut dat, mut sel, rd) = model(&t);
+        if self._read_only {
+            dat.fill(0);
+            sel = 0;
+        }
         for (s, c) in self.dat_o.iter_mut().zip(dat.chunks(4)) {
             s.next = (u32::from_le_bytes(c.try_into().unwrap_or_default()) as u64).into();
         }
@@ -278,9 +292,15 @@ impl Logic for WbLanes {
         let en: Vec<String> = (0..lanes).map(|l| format!("en{l}")).collect();
         let dw: Vec<String> = (0..w).rev().map(|j| format!("dw{j}")).collect();
         writeln!(v, "wire [{}:0] dw = {{{}}};", 8 * w - 1, dw.join(", ")).unwrap();
-        writeln!(v, "always @(*) begin\n    sel = 32'd0;\n    sel[{}:0] = {};", w - 1, en.join(" | ")).unwrap();
+        writeln!(v, "always @(*) begin\n    sel = 32'd0;").unwrap();
+        if !self._read_only {
+            writeln!(v, "    sel[{}:0] = {};", w - 1, en.join(" | ")).unwrap();
+        }
         for i in 0..words {
-            writeln!(v, "    dat_o${i} = dw[{} +: 32];", 32 * i).unwrap();
+            match self._read_only {
+                false => writeln!(v, "    dat_o${i} = dw[{} +: 32];", 32 * i).unwrap(),
+                true => writeln!(v, "    dat_o${i} = 32'd0;").unwrap(),
+            }
         }
         for l in 0..lanes {
             writeln!(v, "    rlo${l} = rd{l}[63:0];\n    rhi${l} = rd{l}[127:64];").unwrap();
