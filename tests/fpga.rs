@@ -277,6 +277,8 @@ fn byte_steering_equals_its_loop_reference() {
             for l in 0..lanes {
                 s += &format!("wire [31:0] caddr{l} = addr${l} & ~({{27'd0, csize}} - 32'd1);\n");
                 conns.push(format!(".addr${l}(caddr{l})"));
+                // The reference reads where it writes: the read side at the same addresses.
+                conns.push(format!(".raddr${l}(caddr{l})"));
             }
             let ports = ["wrun", "wpart", "rrun", "rpart", "sel"]
                 .map(String::from)

@@ -10,7 +10,9 @@
 //!   highest lane's data is on the bus: the golden model stores in lane
 //!   order, so that lane's store is the one that stays.
 //! - **Read side** (`rrun`, `rpart`): each lane in `rrun` takes its bytes
-//!   of `dat_i`, zero-extended, into `rlo`, `rhi`; other lanes read 0.
+//!   of `dat_i` at its read address `raddr` (the SM's `addr`, or for an
+//!   answer to an earlier beat than the one it issues, that beat's),
+//!   zero-extended, into `rlo`, `rhi`; other lanes read 0.
 //! - **An access wider than the word** (a lane is then alone in its
 //!   transfers): transfer `part` carries bytes `part * word` onwards of
 //!   the lane's data, and the read side places the word there.
@@ -30,6 +32,8 @@ pub struct WbLanes {
     /// Bytes per lane access: 1, 2, 4, 8 or 16.
     pub size: Signal<In, Bits<5>>,
     pub addr: Vec<Signal<In, Bits<32>>>,
+    /// The read side's addresses.
+    pub raddr: Vec<Signal<In, Bits<32>>>,
     pub wlo: Vec<Signal<In, Bits<64>>>,
     pub whi: Vec<Signal<In, Bits<64>>>,
     pub dat_i: Vec<Signal<In, Bits<32>>>,
@@ -39,30 +43,21 @@ pub struct WbLanes {
     pub rhi: Vec<Signal<Out, Bits<64>>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
-    /// The read side only (`read_only`): `sel` and `dat_o` are zero.
-    _read_only: bool,
 }
 
 impl WbLanes {
-    /// The read side alone, for answers that come while another transfer
-    /// is issued (the SM's fast loads): the write side's outputs are zero,
-    /// so its logic is not built.
-    pub fn read_only(lanes: usize, words: usize) -> WbLanes {
-        WbLanes { _read_only: true, ..WbLanes::new(lanes, words) }
-    }
-
     /// For `lanes` lanes (at most 32) and a bus word of `words` 32-bit words (1, 2, 4 or 8).
     pub fn new(lanes: usize, words: usize) -> WbLanes {
         assert!(lanes <= 32 && [1, 2, 4, 8].contains(&words));
         WbLanes {
             _ran: Gate::default(),
-            _read_only: false,
             wrun: Default::default(),
             wpart: Default::default(),
             rrun: Default::default(),
             rpart: Default::default(),
             size: Default::default(),
             addr: (0..lanes).map(|_| Default::default()).collect(),
+            raddr: (0..lanes).map(|_| Default::default()).collect(),
             wlo: (0..lanes).map(|_| Default::default()).collect(),
             whi: (0..lanes).map(|_| Default::default()).collect(),
             dat_i: (0..words).map(|_| Default::default()).collect(),
@@ -82,6 +77,8 @@ pub struct Transfer<'a> {
     pub rpart: u32,
     pub size: u32,
     pub addr: &'a [u32],
+    /// The read side's addresses.
+    pub raddr: &'a [u32],
     pub wdata: &'a [u128],
     /// The word read, little-endian (`4 * words` bytes).
     pub dat_i: &'a [u8],
@@ -105,7 +102,10 @@ pub fn model(t: &Transfer) -> (Vec<u8>, u32, Vec<u128>) {
                     dat[o + k] = bytes[k];
                     sel |= 1 << (o + k);
                 }
-                lane[k] = t.dat_i[o + k];
+            }
+            let ro = t.raddr[l] as usize & (w - 1);
+            for k in 0..size.min(w - ro) {
+                lane[k] = t.dat_i[ro + k];
             }
         } else {
             let (wp, rp) = (t.wpart as usize * w, t.rpart as usize * w);
@@ -133,12 +133,13 @@ impl Logic for WbLanes {
             || self.rrun.changed
             || self.rpart.changed
             || self.size.changed
-            || self.addr.iter().chain(&self.dat_i).any(|s| s.changed)
+            || self.addr.iter().chain(&self.raddr).chain(&self.dat_i).any(|s| s.changed)
             || self.wlo.iter().chain(&self.whi).any(|s| s.changed);
         if !inputs {
             return;
         }
         let addr: Vec<u32> = self.addr.iter().map(|a| a.val().to_u32()).collect();
+        let raddr: Vec<u32> = self.raddr.iter().map(|a| a.val().to_u32()).collect();
         let wdata: Vec<u128> =
             self.wlo.iter().zip(&self.whi).map(|(lo, hi)| lo.val().to_u64() as u128 | (hi.val().to_u64() as u128) << 64).collect();
         let dat_i: Vec<u8> = self.dat_i.iter().flat_map(|d| d.val().to_u32().to_le_bytes()).collect();
@@ -149,14 +150,11 @@ impl Logic for WbLanes {
             rpart: self.rpart.val().to_u32(),
             size: self.size.val().to_u32(),
             addr: &addr,
+            raddr: &raddr,
             wdata: &wdata,
             dat_i: &dat_i,
         };
-        let (mut dat, mut sel, rd) = model(&t);
-        if self._read_only {
-            dat.fill(0);
-            sel = 0;
-        }
+        let (dat, sel, rd) = model(&t);
         for (s, c) in self.dat_o.iter_mut().zip(dat.chunks(4)) {
             s.next = (u32::from_le_bytes(c.try_into().unwrap_or_default()) as u64).into();
         }
@@ -184,8 +182,8 @@ impl Logic for WbLanes {
     ///   of the word is data byte `b mod size`), which needs no shifter; its
     ///   byte mask shifted to its offset; per byte of the word a priority
     ///   multiplexer, the highest writing lane first.
-    /// - Read side: byte `j` of the lane's data is byte `o | j` of the word
-    ///   (`o`, the offset, has zeros below the size): a multiplexer on the
+    /// - Read side: byte `j` of the lane's data is byte `r | j` of the word
+    ///   (`r`, the offset of its read address, has zeros below the size): a multiplexer on the
     ///   offset's bits above `j`'s, so 32 word bytes can be byte 0, 2 byte
     ///   8.
     /// - A wide access (more bytes than the word) moves the part's bytes.
@@ -230,6 +228,7 @@ impl Logic for WbLanes {
         let n = w.min(16); // distinct bytes of a narrow lane's repeated data
         for l in 0..lanes {
             writeln!(v, "wire [{}:0] o{l} = addr${l}[{}:0];", ob - 1, ob - 1).unwrap();
+            writeln!(v, "wire [{}:0] r{l} = raddr${l}[{}:0];", ob - 1, ob - 1).unwrap();
             writeln!(v, "wire [127:0] ld{l} = {{whi${l}, wlo${l}}};").unwrap();
             // Write side: the data repeated every size bytes (a narrow store),
             // or the part's bytes (a wide one).
@@ -262,14 +261,14 @@ impl Logic for WbLanes {
                 w1 = w - 1
             )
             .unwrap();
-            // Read side: byte j of the lane is word byte o | j (narrow: j < size
-            // <= w, and o's bits below j's top bit are zero), or the word's byte
+            // Read side: byte j of the lane is word byte r | j (narrow: j < size
+            // <= w, and r's bits below j's top bit are zero), or the word's byte
             // j - part * w (wide).
             let mut rb = vec![];
             for j in (0..16).rev() {
                 let narrow = if j < w {
                     let t = (usize::BITS - j.leading_zeros()) as usize;
-                    let sel: Vec<String> = (t..ob).rev().map(|i| format!("o{l}[{i}]")).collect();
+                    let sel: Vec<String> = (t..ob).rev().map(|i| format!("r{l}[{i}]")).collect();
                     let leaves: Vec<String> = (0..1usize << (ob - t)).map(|x| byte("di", x << t | j)).collect();
                     format!("(kmask[{j}] ? {} : 8'd0)", tree(&sel, &leaves))
                 } else {
@@ -292,15 +291,9 @@ impl Logic for WbLanes {
         let en: Vec<String> = (0..lanes).map(|l| format!("en{l}")).collect();
         let dw: Vec<String> = (0..w).rev().map(|j| format!("dw{j}")).collect();
         writeln!(v, "wire [{}:0] dw = {{{}}};", 8 * w - 1, dw.join(", ")).unwrap();
-        writeln!(v, "always @(*) begin\n    sel = 32'd0;").unwrap();
-        if !self._read_only {
-            writeln!(v, "    sel[{}:0] = {};", w - 1, en.join(" | ")).unwrap();
-        }
+        writeln!(v, "always @(*) begin\n    sel = 32'd0;\n    sel[{}:0] = {};", w - 1, en.join(" | ")).unwrap();
         for i in 0..words {
-            match self._read_only {
-                false => writeln!(v, "    dat_o${i} = dw[{} +: 32];", 32 * i).unwrap(),
-                true => writeln!(v, "    dat_o${i} = 32'd0;").unwrap(),
-            }
+            writeln!(v, "    dat_o${i} = dw[{} +: 32];", 32 * i).unwrap();
         }
         for l in 0..lanes {
             writeln!(v, "    rlo${l} = rd{l}[63:0];\n    rhi${l} = rd{l}[127:64];").unwrap();

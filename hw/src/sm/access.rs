@@ -442,17 +442,6 @@ impl Sm {
         self.fa_hbase.next = self.wm_hbeat.val() << self.log_l.val();
         self.fa_hbase64.next = bit_cast::<64, 8>(self.fa_hbase.val());
         self.fa_load.next = self.fast.q.val() & self.wm_ack.val() & (self.cls.val() == class::LD);
-        self.wblr.rrun.next = 0.into();
-        if self.fa_load.val() {
-            self.wblr.rrun.next = self.wm_hrun.val();
-        }
-        self.wblr.rpart.next = 0.into();
-        self.wblr.wrun.next = 0.into();
-        self.wblr.wpart.next = 0.into();
-        self.wblr.size.next = self.asz.val().get_bits::<5>(0);
-        for i in 0..self._words {
-            self.wblr.dat_i[i].next = self.wb_dat_r[i].val();
-        }
         if self.fast.q.val() {
             self.bus_done.next = false;
         }
@@ -474,8 +463,6 @@ impl Sm {
         for l in 0..self._lanes {
             self.fa_hi[l].next = 0.into();
             self.fa_ladr[l].next = 0.into();
-            self.wblr.wlo[l].next = 0.into();
-            self.wblr.whi[l].next = 0.into();
             if self.fa_load.val() {
                 for e in 0..self._ws {
                     if (self.fa_hbase64.val() + self.index64[l].val()) == self.index64[e].val() {
@@ -483,18 +470,21 @@ impl Sm {
                     }
                 }
             }
-            self.wblr.addr[l].next = self.fa_ladr[l].val();
-            self.fa_word[l].next = self.wblr.rlo[l].val() & self.lo32.val();
-            if (self.mwidth.val() == width::S8) & self.wblr.rlo[l].val().get_bit(7) {
-                self.fa_word[l].next = (self.wblr.rlo[l].val() & self.lo32.val()) | self.sx8.val();
+            // The answer's lanes read at their beat's addresses.
+            if self.fa_load.val() {
+                self.wbl.raddr[l].next = self.fa_ladr[l].val();
             }
-            if (self.mwidth.val() == width::S16) & self.wblr.rlo[l].val().get_bit(15) {
-                self.fa_word[l].next = (self.wblr.rlo[l].val() & self.lo32.val()) | self.sx16.val();
+            self.fa_word[l].next = self.wbl.rlo[l].val() & self.lo32.val();
+            if (self.mwidth.val() == width::S8) & self.wbl.rlo[l].val().get_bit(7) {
+                self.fa_word[l].next = (self.wbl.rlo[l].val() & self.lo32.val()) | self.sx8.val();
+            }
+            if (self.mwidth.val() == width::S16) & self.wbl.rlo[l].val().get_bit(15) {
+                self.fa_word[l].next = (self.wbl.rlo[l].val() & self.lo32.val()) | self.sx16.val();
             }
             if self.fa_load.val() & self.wm_hrun.val().get_bit(l) {
                 self.mem_laddr[l].next = self.fa_ladr[l].val();
-                self.mem_ldata[l].next = self.wblr.rlo[l].val();
-                self.mem_ldata_hi[l].next = self.wblr.rhi[l].val();
+                self.mem_ldata[l].next = self.wbl.rlo[l].val();
+                self.mem_ldata_hi[l].next = self.wbl.rhi[l].val();
                 self.rf[l].we.next = self.f_d.val() != operand::RZ;
                 self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val())
                     | (bit_cast::<ADDR_BITS, 8>(self.wm_hbeat.val()) << self.rbits.val())
@@ -503,7 +493,7 @@ impl Sm {
                 if self.words.val() == 2 {
                     for e in 0..self._ws {
                         if (self.fa_hbase64.val() + self.index64[l].val()) == self.index64[e].val() {
-                            self.fa_adr.d[e].next = bit_cast::<32, 64>(self.wblr.rlo[l].val() >> 32);
+                            self.fa_adr.d[e].next = bit_cast::<32, 64>(self.wbl.rlo[l].val() >> 32);
                         }
                     }
                 }

@@ -77,6 +77,7 @@ impl Sm {
             self.mem_lwdata_hi[l].next = self.lw_hi[l].val();
             self.coal.addr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
             self.wbl.addr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
+            self.wbl.raddr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
             self.wbl.wlo[l].next = self.lw_lo[l].val();
             self.wbl.whi[l].next = self.lw_hi[l].val();
             self.mem_ldata[l].next = self.lrd_lo.q[l].val() | self.wbl.rlo[l].val();

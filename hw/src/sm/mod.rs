@@ -596,9 +596,6 @@ pub struct Sm {
     /// answer is steered and reported with it); then, for a 64-bit load,
     /// the answer's second word, which `FastHi` writes.
     fa_adr: Regs<Bits<32>>,
-    /// The read side of the byte steering for a fast load's answers (of an
-    /// earlier beat than the one `wbl` issues).
-    wblr: WbLanes,
     /// The answer's beat, and that beat's first thread; this beat's
     /// transfers are all issued; the instruction may go fast; a fast one
     /// gives up (an `ERR`): it drains the bus, then starts again waiting.

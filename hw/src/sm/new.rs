@@ -249,7 +249,6 @@ impl Sm {
             fast: Default::default(),
             wm_qbeat: Regs::new(BUS_DEPTH),
             fa_adr: Regs::new(cfg.warp_size as usize),
-            wblr: WbLanes::read_only(lanes, cfg.bus_bits as usize / 32),
             wm_hbeat: Default::default(),
             fa_hbase: Default::default(),
             fa_issued: Default::default(),
