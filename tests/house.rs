@@ -1,13 +1,14 @@
 //! House rules of the source tree, checked on the files themselves:
-//! no source file of `compiler/`, `sim/` or `isa/` is over 1,000 lines, and
-//! no module of those crates uses another that, directly or through others,
+//! no source file of `compiler/`, `sim/`, `isa/` or `hw/` is over 1,000
+//! lines, and no module of those crates uses another that, directly or
+//! through others,
 //! uses it back (a module's own submodules and ancestors do not count: they
 //! are one room). Issue 22 states both.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const CRATES: &[&str] = &["compiler/src", "sim/src", "isa/src"];
+const CRATES: &[&str] = &["compiler/src", "sim/src", "isa/src", "hw/src"];
 const MAX_LINES: usize = 1000;
 
 type ModPath = Vec<String>;

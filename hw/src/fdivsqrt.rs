@@ -53,7 +53,7 @@ pub struct FpDivSqrt {
 
 impl FpDivSqrt {
     /// The opcodes it executes.
-    pub const OPS: [Opcode; 4] = [Opcode::Fdiv, Opcode::Fsqrt, Opcode::Ddiv, Opcode::Dsqrt];
+    pub const OPS: [Opcode; 4] = crate::fpu::DIV_SQRT_OPS;
 
     /// Rising edges from `start` to `done` for opcode `op`: one per
     /// `STEPS` steps, and one to round.

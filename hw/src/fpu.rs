@@ -49,11 +49,14 @@
 
 use crate::alu::isa_localparams;
 use crate::config::Units;
-use crate::fdivsqrt::FpDivSqrt;
 use heddle_isa::scalar::fp::{self, IntTy, Rnd};
 use heddle_isa::table::{mod_info, Unit, TABLE};
 use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
+
+/// Division and square root, both formats: built on the iterative
+/// [`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt), not in an `Fpu`.
+pub const DIV_SQRT_OPS: [Opcode; 4] = [Opcode::Fdiv, Opcode::Fsqrt, Opcode::Ddiv, Opcode::Dsqrt];
 
 #[derive(LogicBlock)]
 pub struct Fpu {
@@ -97,7 +100,7 @@ impl Fpu {
 /// square root.
 impl Default for Fpu {
     fn default() -> Fpu {
-        Fpu::new(ops32().chain(ops64()).filter(|o| !FpDivSqrt::OPS.contains(o)))
+        Fpu::new(ops32().chain(ops64()).filter(|o| !DIV_SQRT_OPS.contains(o)))
     }
 }
 
@@ -115,7 +118,7 @@ pub fn ops64() -> impl Iterator<Item = Opcode> {
 /// division and square root, and every binary64 operation (division and
 /// square root on [`FpDivSqrt`], the rest on a shared `Fpu`).
 pub fn shared(op: Opcode) -> bool {
-    FpDivSqrt::OPS.contains(&op) || ops64().any(|o| o == op)
+    DIV_SQRT_OPS.contains(&op) || ops64().any(|o| o == op)
 }
 
 /// What each lane's FP unit is built for: binary32 but division and square
@@ -127,7 +130,7 @@ pub fn lane_ops(units: Units) -> impl Iterator<Item = Opcode> {
 /// What the SM's shared FP unit is built for: binary64 but division and
 /// square root (empty without `fp64`).
 pub fn shared_ops(units: Units) -> impl Iterator<Item = Opcode> {
-    ops64().filter(move |o| units.fp64 && !FpDivSqrt::OPS.contains(o))
+    ops64().filter(move |o| units.fp64 && !DIV_SQRT_OPS.contains(o))
 }
 
 /// The reference semantics: (d, pout).

@@ -2,6 +2,14 @@
 //! CTA into a free slot (`NextCta`), and the set-up of its warps
 //! (`InitWarp`, `InitFill`, `InitThread`).
 //!
+//! CTA slots: up to `SmConfig::ctas` CTAs are resident at once
+//! (`host::CTA_SLOTS`, which the host picks from the warp slots and shared
+//! memory a CTA needs). Slot `s` owns warps `s << SLOT_SHIFT ..`, its own
+//! window of shared memory (the CTA's bytes rounded up to whole rows, at
+//! `s` times that), its 16 barriers, CTA coordinates, live-thread count and
+//! epoch. Warps of all slots are scheduled together; when a slot's warps
+//! have all finished, Sched starts the grid's next CTA in it.
+//!
 //! Parts of `Sm::update()` (`#[hdl_part]`): see the module doc of `sm`.
 
 use super::*;

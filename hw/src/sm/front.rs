@@ -2,6 +2,15 @@
 //! `Aux`, the overlapped prefetch of the next warp's instruction,
 //! `Commit`, and the dispatch of an instruction by its decode class.
 //!
+//! Overlapped front end: while an Exec instruction's beats run (or a
+//! load's, store's or atomic's), Sched, fetch and Aux run for another ready
+//! warp into the `pf_*` registers (`pf_st`, its progress: the `pf`
+//! values). Exec commits in its last cycle (a memory instruction in
+//! Commit) and goes on with the prefetched instruction: straight into its
+//! first beat when Exec runs its class, else into Aux. With `warps` >= 2
+//! and 4 beats per warp, back-to-back ALU instructions of different warps
+//! issue every 4 cycles.
+//!
 //! Parts of `Sm::update()` (`#[hdl_part]`): see the module doc of `sm`.
 
 use super::*;
@@ -398,5 +407,58 @@ impl Sm {
                 self.n_state.next = SmState::CalliGather;
             }
         }
+    }
+
+    /// Defaults for every other driven signal.
+    #[hdl_part]
+    pub(super) fn defaults(&mut self) {
+        self.stack.start.next = false;
+        self.stack.cmd.next = stack::CMD_SETPC.into();
+        self.stack.warp.next = self.fe_warp.val();
+        self.stack.pc.next = self.pc.q.val() + 1;
+        self.stack.target.next = self.f_imm.val();
+        self.stack.rejoin.next = self.f_rpc.val();
+        self.stack.mask.next = self.exec.q.val();
+        self.imem.raddr.next = self.stack.top_pc.val().get_bits::<ADDR_BITS>(0);
+        self.imem.we.next = self.imem_we.val() & (self.state.q.val() == SmState::Idle);
+        self.imem.waddr.next = self.imem_addr.val();
+        self.imem.wdata.next = self.imem_data.val();
+        self.ibad.raddr.next = self.stack.top_pc.val().get_bits::<ADDR_BITS>(0);
+        self.ibad.we.next = self.imem_we.val() & (self.state.q.val() == SmState::Idle);
+        self.ibad.waddr.next = self.imem_addr.val();
+        self.ibad.wdata.next = 0.into();
+        if self.imem_bad.val() {
+            self.ibad.wdata.next = 1.into();
+        }
+        self.pw_we.next = false;
+        self.pw_warp.next = bit_cast::<8, 6>(self.cur.q.val());
+        self.pw_idx.next = bit_cast::<8, 3>(self.pd.val());
+        self.pw_data.next = 0.into();
+        self.carry.we.next = false;
+        self.carry.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
+        self.carry.wdata.next = (self.carry_in.q.val() & !self.exec.q.val()) | (self.rc_fin.val() & self.exec.q.val());
+        self.exited.we.next = false;
+        self.exited.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
+        self.exited.wdata.next = self.exited_old.q.val() | self.exec.q.val();
+        self.live_cur.next = !self.exited_old.q.val() & self.full.val();
+        // The thread counter: the live threads of warp cur (barriers), else
+        // the executing threads Aux counts (the prefetch's Aux step counts its
+        // instruction's, for the classes that go straight to Exec), the
+        // threads a control instruction ends in CtlWait.
+        self.pf_fast_now.next = ((self.pf_cls.val() == class::ALU) & !self.pf_rom.word.val().get_bit(14))
+            | (self.pf_cls.val() == class::S2R)
+            | (self.pf_cls.val() == class::BALLOT);
+        self.popc.x.next = self.live_cur.val();
+        if self.state.q.val() == SmState::Aux {
+            self.popc.x.next = self.exec.q.val();
+        }
+        if self.state.q.val() == SmState::CtlWait {
+            self.popc.x.next = self.exec.q.val() & !self.exited_old.q.val();
+        }
+        if (self.pf_st.q.val() == pf::READY) & self.pf_cnt.q.val() {
+            self.popc.x.next = self.pf_exec.q.val();
+        }
+        #[hdl_skip]
+        settle!(self.popc);
     }
 }

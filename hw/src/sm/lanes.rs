@@ -2,6 +2,16 @@
 //! FPU and shared-unit results, and `Exec`, the beats of an ALU
 //! instruction.
 //!
+//! Register files: per lane, three copies of one RAM (three read ports, one
+//! write port), addressed `warp | beat | register`, the register number
+//! masked to the bits `regs_per_thread` needs (`tiny`'s 16 registers: 4
+//! bits, 16 words per thread instead of 128); `rz` reads as zero and its
+//! writes are dropped. Each word carries its warp slot's epoch when it was
+//! written (`w_epoch`, stepped at each CTA start in the slot), so a CTA in
+//! a reused slot reads zeros without clearing the RAM, but for the start
+//! that would wrap the epoch: that one zeroes the warp's words first
+//! (`InitFill`). Each thread's packed `tid` is in its lane's `tids` RAM.
+//!
 //! Parts of `Sm::update()` (`#[hdl_part]`): see the module doc of `sm`.
 
 use super::*;

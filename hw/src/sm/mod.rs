@@ -28,39 +28,6 @@
 //!          ──> Commit (predicates, carry, pc, retire pulse) ──> Sched
 //! ```
 //!
-//! Overlapped front end: while an Exec instruction's beats run (or a
-//! load's, store's or atomic's), Sched, fetch and Aux run for another ready
-//! warp into the `pf_*` registers (`pf_st`, its progress: the `pf`
-//! values). Exec commits in its last cycle (a memory instruction in
-//! Commit) and goes on with the prefetched instruction: straight into its
-//! first beat when Exec runs its class, else into Aux. With `warps` >= 2 and 4 beats per warp, back-to-back
-//! ALU instructions of different warps issue every 4 cycles.
-//!
-//! CTA slots: up to `SmConfig::ctas` CTAs are resident at once
-//! (`host::CTA_SLOTS`, which the host picks from the warp slots and shared
-//! memory a CTA needs). Slot `s` owns warps `s << SLOT_SHIFT ..`, its own
-//! window of shared memory (the CTA's bytes rounded up to whole rows, at
-//! `s` times that), its 16 barriers, CTA coordinates, live-thread count and
-//! epoch. Warps of all slots are scheduled together; when a slot's warps
-//! have all finished, Sched starts the grid's next CTA in it.
-//!
-//! Register files: per lane, three copies of one RAM (three read ports, one
-//! write port), addressed `warp | beat | register`, the register number
-//! masked to the bits `regs_per_thread` needs (`tiny`'s 16 registers: 4
-//! bits, 16 words per thread instead of 128); `rz` reads as zero and its
-//! writes are dropped. Each word carries its warp slot's epoch when it was
-//! written (`w_epoch`, stepped at each CTA start in the slot), so a CTA in
-//! a reused slot reads zeros without clearing the RAM, but for the start
-//! that would wrap the epoch: that one zeroes the warp's words first
-//! (`InitFill`). Each thread's packed `tid` is in its lane's `tids` RAM.
-//!
-//! Every memory reads synchronously (block RAM). The register files,
-//! predicates, carry, exited and barrier RAMs are read where their word is
-//! needed, so their read addresses of the next cycle are computed at the
-//! end of `update()` from the next-state values (`n_*`, assigned wherever
-//! the registers' `d` would be). The instruction memory takes the stack
-//! top's pc a cycle before `Fetch` uses the word.
-//!
 //! External memory is behind a Wishbone B4 pipelined bus (`wb_*`, see
 //! `wb_cyc`); system calls go on a request/response port (`mem_req`)
 //! serviced within the cycle. The RTL engine in `heddle-sim` implements
@@ -74,12 +41,13 @@
 //! Files: `update()` is one function written across this module's files
 //! as parts (`#[hdl_part]` methods, inlined where they are called by
 //! `#[hdl_gen(parts(...))]`): `instr` (decode), `cta` (launch and CTA
-//! slots), `front` (predicates, Sched to Aux, the prefetch, Commit and
-//! dispatch), `lanes` (register files, operands, Exec), `access` (memory
-//! instructions), `bus` (the bus master), `ctl` (shuffles, indirect calls,
-//! barriers, stack commands) and `ports` (output ports). This file keeps
-//! the state, the defaults, the state dispatch and the next cycle's read
-//! addresses; `new` builds the SM for a configuration.
+//! slots), `front` (predicates, Sched to Aux, the prefetch, Commit,
+//! dispatch, defaults), `lanes` (register files, operands, Exec), `access`
+//! (memory instructions), `bus` (the bus master), `ctl` (shuffles,
+//! indirect calls, barriers, stack commands), `ports` (output ports) and
+//! `reads` (the next cycle's registers and memory reads). This file keeps
+//! the state and the state dispatch; `codes` has the SM's codes,
+//! `monitor` what the engines read besides ports, `new` the constructor.
 //!
 //! Writing `update()`: a `Signal<Local, _>` reads back what was last
 //! assigned in this same call (rust-hdl's `val()` of a local is its `next`,
@@ -94,13 +62,16 @@
 
 mod access;
 mod bus;
+mod codes;
 mod cta;
 mod ctl;
 mod front;
 mod instr;
 mod lanes;
+mod monitor;
 mod new;
 mod ports;
+mod reads;
 
 use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
@@ -124,141 +95,9 @@ use heddle_isa::mem::{LOCAL_WINDOW, SHARED_WINDOW};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
-/// Host control registers (`host_addr`).
-pub mod host {
-    pub const ENTRY: u64 = 0;
-    pub const GRID_X: u64 = 1;
-    pub const GRID_Y: u64 = 2;
-    pub const GRID_Z: u64 = 3;
-    pub const BLOCK_X: u64 = 4;
-    pub const BLOCK_Y: u64 = 5;
-    pub const BLOCK_Z: u64 = 6;
-    pub const NTHREADS: u64 = 7;
-    pub const NWARPS: u64 = 8;
-    pub const DYN_SMEM: u64 = 9;
-    pub const TOTAL_SMEM: u64 = 10;
-    pub const GRIDID: u64 = 11;
-    pub const CODE_LEN: u64 = 12;
-    /// CTAs resident at once (1..=`SmConfig::ctas`): the launch's CTA slots.
-    pub const CTA_SLOTS: u64 = 13;
-    /// log2 of the warp slots each CTA slot owns: slot `s` runs warps
-    /// `s << SLOT_SHIFT ..`; `CTA_SLOTS << SLOT_SHIFT` is at most `SmConfig::warps`.
-    pub const SLOT_SHIFT: u64 = 14;
-    /// Any write starts the launch.
-    pub const START: u64 = 15;
-}
-
-/// `trap_code` values.
-pub mod trap {
-    pub const NONE: u64 = 0;
-    pub const BAD_PC: u64 = 1;
-    pub const UNIMPLEMENTED: u64 = 2;
-    pub const STACK_OVERFLOW: u64 = 3;
-    pub const DEADLOCK: u64 = 4;
-    pub const RUNAWAY: u64 = 5;
-    pub const USER: u64 = 6;
-    pub const BREAKPOINT: u64 = 7;
-    pub const MEMORY: u64 = 8;
-    pub const DIVERGENT_UNIFORM: u64 = 9;
-    pub const EPOCH: u64 = 10;
-    pub const BAD_REGISTER: u64 = 11;
-    /// A barrier id past the last barrier; `trap_value` is the id.
-    pub const BAD_BARRIER: u64 = 12;
-    /// A misaligned access (any space but an atomic's outside shared
-    /// memory) or an out-of-bounds shared-memory access: the SM checks those
-    /// itself; the bus's memory reports the others as `MEMORY`. `trap_lane`
-    /// is the lane, `trap_value` the address operand.
-    pub const MISALIGNED: u64 = 13;
-    pub const SHARED_OUT_OF_BOUNDS: u64 = 14;
-}
-
-/// Wishbone transfers the SM's bus master keeps outstanding (a power of two).
-pub const BUS_DEPTH: usize = 4;
-
-/// `mem_kind` values.
-pub mod mem {
-    pub const LOAD: u64 = 0;
-    pub const STORE: u64 = 1;
-    pub const ATOMIC: u64 = 2;
-    /// A system call, one thread per request on `mem_req`: `mem_atom_op` is the
-    /// call number (`SysNo`), the argument words a..a+6 are `mem_wdata`,
-    /// `mem_wdata_hi`, `mem_cdata` (two words each, low first) and
-    /// `mem_xdata`; `mem_rdata` is the result. (Loads, stores and atomics go
-    /// on the Wishbone bus, `Sm::wb_*`.)
-    pub const SYSCALL: u64 = 3;
-}
-
-/// `pf_st` values: the prefetched instruction's progress (see
-/// "Overlapped front end" above).
-mod pf {
-    /// Not started.
-    pub const IDLE: u64 = 0;
-    /// Waiting for Top (the stack pops finished entries first).
-    pub const TOP: u64 = 1;
-    /// Aux's reads (the predicate operand).
-    pub const AUX: u64 = 2;
-    /// Ready to issue.
-    pub const READY: u64 = 3;
-    /// No warp was ready this time.
-    pub const NONE: u64 = 4;
-    /// The word is read out (and Aux's reads done with it when the
-    /// instruction has no predicate operand).
-    pub const WORD: u64 = 5;
-}
-
-/// Declares [`SmState`] and [`SM_STATES`] from one list of states.
-macro_rules! sm_states {
-    ($($state:ident),* $(,)?) => {
-        #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-        pub enum SmState {
-            $($state),*
-        }
-
-        /// Every [`SmState`], in declaration order: a state's index here is its
-        /// code in the exported Verilog (`localparam SmState$Name`).
-        pub const SM_STATES: [SmState; [$(SmState::$state),*].len()] = [$(SmState::$state),*];
-    };
-}
-
-sm_states! {
-    Idle,
-    InitWarp,
-    InitFill,
-    InitThread,
-    Sched,
-    Top,
-    Fetch,
-    Aux,
-    Aux2,
-    Dispatch,
-    Exec,
-    MemAddr,
-    MemData,
-    MemReq,
-    MemWb,
-    ShflGather,
-    ShflSelect,
-    CalliGather,
-    CalliLead,
-    CalliPush,
-    CalliWait,
-    BeatAddr,
-    BeatData,
-    BeatReq,
-    BeatWb,
-    FastDrain,
-    FastHi,
-    SmemAcc,
-    BarArrive,
-    BarCheck,
-    BarRelease,
-    BarWb,
-    Ctl2,
-    CtlWait,
-    Commit,
-    NextCta,
-    Trapped,
-}
+use codes::pf;
+pub use codes::{host, mem, trap, SmState, BUS_DEPTH, SM_STATES};
+pub use monitor::{lane_writes, LaneWrite};
 
 #[derive(LogicBlock)]
 pub struct Sm {
@@ -1047,7 +886,8 @@ impl Logic for Sm {
         "src/sm/front.rs",
         "src/sm/instr.rs",
         "src/sm/lanes.rs",
-        "src/sm/ports.rs"
+        "src/sm/ports.rs",
+        "src/sm/reads.rs"
     ))]
     fn update(&mut self) {
         dff_setup!(
@@ -1080,55 +920,7 @@ impl Logic for Sm {
         self.smem_lanes();
         self.bus_master();
         self.lanes();
-        // ---- Defaults for every other driven signal.
-        self.stack.start.next = false;
-        self.stack.cmd.next = stack::CMD_SETPC.into();
-        self.stack.warp.next = self.fe_warp.val();
-        self.stack.pc.next = self.pc.q.val() + 1;
-        self.stack.target.next = self.f_imm.val();
-        self.stack.rejoin.next = self.f_rpc.val();
-        self.stack.mask.next = self.exec.q.val();
-        self.imem.raddr.next = self.stack.top_pc.val().get_bits::<ADDR_BITS>(0);
-        self.imem.we.next = self.imem_we.val() & (self.state.q.val() == SmState::Idle);
-        self.imem.waddr.next = self.imem_addr.val();
-        self.imem.wdata.next = self.imem_data.val();
-        self.ibad.raddr.next = self.stack.top_pc.val().get_bits::<ADDR_BITS>(0);
-        self.ibad.we.next = self.imem_we.val() & (self.state.q.val() == SmState::Idle);
-        self.ibad.waddr.next = self.imem_addr.val();
-        self.ibad.wdata.next = 0.into();
-        if self.imem_bad.val() {
-            self.ibad.wdata.next = 1.into();
-        }
-        self.pw_we.next = false;
-        self.pw_warp.next = bit_cast::<8, 6>(self.cur.q.val());
-        self.pw_idx.next = bit_cast::<8, 3>(self.pd.val());
-        self.pw_data.next = 0.into();
-        self.carry.we.next = false;
-        self.carry.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
-        self.carry.wdata.next = (self.carry_in.q.val() & !self.exec.q.val()) | (self.rc_fin.val() & self.exec.q.val());
-        self.exited.we.next = false;
-        self.exited.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
-        self.exited.wdata.next = self.exited_old.q.val() | self.exec.q.val();
-        self.live_cur.next = !self.exited_old.q.val() & self.full.val();
-        // The thread counter: the live threads of warp cur (barriers), else
-        // the executing threads Aux counts (the prefetch's Aux step counts its
-        // instruction's, for the classes that go straight to Exec), the
-        // threads a control instruction ends in CtlWait.
-        self.pf_fast_now.next = ((self.pf_cls.val() == class::ALU) & !self.pf_rom.word.val().get_bit(14))
-            | (self.pf_cls.val() == class::S2R)
-            | (self.pf_cls.val() == class::BALLOT);
-        self.popc.x.next = self.live_cur.val();
-        if self.state.q.val() == SmState::Aux {
-            self.popc.x.next = self.exec.q.val();
-        }
-        if self.state.q.val() == SmState::CtlWait {
-            self.popc.x.next = self.exec.q.val() & !self.exited_old.q.val();
-        }
-        if (self.pf_st.q.val() == pf::READY) & self.pf_cnt.q.val() {
-            self.popc.x.next = self.pf_exec.q.val();
-        }
-        #[hdl_skip]
-        settle!(self.popc);
+        self.defaults();
         self.barriers();
         self.calli_targets();
         self.mem_loop_next();
@@ -1188,163 +980,6 @@ impl Logic for Sm {
         }
         self.front_end();
         self.fast_abort();
-        // ---- Next-state registers, and the register files' read addresses
-        // for the next cycle: `rf_base` then, and the ports' register
-        // numbers: a, b, c of the instruction; `rz` for s2r (the one
-        // opcode of its class, which reads its lane's `tids` RAM instead, at
-        // the same warp and beat); the upper halves of 64-bit operands in
-        // phase 1; word mk of a memory access's data (the instruction only
-        // changes on the way to Aux or Exec, so a memory state's class is
-        // this cycle's).
-        self.state.d.next = self.n_state.val();
-        self.cur.d.next = self.n_cur.val();
-        self.fq_warp.d.next = self.n_fq_warp.val();
-        self.pf_st.d.next = self.n_pf_st.val();
-        self.pf_cur.d.next = self.n_pf_cur.val();
-        self.bw.d.next = self.n_bw.val();
-        self.bar_id.d.next = self.n_bar_id.val();
-        self.bk.d.next = self.n_bk.val();
-        self.ir.d.next = self.n_ir.val();
-        self.beat.d.next = self.n_beat.val();
-        self.phase.d.next = self.n_phase.val();
-        self.mt.d.next = self.n_mt.val();
-        self.mk.d.next = self.n_mk.val();
-        self.n_beat_sel.next = self.n_beat.val();
-        if (self.n_state.val() == SmState::MemAddr)
-            | (self.n_state.val() == SmState::MemData)
-            | (self.n_state.val() == SmState::MemReq)
-            | (self.n_state.val() == SmState::MemWb)
-        {
-            self.n_beat_sel.next = self.n_mt.val() >> self.log_l.val();
-        }
-        self.n_rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) << self.rf_wshift.val())
-            | (bit_cast::<ADDR_BITS, 8>(self.n_beat_sel.val()) << self.rbits.val());
-        self.n_f_c.next = self.n_ir.val().get_bits::<7>(39);
-        if self.n_ir.val().get_bit(7) {
-            self.n_f_c.next = operand::RZ.into();
-        }
-        self.n_port_a.next = self.n_ir.val().get_bits::<7>(19);
-        self.n_port_b.next = self.n_ir.val().get_bits::<7>(32);
-        self.n_port_c.next = self.n_f_c.val();
-        if self.n_ir.val().get_bits::<7>(0) == self.op_s2r.val() {
-            self.n_port_a.next = operand::RZ.into();
-        }
-        if self.n_phase.val() == 1 {
-            self.n_port_a.next = self.n_ir.val().get_bits::<7>(19) + 1;
-            self.n_port_b.next = self.n_ir.val().get_bits::<7>(32) + 1;
-            self.n_port_c.next = self.n_f_c.val() + 1;
-        }
-        if (self.n_state.val() == SmState::MemData) | (self.n_state.val() == SmState::BeatData) {
-            self.n_port_b.next = self.n_ir.val().get_bits::<7>(32) + bit_cast::<7, 3>(self.n_mk.val());
-            self.n_port_c.next = self.n_f_c.val() + bit_cast::<7, 3>(self.n_mk.val());
-            if self.cls.val() == class::ST {
-                self.n_port_c.next = self.n_ir.val().get_bits::<7>(12) + bit_cast::<7, 3>(self.n_mk.val());
-            }
-            if self.cls.val() == class::SYS {
-                self.n_port_c.next = self.n_ir.val().get_bits::<7>(19) + bit_cast::<7, 3>(self.n_mk.val());
-            }
-        }
-        // The small RAMs read a cycle ahead too (block RAM): carry flags and
-        // exited lanes at the warp of the next cycle's Aux step (the
-        // prefetch's, or the barrier write-back's warp), the barrier words
-        // at the next cycle's barrier, the warps' barrier records at `bw`.
-        self.n_ra_warp.next = self.n_cur.val();
-        if (self.n_pf_st.val() == pf::WORD) | (self.n_pf_st.val() == pf::AUX) {
-            self.n_ra_warp.next = self.n_pf_cur.val();
-        }
-        if self.n_state.val() == SmState::BarWb {
-            self.n_ra_warp.next = self.n_bw.val().get_bits::<6>(0);
-        }
-        self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_ra_warp.val());
-        self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_ra_warp.val());
-        self.w_info.raddr.next = bit_cast::<ADDR_BITS, 8>(self.n_bw.val());
-        self.n_b_sel.next = (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) >> self.r_slog.q.val()) << 4;
-        if self.n_state.val() == SmState::BarArrive {
-            self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 32>(self.n_bar_id.val());
-        } else {
-            self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 8>(self.n_bk.val());
-        }
-        self.n_pr_warp.next = self.n_cur.val();
-        if (self.n_state.val() == SmState::Fetch) | (self.n_pf_st.val() == pf::WORD) {
-            self.n_pr_warp.next = self.n_fq_warp.val();
-        } else if self.n_pf_st.val() == pf::AUX {
-            self.n_pr_warp.next = self.n_pf_cur.val();
-        }
-        for b in 0..7 {
-            self.preds[b].raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_pr_warp.val());
-            self.preds[b].waddr.next = bit_cast::<ADDR_BITS, 8>(self.pw_warp.val());
-            self.preds[b].wdata.next = self.pw_data.val();
-            self.preds[b].we.next = self.pw_we.val() & (self.pw_idx.val() == self.index[b].val());
-        }
-        self.bar_ae.raddr.next = self.n_b_sel.val();
-        self.bar_cr.raddr.next = self.n_b_sel.val();
-        self.bar_tag.raddr.next = self.n_b_sel.val();
-        self.port_a.d.next = self.n_port_a.val();
-        self.port_b.d.next = self.n_port_b.val();
-        self.port_c.d.next = self.n_port_c.val();
-        for l in 0..self._lanes {
-            self.rf[l].ra.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_a.val() & self.rmask.val());
-            self.rf[l].rb.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_b.val() & self.rmask.val());
-            self.rf[l].rc.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_c.val() & self.rmask.val());
-            self.tids[l].raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) << self.beat_bits.val()) | bit_cast::<ADDR_BITS, 8>(self.n_beat_sel.val());
-        }
+        self.next_cycle_reads();
     }
-}
-
-/// One lane's register-file write in the current cycle (monitors).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LaneWrite {
-    /// Thread index within the warp.
-    pub thread: u32,
-    pub warp: u32,
-    pub reg: u32,
-    pub value: u32,
-}
-
-impl Sm {
-    pub fn state(&self) -> SmState {
-        self.state.q.val()
-    }
-
-    /// The warp slot whose instruction is in flight (or was last) and that
-    /// instruction's pc (monitors: the RTL engine's per-cycle samples).
-    pub fn in_flight(&self) -> (u32, u32) {
-        (self.cur.q.val().to_u32(), self.pc.q.val().to_u32())
-    }
-
-    /// The executing-lane mask of the instruction in flight.
-    pub fn exec_mask(&self) -> u64 {
-        self.exec.q.val().to_u64()
-    }
-
-    /// `len` bytes of shared memory from byte `from` (a backdoor for the
-    /// host side of system calls, which may read a CTA's window:
-    /// `printf("%s")` of a shared string).
-    pub fn shared_bytes(&self, from: usize, len: usize) -> Vec<u8> {
-        (from..from + len).map(|at| self.smem.peek_byte(at)).collect()
-    }
-
-    /// Register writes the lanes make at the coming clock edge, from the
-    /// write ports' `next` (`RegFile` never commits its inputs). In
-    /// `InitFill` and `BarWb` they belong to no retiring instruction.
-    pub fn lane_writes(&self, cfg: &SmConfig) -> Vec<LaneWrite> {
-        let ports = self.rf.iter().enumerate().filter(|(_, rf)| rf.we.next);
-        lane_writes(cfg, ports.map(|(l, rf)| (l as u32, rf.waddr.next.index() as u32, rf.wdata.next.to_u64() as u32)))
-    }
-}
-
-/// The architectural register writes among the register-file write ports
-/// that write (lane, address, data), as [`Sm::lane_writes`] reports them
-/// (the Verilator engine reads the same ports from the Verilog).
-pub fn lane_writes(cfg: &SmConfig, ports: impl Iterator<Item = (u32, u32, u32)>) -> Vec<LaneWrite> {
-    let rbits = cfg.reg_bits();
-    let shift = cfg.beats().trailing_zeros() + rbits;
-    let mut out = vec![];
-    for (l, addr, value) in ports {
-        let reg = addr & ((1 << rbits) - 1);
-        let beat = (addr >> rbits) & (cfg.beats() - 1);
-        out.push(LaneWrite { thread: beat * cfg.lanes + l, warp: addr >> shift, reg, value });
-    }
-    out
 }
