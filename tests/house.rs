@@ -1,9 +1,8 @@
 //! House rules of the source tree, checked on the files themselves:
 //! no source file of `compiler/`, `sim/`, `isa/` or `hw/` is over 1,000
 //! lines, and no module of those crates uses another that, directly or
-//! through others,
-//! uses it back (a module's own submodules and ancestors do not count: they
-//! are one room). Issue 22 states both.
+//! through others, uses it back (a module's own submodules and ancestors
+//! do not count: they are one room). Issue 22 states both.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
