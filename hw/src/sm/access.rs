@@ -38,7 +38,20 @@ impl Sm {
         self.sh_mis.next = false;
         self.sh_below.next = self.lanes_mask.val();
         self.in_beat.next = (self.state.q.val() == SmState::BeatReq) | (self.state.q.val() == SmState::SmemAcc);
+        // A pipelined shared load's pass serves its own beat's lanes: the
+        // lane mask is already the next beat's.
+        self.sh_lanes.next = self.lane_mask.val();
+        if self.spipe.q.val() & (self.state.q.val() == SmState::SmemAcc) {
+            self.sh_lanes.next = self.sp_mask.q.val();
+        }
         for l in 0..self._lanes {
+            self.sp_word[l].next = self.smem.rword[l].val() & self.lo32.val();
+            if (self.mwidth.val() == width::S8) & self.smem.rword[l].val().get_bit(7) {
+                self.sp_word[l].next = (self.smem.rword[l].val() & self.lo32.val()) | self.sx8.val();
+            }
+            if (self.mwidth.val() == width::S16) & self.smem.rword[l].val().get_bit(15) {
+                self.sp_word[l].next = (self.smem.rword[l].val() & self.lo32.val()) | self.sx16.val();
+            }
             self.lsh[l].next = false;
             self.soff[l].next = 0.into();
             self.smem.addr[l].next = 0.into();
@@ -54,7 +67,7 @@ impl Sm {
                     self.soff[l].next = self.soff[l].val() - self.sh_win.val();
                 }
                 // In bounds: offset < total and total - offset >= size (no overflow).
-                if self.lsh[l].val() & self.lane_mask.val().get_bit(l) {
+                if self.lsh[l].val() & self.sh_lanes.val().get_bit(l) {
                     self.sh_mask.next = self.sh_mask.val() | self.lane_bit[l].val();
                     if !self.sh_found.val()
                         & (((self.soff[l].val() & (self.asz.val() - 1)) != 0)
@@ -71,7 +84,7 @@ impl Sm {
                 // Other lanes (not atomics: the memory checks those) are checked
                 // for alignment here, as they must not straddle bus words.
                 if !self.lsh[l].val()
-                    & self.lane_mask.val().get_bit(l)
+                    & self.sh_lanes.val().get_bit(l)
                     & !self.sh_found.val()
                     & (self.cls.val() != class::ATOM)
                     & ((self.soff[l].val() & (self.asz.val() - 1)) != 0)
@@ -95,7 +108,7 @@ impl Sm {
         }
         self.smem.mask.next = self.sh_mask.val();
         // The bus takes the other lanes, below the first lane the SM faults.
-        self.port_mask.next = self.lane_mask.val() & !self.sh_mask.val() & self.sh_below.val();
+        self.port_mask.next = self.sh_lanes.val() & !self.sh_mask.val() & self.sh_below.val();
         self.coal.active.next = self.port_mask.val();
     }
 
@@ -360,6 +373,9 @@ impl Sm {
             } else if self.sh_mask.val() != 0 {
                 self.sm_pass.d.next = false;
                 self.n_state.next = SmState::SmemAcc;
+                if self.spipe.q.val() {
+                    self.sp_start();
+                }
             } else if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fa_one.val() {
                 self.beat_end.next = true;
             } else if self.fast.q.val() {
@@ -512,6 +528,27 @@ impl Sm {
         }
     }
 
+    /// A pipelined shared load's beat starts its pass in `BeatReq` (unless
+    /// the memory is clearing: then `SmemAcc` starts it), keeps what its
+    /// write-back needs, and moves to the next beat, whose registers are
+    /// read during the pass: its address is taken as the pass ends.
+    #[hdl_part]
+    pub(super) fn sp_start(&mut self) {
+        self.sp_mask.d.next = self.sh_mask.val();
+        self.sp_base.d.next = self.rf_base.val();
+        self.sp_fin.d.next = self.beat_last.val();
+        if !self.beat_last.val() {
+            self.n_beat.next = self.beat.q.val() + 1;
+        }
+        if !self.smem.clearing.val() {
+            self.smem.start.next = true;
+            self.sm_pass.d.next = true;
+            if self.smem.waited.val() {
+                self.c_conf.d.next = self.c_conf.q.val() + 1;
+            }
+        }
+    }
+
     /// In state `SmemAcc`.
     /// The beat's shared lanes through SharedMem: one pass per 32-bit
     /// word (an atomic: one pass), each as many cycles as its bank
@@ -525,6 +562,13 @@ impl Sm {
             self.sm_pass.d.next = true;
             for l in 0..self._lanes {
                 if self.smem.grant.val().get_bit(l) {
+                    if self.spipe.q.val() {
+                        // Pipelined: the word goes to the register now.
+                        self.mem_ldata[l].next = self.smem.rword[l].val();
+                        self.rf[l].we.next = self.f_d.val() != operand::RZ;
+                        self.rf[l].waddr.next = self.sp_base.q.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
+                        self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.sp_word[l].val());
+                    }
                     if self.cls.val() == class::ATOM {
                         self.lrd_lo.d[l].next = self.smem.aold.val();
                         self.lw0.d[l].next = self.smem.anew.val() & self.lo32.val();
@@ -547,11 +591,24 @@ impl Sm {
                 self.n_mk.next = self.mk.q.val() + 1;
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.sm_passes.val() {
                     self.n_mk.next = 0.into();
-                    self.sm_done.d.next = true;
-                    if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) {
-                        self.beat_end.next = true;
+                    if self.spipe.q.val() {
+                        // The monitor hears of the beat now; the next beat's
+                        // address is taken in this cycle (its registers were
+                        // read in the last), or the instruction commits.
+                        self.smem_done.next = true;
+                        self.smem_mask.next = self.sp_mask.q.val();
+                        if self.sp_fin.q.val() {
+                            self.beat_end.next = true;
+                        } else {
+                            self.on_beat_addr();
+                        }
                     } else {
-                        self.n_state.next = SmState::BeatWb;
+                        self.sm_done.d.next = true;
+                        if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) {
+                            self.beat_end.next = true;
+                        } else {
+                            self.n_state.next = SmState::BeatWb;
+                        }
                     }
                 }
             }

@@ -154,7 +154,7 @@ impl Sm {
             | (self.state.q.val() == SmState::BeatAddr)
             | (self.state.q.val() == SmState::BeatData)
             | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
-            | (self.state.q.val() == SmState::SmemAcc)
+            | ((self.state.q.val() == SmState::SmemAcc) & !self.sp_end.val())
             | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val())
             | ((self.state.q.val() == SmState::FastHi) & !self.commit_ld.val());
         self.pf_wait.next = (self.pf_st.q.val() == pf::TOP) | (self.pf_st.q.val() == pf::AUX) | (self.pf_st.q.val() == pf::WORD);

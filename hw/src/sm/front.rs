@@ -341,6 +341,7 @@ impl Sm {
             self.res_carry.d.next = 0.into();
             self.cc_we.d.next = false;
             self.fast.d.next = false;
+            self.spipe.d.next = false;
             self.n_state.next = SmState::Commit;
             if self.cls.val() == class::UNIMPL {
                 self.t_code.d.next = trap::UNIMPLEMENTED.into();
@@ -354,6 +355,7 @@ impl Sm {
             if (self.cls.val() == class::LD) | (self.cls.val() == class::ST) | (self.cls.val() == class::ATOM) {
                 self.n_state.next = SmState::BeatAddr;
                 self.fast.d.next = self.fa_ok.val();
+                self.spipe.d.next = self.sp_ok.val();
                 // An FP atomic add without FP units is unimplemented (where a lane executes it).
                 if (self.cls.val() == class::ATOM)
                     & (self.f_mod.val().get_bits::<4>(0) == 1)

@@ -135,6 +135,7 @@ impl Sm {
                 & ((self.words.val() == 1) | ((self.words.val() == 2) & (self.asz.val() <= self.wbytes.val())))
                 & !self.fa_hit.val()))
             & ((self.m_space.val() == space::GLOBAL) | (self.m_space.val() == space::CONST) | (self.m_space.val() == space::PARAM));
+        self.sp_ok.next = (self.cls.val() == class::LD) & (self.m_space.val() == space::SHARED) & (self.words.val() == 1);
         self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.lo32.val();
         self.e_warp.next = bit_cast::<8, 6>(self.cur.q.val());
         if (self.state.q.val() == SmState::InitWarp) | (self.state.q.val() == SmState::InitFill) {
