@@ -93,6 +93,7 @@ pub mod div;
 pub mod fdivsqrt;
 pub mod fpu;
 pub mod memories;
+pub mod pcache;
 pub mod plant;
 pub mod ram;
 pub mod reg;

@@ -261,6 +261,15 @@ impl Sm {
         // (A fast instruction's last beat waits in BeatReq for the answers.)
         if (self.lane_mask.val() == 0) & !(self.fast.q.val() & self.beat_last.val()) {
             self.beat_end.next = true;
+        } else if self.phit.q.val() {
+            // A kept parameter: no transfer; the monitor hears of it as of
+            // shared lanes (`smem_done`, in BeatWb's first cycle).
+            for l in 0..self._lanes {
+                self.lrd_lo.d[l].next = self.pcache.val.val();
+            }
+            self.sm_done.d.next = true;
+            self.sm_lanes.d.next = self.lane_mask.val();
+            self.n_state.next = SmState::BeatWb;
         } else if self.cls.val() == class::LD {
             self.n_state.next = SmState::BeatReq;
         } else {
@@ -296,7 +305,7 @@ impl Sm {
     }
 
     /// In state `BeatReq`.
-    /// The beat's bus lanes (see `wb_cyc`), then its shared lanes or write-back.
+    /// The beat's bus lanes (the module doc of `bus`), then its shared lanes or write-back.
     #[hdl_part]
     pub(super) fn on_beat_req(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
@@ -469,6 +478,16 @@ impl Sm {
         {
             self.bus_done.next = true;
             self.bus_mask.next = self.wm_runw.val();
+        }
+        // The answer to a parameter load the cache may keep: the same
+        // value on every lane.
+        if self.fa_load.val() & self.pk_look.val() {
+            self.pcache.fill.next = true;
+            for l in 0..self._lanes {
+                if self.wm_hrun.val().get_bit(l) {
+                    self.pcache.fdata.next = self.wbl.rlo[l].val();
+                }
+            }
         }
         if self.fa_load.val() {
             self.bus_done.next = true;

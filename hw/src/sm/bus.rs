@@ -1,13 +1,39 @@
-//! The Wishbone bus master (see `Sm::wb_cyc`): up to `BUS_DEPTH`
-//! transfers outstanding, one issued per cycle in `BeatReq`, answered in
-//! order, with the byte steering (`WbLanes`) and the coalescer.
+//! The Wishbone bus master: external memory through a Wishbone B4
+//! pipelined master port, `SmConfig::bus_bits` wide (`wb_dat_w`,
+//! `wb_dat_r`: 32-bit words, low first; `wb_sel`: a bit per byte), with
+//! the byte steering (`WbLanes`) and the coalescer. It issues a transfer
+//! per cycle in `BeatReq` (unless `STALL`), keeps up to [`BUS_DEPTH`]
+//! outstanding, and takes their answers in order. A
+//! beat's lanes go in lane order, consecutive lanes in one aligned bus
+//! word sharing a transfer (`coalesce`). Tags name the access:
+//!
+//! - `wb_tga_space`: the `Space` modifier of the address (0 generic);
+//! - `wb_tga_size`: bytes per lane access (every lane of a beat alike);
+//!   an access wider than the word takes several transfers, and
+//!   `wb_tga_first` marks its first;
+//! - `wb_tga_thread`, `wb_tga_lane`: the transfer's first lane's thread
+//!   in the CTA and lane in the warp (a local access is per thread, so
+//!   alone in its transfer);
+//! - `wb_tgc_atom`, `wb_tgc_op`: an atomic (`AtomOp` code), performed by
+//!   the memory: one lane per transfer, at its exact address, operands
+//!   b and c on `wb_tgd_b`, `wb_tgd_c`; the old value returns on
+//!   `wb_tgd_r` with `ACK`.
+//!
+//! `ERR` means the transfer did nothing, and the memory must answer the
+//! transfers after it in the same bus cycle (`CYC` high) with `ERR` and
+//! do nothing for them either. A transfer of one lane that ends in `ERR`
+//! faults at that lane; after one of several lanes, the master takes the
+//! remaining answers, drops `CYC` for a cycle, and issues again every
+//! lane not done, that transfer's one at a time: the fault is the lowest
+//! faulting lane's, and the lanes below it (and only those) have done
+//! their accesses, as the golden model's lane order has it.
 //!
 //! Parts of `Sm::update()` (`#[hdl_part]`): see the module doc of `sm`.
 
 use super::*;
 
 impl Sm {
-    /// The bus master (see `wb_cyc`). It acts in BeatReq: up to BUS_DEPTH
+    /// The bus master (the module doc). It acts in BeatReq: up to BUS_DEPTH
     /// transfers outstanding, one issued per cycle, answered in order.
     #[hdl_part]
     pub(super) fn bus_master(&mut self) {

@@ -144,6 +144,7 @@ impl Sm {
         self.wm_qrun.clock.next = self.clock.val();
         self.wm_qbeat.clock.next = self.clock.val();
         self.fa_adr.clock.next = self.clock.val();
+        self.pcache.clock.next = self.clock.val();
         self.ibad.clock.next = self.clock.val();
         self.stack.clock.next = self.clock.val();
         for b in 0..7 {
@@ -175,6 +176,7 @@ impl Sm {
                 13 => self.r_slots.d.next = self.host_wdata.val().get_bits::<8>(0),
                 14 => self.r_slog.d.next = self.host_wdata.val().get_bits::<8>(0),
                 15 => {
+                    self.pcache.clear.next = true;
                     self.nx_x.d.next = 0.into();
                     self.nx_y.d.next = 0.into();
                     self.nx_z.d.next = 0.into();

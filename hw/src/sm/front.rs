@@ -342,6 +342,7 @@ impl Sm {
             self.cc_we.d.next = false;
             self.fast.d.next = false;
             self.spipe.d.next = false;
+            self.phit.d.next = false;
             self.n_state.next = SmState::Commit;
             if self.cls.val() == class::UNIMPL {
                 self.t_code.d.next = trap::UNIMPLEMENTED.into();
@@ -354,8 +355,9 @@ impl Sm {
             // ld, st, atom: a beat of lanes per request; syscalls: a thread per request.
             if (self.cls.val() == class::LD) | (self.cls.val() == class::ST) | (self.cls.val() == class::ATOM) {
                 self.n_state.next = SmState::BeatAddr;
-                self.fast.d.next = self.fa_ok.val();
+                self.fast.d.next = self.fa_ok.val() & !self.pcache.hit.val();
                 self.spipe.d.next = self.sp_ok.val();
+                self.phit.d.next = self.pcache.hit.val();
                 // An FP atomic add without FP units is unimplemented (where a lane executes it).
                 if (self.cls.val() == class::ATOM)
                     & (self.f_mod.val().get_bits::<4>(0) == 1)

@@ -136,6 +136,17 @@ impl Sm {
                 & !self.fa_hit.val()))
             & ((self.m_space.val() == space::GLOBAL) | (self.m_space.val() == space::CONST) | (self.m_space.val() == space::PARAM));
         self.sp_ok.next = (self.cls.val() == class::LD) & (self.m_space.val() == space::SHARED) & (self.words.val() == 1);
+        self.pk_look.next = (self.cls.val() == class::LD)
+            & (self.m_space.val() == space::PARAM)
+            & (self.f_a.val() == operand::RZ)
+            & self.f_i.val()
+            & ((self.asz.val() == 4) | (self.asz.val() == 8));
+        self.pcache.look.next = self.pk_look.val();
+        self.pcache.addr.next = self.f_imm.val();
+        self.pcache.wide.next = self.asz.val() == 8;
+        self.pcache.clear.next = false;
+        self.pcache.fill.next = false;
+        self.pcache.fdata.next = 0.into();
         self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.lo32.val();
         self.e_warp.next = bit_cast::<8, 6>(self.cur.q.val());
         if (self.state.q.val() == SmState::InitWarp) | (self.state.q.val() == SmState::InitFill) {

@@ -29,7 +29,7 @@
 //! ```
 //!
 //! External memory is behind a Wishbone B4 pipelined bus (`wb_*`, see
-//! `wb_cyc`); system calls go on a request/response port (`mem_req`)
+//! the module doc of `bus`); system calls go on a request/response port (`mem_req`)
 //! serviced within the cycle. The RTL engine in `heddle-sim` implements
 //! both (the memory model sits behind them). Opcodes whose decode class is
 //! `UNIMPL` (FP32 and SFU opcodes without `SmConfig::fp32`, binary64 ones
@@ -76,6 +76,7 @@ mod reads;
 use crate::alu::IntAlu;
 use crate::bits::{Gather, Popc64};
 use crate::coalesce::Coalescer;
+use crate::pcache::ParamCache;
 use crate::decode::modv::{red, space, width};
 use crate::decode::{aux, class, operand, DecodeRom};
 use crate::div::Divider;
@@ -134,32 +135,7 @@ pub struct Sm {
     pub mem_rdata: Signal<In, Bits<64>>,
     pub mem_fault: Signal<In, Bit>,
     /// External memory: a Wishbone B4 pipelined master, `SmConfig::bus_bits`
-    /// wide (`wb_dat_w`, `wb_dat_r`: 32-bit words, low first; `wb_sel`: a bit
-    /// per byte). It issues a transfer per cycle (unless `STALL`), keeps up
-    /// to [`BUS_DEPTH`] outstanding, and takes their answers in order. A
-    /// beat's lanes go in lane order, consecutive lanes in one aligned bus
-    /// word sharing a transfer (`coalesce`). Tags name the access:
-    ///
-    /// - `wb_tga_space`: the `Space` modifier of the address (0 generic);
-    /// - `wb_tga_size`: bytes per lane access (every lane of a beat alike);
-    ///   an access wider than the word takes several transfers, and
-    ///   `wb_tga_first` marks its first;
-    /// - `wb_tga_thread`, `wb_tga_lane`: the transfer's first lane's thread
-    ///   in the CTA and lane in the warp (a local access is per thread, so
-    ///   alone in its transfer);
-    /// - `wb_tgc_atom`, `wb_tgc_op`: an atomic (`AtomOp` code), performed by
-    ///   the memory: one lane per transfer, at its exact address, operands
-    ///   b and c on `wb_tgd_b`, `wb_tgd_c`; the old value returns on
-    ///   `wb_tgd_r` with `ACK`.
-    ///
-    /// `ERR` means the transfer did nothing, and the memory must answer the
-    /// transfers after it in the same bus cycle (`CYC` high) with `ERR` and
-    /// do nothing for them either. A transfer of one lane that ends in `ERR`
-    /// faults at that lane; after one of several lanes, the master takes the
-    /// remaining answers, drops `CYC` for a cycle, and issues again every
-    /// lane not done, that transfer's one at a time: the fault is the lowest
-    /// faulting lane's, and the lanes below it (and only those) have done
-    /// their accesses, as the golden model's lane order has it.
+    /// wide; its transfers, tags and `ERR` rule are in the module doc of `bus`.
     pub wb_cyc: Signal<Out, Bit>,
     pub wb_stb: Signal<Out, Bit>,
     pub wb_we: Signal<Out, Bit>,
@@ -413,6 +389,11 @@ pub struct Sm {
     sp_base: Reg<Bits<ADDR_BITS>>,
     sp_fin: Reg<Bit>,
     sp_ok: Signal<Local, Bit>,
+    /// Kernel parameters kept on chip (`pcache`): the load's words are held
+    /// (`BeatAddr` takes them); it may be answered or fill.
+    pcache: ParamCache,
+    phit: Reg<Bit>,
+    pk_look: Signal<Local, Bit>,
     sp_end: Signal<Local, Bit>,
     sh_lanes: Signal<Local, Bits<32>>,
     sp_word: Vec<Signal<Local, Bits<64>>>,
@@ -908,7 +889,7 @@ impl Logic for Sm {
             res_pred, su_on, su_lane, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count, bk, bw,
             r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth, t_code,
             t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh, wm_qt,
-            wm_drain, wm_single, wm_rep, port_a, port_b, port_c, fast, spipe, sp_mask, sp_base, sp_fin
+            wm_drain, wm_single, wm_rep, port_a, port_b, port_c, fast, spipe, sp_mask, sp_base, sp_fin, phit
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
