@@ -153,6 +153,7 @@ impl Sm {
         self.carry.clock.next = self.clock.val();
         self.exited.clock.next = self.clock.val();
         self.cycles.d.next = self.cycles.q.val() + 1;
+        self.init_tids();
     }
 
     /// In state `Idle`.
@@ -249,8 +250,11 @@ impl Sm {
             self.n_state.next = SmState::InitFill;
         }
         if self.init_k.q.val() < 7 {
+            // Every predicate RAM at once: then the warp's other state.
             self.pw_we.next = true;
+            self.pw_all.next = true;
             self.pw_data.next = 0.into();
+            self.init_k.d.next = 7.into();
         } else {
             for w in 0..self._warps {
                 if self.index[w].val() == self.init_w.q.val() {
@@ -303,9 +307,70 @@ impl Sm {
 
     /// In state `InitThread`.
     /// Thread init_t: warp init_t / ws, thread in warp mt, its packed tid.
+    /// A CTA at least `lanes` threads wide in x does a beat of threads a
+    /// cycle: the x of each lane's thread wraps at most once.
     #[hdl_part]
     pub(super) fn on_init_thread(&mut self) {
         self.n_cur.next = bit_cast::<6, 8>(self.i_base.val()) + bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
+        if self.it_beat.val() {
+            self.on_init_beat();
+        } else {
+            self.on_init_one();
+        }
+    }
+
+    /// The tids of a beat of threads from lane 0's (`tid_x`, `tid_y`,
+    /// `tid_z`): lane l's x is lane 0's + l, wrapped once (a CTA at least
+    /// `lanes` threads wide in x, `it_beat`).
+    #[hdl_part]
+    pub(super) fn init_tids(&mut self) {
+        self.it_beat.next = self.r_block_x.q.val() >= bit_cast::<32, 8>(self.lanes.val());
+        self.it_y.next = self.tid_y.q.val() + 1;
+        self.it_z.next = self.tid_z.q.val();
+        if bit_cast::<32, 11>(self.tid_y.q.val() + 1) == self.r_block_y.q.val() {
+            self.it_y.next = 0.into();
+            self.it_z.next = self.tid_z.q.val() + 1;
+        }
+        for l in 0..self._lanes {
+            self.it_x[l].next = self.tid_x.q.val() + bit_cast::<11, 8>(self.index[l].val());
+            self.it_tid[l].next = (bit_cast::<32, 7>(self.tid_z.q.val()) << 22)
+                | (bit_cast::<32, 11>(self.tid_y.q.val()) << 11)
+                | bit_cast::<32, 11>(self.it_x[l].val());
+            if bit_cast::<32, 11>(self.it_x[l].val()) >= self.r_block_x.q.val() {
+                self.it_tid[l].next = (bit_cast::<32, 7>(self.it_z.val()) << 22)
+                    | (bit_cast::<32, 11>(self.it_y.val()) << 11)
+                    | bit_cast::<32, 11>(self.it_x[l].val() - self.r_block_x.q.val().get_bits::<11>(0));
+            }
+        }
+    }
+
+    /// `InitThread` a beat at a time: each lane's thread's tid, then lane 0's
+    /// of the next beat.
+    #[hdl_part]
+    pub(super) fn on_init_beat(&mut self) {
+        for l in 0..self._lanes {
+            self.tids[l].we.next = true;
+            self.tids[l].waddr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
+                + bit_cast::<ADDR_BITS, 8>(self.i_base.val()))
+                << self.beat_bits.val())
+                | bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val());
+            self.tids[l].wdata.next = self.it_tid[l].val();
+        }
+        self.init_t.d.next = self.init_t.q.val() + bit_cast::<16, 8>(self.lanes.val());
+        self.tid_x.d.next = self.tid_x.q.val() + bit_cast::<11, 8>(self.lanes.val());
+        if bit_cast::<32, 11>(self.tid_x.q.val() + bit_cast::<11, 8>(self.lanes.val())) >= self.r_block_x.q.val() {
+            self.tid_x.d.next = self.tid_x.q.val() + bit_cast::<11, 8>(self.lanes.val()) - self.r_block_x.q.val().get_bits::<11>(0);
+            self.tid_y.d.next = self.it_y.val();
+            self.tid_z.d.next = self.it_z.val();
+        }
+        if bit_cast::<32, 16>(self.init_t.q.val() + bit_cast::<16, 8>(self.lanes.val())) >= self.r_nthreads.q.val() {
+            self.n_state.next = SmState::Sched;
+        }
+    }
+
+    /// `InitThread` a thread at a time.
+    #[hdl_part]
+    pub(super) fn on_init_one(&mut self) {
         for l in 0..self._lanes {
             if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
                 self.tids[l].we.next = true;

@@ -435,6 +435,7 @@ impl Sm {
             self.ibad.wdata.next = 1.into();
         }
         self.pw_we.next = false;
+        self.pw_all.next = false;
         self.pw_warp.next = bit_cast::<8, 6>(self.cur.q.val());
         self.pw_idx.next = bit_cast::<8, 3>(self.pd.val());
         self.pw_data.next = 0.into();

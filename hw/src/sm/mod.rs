@@ -254,6 +254,13 @@ pub struct Sm {
     tid_x: Reg<Bits<11>>,
     tid_y: Reg<Bits<11>>,
     tid_z: Reg<Bits<7>>,
+    /// `InitThread` a beat a cycle: lane 0's y, z after an x wrap; each
+    /// lane's thread's x and packed tid.
+    it_beat: Signal<Local, Bit>,
+    it_y: Signal<Local, Bits<11>>,
+    it_z: Signal<Local, Bits<7>>,
+    it_x: Vec<Signal<Local, Bits<11>>>,
+    it_tid: Vec<Signal<Local, Bits<32>>>,
     w_live: Reg<Bits<64>>,
     w_wait: Reg<Bits<64>>,
     last: Reg<Bits<6>>,
@@ -389,6 +396,8 @@ pub struct Sm {
     sp_base: Reg<Bits<ADDR_BITS>>,
     sp_fin: Reg<Bit>,
     sp_ok: Signal<Local, Bit>,
+    /// `InitWarp` writes every predicate RAM.
+    pw_all: Signal<Local, Bit>,
     /// Kernel parameters kept on chip (`pcache`): the load's words are held
     /// (`BeatAddr` takes them); it may be answered or fill.
     pcache: ParamCache,

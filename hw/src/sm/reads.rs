@@ -102,7 +102,7 @@ impl Sm {
             self.preds[b].raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_pr_warp.val());
             self.preds[b].waddr.next = bit_cast::<ADDR_BITS, 8>(self.pw_warp.val());
             self.preds[b].wdata.next = self.pw_data.val();
-            self.preds[b].we.next = self.pw_we.val() & (self.pw_idx.val() == self.index[b].val());
+            self.preds[b].we.next = self.pw_we.val() & ((self.pw_idx.val() == self.index[b].val()) | self.pw_all.val());
         }
         self.bar_ae.raddr.next = self.n_b_sel.val();
         self.bar_cr.raddr.next = self.n_b_sel.val();
