@@ -98,15 +98,15 @@ fn rtl_benchmark_smoke_run() {
         })
         .collect();
     let want = [
-        ["tiny", "alu", "2655", "0.576"],
-        ["tiny", "istream", "895", "0.286"],
-        ["tiny", "diverge", "2398", "0.435"],
-        ["tiny", "reduce", "3227", "0.238"],
-        ["default", "alu", "6727", "0.909"],
-        ["default", "fma", "5511", "0.888"],
-        ["default", "istream", "2438", "0.420"],
-        ["default", "diverge", "8286", "0.504"],
-        ["default", "reduce", "9533", "0.443"],
+        ["tiny", "alu", "2601", "0.587"],
+        ["tiny", "istream", "778", "0.329"],
+        ["tiny", "diverge", "2344", "0.445"],
+        ["tiny", "reduce", "3022", "0.254"],
+        ["default", "alu", "6441", "0.949"],
+        ["default", "fma", "5225", "0.937"],
+        ["default", "istream", "1849", "0.554"],
+        ["default", "diverge", "8000", "0.522"],
+        ["default", "reduce", "8588", "0.492"],
     ];
     assert_eq!(rows, want, "{out}");
 }
