@@ -89,6 +89,9 @@ impl SmConfig {
         for (name, bits) in [("bar_ae", 64), ("bar_cr", 64), ("bar_tag", 16)] {
             add(format!("top${name}"), self.barrier_words(), bits, Registered);
         }
+        for half in ["even", "odd"] {
+            add(format!("top$pcache${half}"), crate::pcache::PARAM_WORDS / 2, 32, Registered);
+        }
         for (name, bits) in [("pcrpc", 64), ("emask", 64), ("ecall", 1)] {
             add(format!("top$stack${name}"), self.stack_entries(), bits, Registered);
         }

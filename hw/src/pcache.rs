@@ -13,17 +13,21 @@
 //!
 //! The parameter space is read-only during a launch (a store to it traps
 //! before it reaches the bus), so a kept word never goes stale: `clear`,
-//! at a launch's start, empties the cache. Lookup is combinational on the
-//! address; a fill is taken at the clock edge. The words are flip-flops
-//! (16 x 32 bits): the lookup is in the cycle that dispatches the load.
+//! at a launch's start, empties the cache.
+//!
+//! The words are two RAMs read synchronously (block or distributed RAM):
+//! the even words and the odd ones, so an 8-byte parameter is one read of
+//! each. Their read address is the next cycle's instruction's (`raddr`,
+//! its immediate), so `val` is there from the cycle the load is
+//! dispatched in, and stays while the instruction does. `hit` is
+//! combinational, from the valid bits (flip-flops).
 
-use crate::reg::{Reg, Regs};
+use crate::ram::{SyncRam, ADDR_BITS};
+use crate::reg::Reg;
 use rust_hdl::prelude::*;
 
-/// Words kept: parameters in the first 64 bytes of the parameter space
-/// (`update()` loops over them as `0..16`).
+/// Words kept: parameters in the first 64 bytes of the parameter space.
 pub const PARAM_WORDS: usize = 16;
-const _: () = assert!(PARAM_WORDS == 16);
 
 #[derive(LogicBlock)]
 pub struct ParamCache {
@@ -34,21 +38,21 @@ pub struct ParamCache {
     pub look: Signal<In, Bit>,
     pub addr: Signal<In, Bits<32>>,
     pub wide: Signal<In, Bit>,
+    /// The byte address of the next cycle's load (its words are read out then).
+    pub raddr: Signal<In, Bits<32>>,
     pub hit: Signal<Out, Bit>,
     pub val: Signal<Out, Bits<64>>,
     /// The load's answer is `fdata` (keep it).
     pub fill: Signal<In, Bit>,
     pub fdata: Signal<In, Bits<64>>,
-    words: Regs<Bits<32>>,
+    even: SyncRam<32>,
+    odd: SyncRam<32>,
     valid: Reg<Bits<PARAM_WORDS>>,
     /// The address is aligned and within the kept words; its first word;
     /// the valid bits it needs.
     fits: Signal<Local, Bit>,
     wi: Signal<Local, Bits<32>>,
     need: Signal<Local, Bits<PARAM_WORDS>>,
-    lo: Signal<Local, Bits<32>>,
-    hi: Signal<Local, Bits<32>>,
-    index: Vec<Constant<Bits<32>>>,
     n_words: Constant<Bits<32>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
@@ -62,18 +66,17 @@ impl Default for ParamCache {
             look: Default::default(),
             addr: Default::default(),
             wide: Default::default(),
+            raddr: Default::default(),
             hit: Default::default(),
             val: Default::default(),
             fill: Default::default(),
             fdata: Default::default(),
-            words: Regs::new(PARAM_WORDS),
+            even: SyncRam::new(PARAM_WORDS / 2),
+            odd: SyncRam::new(PARAM_WORDS / 2),
             valid: Default::default(),
             fits: Default::default(),
             wi: Default::default(),
             need: Default::default(),
-            lo: Default::default(),
-            hi: Default::default(),
-            index: (0..PARAM_WORDS as u64).map(|i| Constant::new(i.into())).collect(),
             n_words: Constant::new((PARAM_WORDS as u64).into()),
             _ran: Gate::default(),
         }
@@ -84,9 +87,8 @@ impl Logic for ParamCache {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, valid);
-        self.words.clock.next = self.clock.val();
-        #[hdl_hold]
-        self.words.hold();
+        self.even.clock.next = self.clock.val();
+        self.odd.clock.next = self.clock.val();
         self.wi.next = self.addr.val() >> 2;
         self.fits.next = (self.wi.val() < self.n_words.val()) & (self.addr.val().get_bits::<2>(0) == 0);
         self.need.next = bits::<PARAM_WORDS>(1) << self.wi.val();
@@ -94,30 +96,29 @@ impl Logic for ParamCache {
             self.fits.next = self.fits.val() & !self.addr.val().get_bit(2);
             self.need.next = self.need.val() | (self.need.val() << 1);
         }
-        self.lo.next = 0.into();
-        self.hi.next = 0.into();
-        for i in 0..16 {
-            if self.wi.val() == self.index[i].val() {
-                self.lo.next = self.words.q[i].val();
-            }
-            if (self.wi.val() + 1) == self.index[i].val() {
-                self.hi.next = self.words.q[i].val();
-            }
-            if self.look.val() & self.fits.val() & self.fill.val() {
-                if self.wi.val() == self.index[i].val() {
-                    self.words.d[i].next = self.fdata.val().get_bits::<32>(0);
-                }
-                if self.wide.val() & ((self.wi.val() + 1) == self.index[i].val()) {
-                    self.words.d[i].next = self.fdata.val().get_bits::<32>(32);
-                }
-            }
-        }
         self.hit.next = self.look.val() & self.fits.val() & ((self.valid.q.val() & self.need.val()) == self.need.val());
-        self.val.next = bit_cast::<64, 32>(self.lo.val());
-        if self.wide.val() {
-            self.val.next = (bit_cast::<64, 32>(self.hi.val()) << 32) | bit_cast::<64, 32>(self.lo.val());
+        // Word w is in RAM w & 1, at w >> 1.
+        self.even.raddr.next = bit_cast::<ADDR_BITS, 32>(self.raddr.val() >> 3);
+        self.odd.raddr.next = bit_cast::<ADDR_BITS, 32>(self.raddr.val() >> 3);
+        self.val.next = bit_cast::<64, 32>(self.even.rdata.val());
+        if self.wi.val().get_bit(0) {
+            self.val.next = bit_cast::<64, 32>(self.odd.rdata.val());
         }
+        if self.wide.val() {
+            self.val.next = (bit_cast::<64, 32>(self.odd.rdata.val()) << 32) | bit_cast::<64, 32>(self.even.rdata.val());
+        }
+        self.even.waddr.next = bit_cast::<ADDR_BITS, 32>(self.wi.val() >> 1);
+        self.odd.waddr.next = bit_cast::<ADDR_BITS, 32>(self.wi.val() >> 1);
+        self.even.wdata.next = self.fdata.val().get_bits::<32>(0);
+        self.odd.wdata.next = self.fdata.val().get_bits::<32>(0);
+        if self.wide.val() {
+            self.odd.wdata.next = self.fdata.val().get_bits::<32>(32);
+        }
+        self.even.we.next = false;
+        self.odd.we.next = false;
         if self.look.val() & self.fits.val() & self.fill.val() {
+            self.even.we.next = self.wide.val() | !self.wi.val().get_bit(0);
+            self.odd.we.next = self.wide.val() | self.wi.val().get_bit(0);
             self.valid.d.next = self.valid.q.val() | self.need.val();
         }
         if self.clear.val() {

@@ -104,6 +104,7 @@ impl Sm {
             self.preds[b].wdata.next = self.pw_data.val();
             self.preds[b].we.next = self.pw_we.val() & ((self.pw_idx.val() == self.index[b].val()) | self.pw_all.val());
         }
+        self.pcache.raddr.next = self.n_ir.val().get_bits::<32>(32);
         self.bar_ae.raddr.next = self.n_b_sel.val();
         self.bar_cr.raddr.next = self.n_b_sel.val();
         self.bar_tag.raddr.next = self.n_b_sel.val();
