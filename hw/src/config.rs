@@ -38,8 +38,8 @@ pub struct SmConfig {
     pub int_div: bool,
     /// The lanes' 64 x 64-bit multipliers are present (`mul64`: twelve of a
     /// lane ALU's sixteen 18 x 18 DSP blocks). Without them `mul64` traps as
-    /// not implemented, and the compiler builds 64-bit products from 32-bit
-    /// multiplies (`mul.hi` of 64-bit operands it cannot compile).
+    /// not implemented, and the compiler builds 64-bit products, low and
+    /// high halves, from 32-bit multiplies.
     #[serde(default = "yes")]
     pub mul64: bool,
     /// The lanes' 64-bit shifters are present (`shl64`, `shr64`). Without
@@ -129,7 +129,9 @@ impl SmConfig {
     /// words never conflict; 32 banks made the crossbar three times the
     /// size and saved cycles in one corpus kernel (`docs/fpga.md`).
     /// FP32 and FP64 (the corpus has binary64 kernels; a shared, iterative
-    /// FP64 unit is issue 21's plan).
+    /// FP64 unit is issue 21's plan). No 64-bit multipliers or shifters in
+    /// the lanes (`mul64`, `shift64`): the compiler builds those from 32-bit
+    /// instructions, and the lanes need 4 DSP blocks each instead of 16.
     pub fn default_config() -> SmConfig {
         SmConfig {
             lanes: 8,
@@ -145,8 +147,8 @@ impl SmConfig {
             fp32: true,
             fp64: true,
             int_div: true,
-            mul64: true,
-            shift64: true,
+            mul64: false,
+            shift64: false,
             bus_bits: 256,
             instruction_budget: 1_000_000_000,
             imem_words: 4096,

@@ -383,9 +383,10 @@ impl Sel<'_> {
                 }
                 self.op(Opcode::Mul64, &[(ModKind::Hi, hi as u32), Sign::of(signed).pair()], Loc::R(p), x, Src::Loc(y), Loc::None);
             } else if hi {
-                return Err(format!(
-                    "`{op}.hi` of 64-bit operands needs the 64-bit multiplier (`mul64`), which this SM configuration lacks"
-                ));
+                let (lo, high) = self.mulhi64_from_32(x, y, signed);
+                self.define(p);
+                self.mov(Loc::Half(p, 0), Src::Loc(lo));
+                self.mov(Loc::Half(p, 1), Src::Loc(high));
             } else {
                 let (lo, high) = self.mul64_from_32(x, y);
                 self.define(p);
@@ -476,6 +477,54 @@ impl Sel<'_> {
         self.op(Opcode::Mad, &[], Loc::R(high), x1, Src::Loc(y0), Loc::R(u));
         self.op(Opcode::Mul, &[], Loc::R(lo), x0, Src::Loc(y0), Loc::None);
         (Loc::R(lo), Loc::R(high))
+    }
+
+    /// The high 64 bits of the 128-bit x * y (register pairs) from 32-bit
+    /// multiplies, for an SM without `mul64`: the four partial products'
+    /// words summed with carries (word 1's carries into word 2, word 2's
+    /// into word 3); signed, less y where x is negative and less x where y
+    /// is (the two's-complement correction of an unsigned product). Returns
+    /// the (low, high) words, in new registers.
+    fn mulhi64_from_32(&mut self, x: Loc, y: Loc, signed: bool) -> (Loc, Loc) {
+        let (Loc::R(x), Loc::R(y)) = (x, y) else { unreachable!("src64 gives register pairs") };
+        let (x0, x1, y0, y1) = (Loc::Half(x, 0), Loc::Half(x, 1), Loc::Half(y, 0), Loc::Half(y, 1));
+        let hi = [(ModKind::Hi, 1)];
+        let prod = |s: &mut Self, m: &[(ModKind, u32)], a: Loc, b: Loc| {
+            let t = s.v1();
+            s.op(Opcode::Mul, m, Loc::R(t), a, Src::Loc(b), Loc::None);
+            Loc::R(t)
+        };
+        let p00h = prod(self, &hi, x0, y0);
+        let p01l = prod(self, &[], x0, y1);
+        let p10l = prod(self, &[], x1, y0);
+        let p01h = prod(self, &hi, x0, y1);
+        let p10h = prod(self, &hi, x1, y0);
+        let p11l = prod(self, &[], x1, y1);
+        let p11h = prod(self, &hi, x1, y1);
+        let (cc, x_cc, x_only) = ([(ModKind::Cc, 1)], [(ModKind::Cc, 1), (ModKind::X, 1)], [(ModKind::X, 1)]);
+        // Word 1 is p00h + p01l + p10l; each of its two carries goes up.
+        let (w1, w2, w3) = (self.v1(), self.v1(), self.v1());
+        self.op(Opcode::Add, &cc, Loc::R(w1), p00h, Src::Loc(p01l), Loc::None);
+        self.op(Opcode::Add, &x_cc, Loc::R(w2), p11l, Src::Loc(p01h), Loc::None);
+        self.op(Opcode::Add, &x_only, Loc::R(w3), p11h, Src::Imm(0), Loc::None);
+        let (v1, v2, v3) = (self.v1(), self.v1(), self.v1());
+        self.op(Opcode::Add, &cc, Loc::R(v1), Loc::R(w1), Src::Loc(p10l), Loc::None);
+        self.op(Opcode::Add, &x_cc, Loc::R(v2), Loc::R(w2), Src::Loc(p10h), Loc::None);
+        self.op(Opcode::Add, &x_only, Loc::R(v3), Loc::R(w3), Src::Imm(0), Loc::None);
+        let (mut lo, mut high) = (Loc::R(v2), Loc::R(v3));
+        if signed {
+            for ((s0, s1), sign) in [((y0, y1), x1), ((x0, x1), y1)] {
+                let m = self.v1();
+                self.op(Opcode::Shr, &[(ModKind::Sign, 1)], Loc::R(m), sign, Src::Imm(31), Loc::None);
+                let (a0, a1, d0, d1) = (self.v1(), self.v1(), self.v1(), self.v1());
+                self.op(Opcode::And, &[], Loc::R(a0), s0, Src::Loc(Loc::R(m)), Loc::None);
+                self.op(Opcode::And, &[], Loc::R(a1), s1, Src::Loc(Loc::R(m)), Loc::None);
+                self.op(Opcode::Sub, &cc, Loc::R(d0), lo, Src::Loc(Loc::R(a0)), Loc::None);
+                self.op(Opcode::Sub, &x_only, Loc::R(d1), high, Src::Loc(Loc::R(a1)), Loc::None);
+                (lo, high) = (Loc::R(d0), Loc::R(d1));
+            }
+        }
+        (lo, high)
     }
 
     pub(super) fn setp(&mut self, i: &Inst) -> R<()> {
