@@ -319,11 +319,17 @@ impl Sm {
         }
     }
 
-    /// The tids of a beat of threads from lane 0's (`tid_x`, `tid_y`,
-    /// `tid_z`): lane l's x is lane 0's + l, wrapped once (a CTA at least
-    /// `lanes` threads wide in x, `it_beat`).
+    /// `InitThread`'s `tids` word (`it_addr`), and the tids of a beat of
+    /// threads from lane 0's (`tid_x`, `tid_y`, `tid_z`): lane l's x is
+    /// lane 0's + l, wrapped once (a CTA at least `lanes` threads wide in
+    /// x, `it_beat`).
     #[hdl_part]
     pub(super) fn init_tids(&mut self) {
+        // Thread init_t's word: its warp's, at its beat.
+        self.it_addr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
+            + bit_cast::<ADDR_BITS, 8>(self.i_base.val()))
+            << self.beat_bits.val())
+            | bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val());
         self.it_beat.next = self.r_block_x.q.val() >= bit_cast::<32, 8>(self.lanes.val());
         self.it_y.next = self.tid_y.q.val() + 1;
         self.it_z.next = self.tid_z.q.val();
@@ -350,10 +356,7 @@ impl Sm {
     pub(super) fn on_init_beat(&mut self) {
         for l in 0..self._lanes {
             self.tids[l].we.next = true;
-            self.tids[l].waddr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
-                + bit_cast::<ADDR_BITS, 8>(self.i_base.val()))
-                << self.beat_bits.val())
-                | bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val());
+            self.tids[l].waddr.next = self.it_addr.val();
             self.tids[l].wdata.next = self.it_tid[l].val();
         }
         self.init_t.d.next = self.init_t.q.val() + bit_cast::<16, 8>(self.lanes.val());
@@ -375,10 +378,7 @@ impl Sm {
             if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
                 self.tids[l].we.next = true;
             }
-            self.tids[l].waddr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
-                + bit_cast::<ADDR_BITS, 8>(self.i_base.val()))
-                << self.beat_bits.val())
-                | bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val());
+            self.tids[l].waddr.next = self.it_addr.val();
             self.tids[l].wdata.next = (bit_cast::<32, 7>(self.tid_z.q.val()) << 22)
                 | (bit_cast::<32, 11>(self.tid_y.q.val()) << 11)
                 | bit_cast::<32, 11>(self.tid_x.q.val());

@@ -257,6 +257,7 @@ pub struct Sm {
     /// `InitThread` a beat a cycle: lane 0's y, z after an x wrap; each
     /// lane's thread's x and packed tid.
     it_beat: Signal<Local, Bit>,
+    it_addr: Signal<Local, Bits<ADDR_BITS>>,
     it_y: Signal<Local, Bits<11>>,
     it_z: Signal<Local, Bits<7>>,
     it_x: Vec<Signal<Local, Bits<11>>>,

@@ -239,6 +239,7 @@ impl Sm {
             sp_ok: Default::default(),
             pw_all: Default::default(),
             it_beat: Default::default(),
+            it_addr: Default::default(),
             it_y: Default::default(),
             it_z: Default::default(),
             it_x: (0..lanes).map(|_| Default::default()).collect(),
