@@ -231,7 +231,6 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_beat_addr(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.n_mt.next = self.beat_base.val();
         self.n_mk.next = 0.into();
         self.wm_go.d.next = false;
         self.wm_single.d.next = false;
@@ -243,10 +242,8 @@ impl Sm {
             self.wm_qh.d.next = 0.into();
             self.wm_qt.d.next = 0.into();
         }
+        self.beat_lanes();
         for l in 0..self._lanes {
-            self.lrd_lo.d[l].next = 0.into();
-            self.lrd_hi.d[l].next = 0.into();
-            self.ladr.d[l].next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
             if self.cls.val() == class::ATOM {
                 self.ladr.d[l].next = self.va[l].val();
             }
@@ -274,6 +271,33 @@ impl Sm {
             self.n_state.next = SmState::BeatReq;
         } else {
             self.n_state.next = SmState::BeatData;
+        }
+    }
+
+    /// A beat's lanes: each one's address (a + b or a + imm), its loaded
+    /// data cleared.
+    #[hdl_part]
+    pub(super) fn beat_lanes(&mut self) {
+        self.n_mt.next = self.beat_base.val();
+        for l in 0..self._lanes {
+            self.lrd_lo.d[l].next = 0.into();
+            self.lrd_hi.d[l].next = 0.into();
+            self.ladr.d[l].next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
+        }
+    }
+
+    /// A pipelined shared load's next beat, in its last pass's last cycle:
+    /// `BeatAddr`'s work for a load from shared memory (a beat with no
+    /// executing lane is skipped).
+    #[hdl_part]
+    pub(super) fn sp_next_beat(&mut self) {
+        self.wm_go.d.next = false;
+        self.wm_single.d.next = false;
+        self.beat_lanes();
+        if self.lane_mask.val() == 0 {
+            self.beat_end.next = true;
+        } else {
+            self.n_state.next = SmState::BeatReq;
         }
     }
 
@@ -619,7 +643,7 @@ impl Sm {
                         if self.sp_fin.q.val() {
                             self.beat_end.next = true;
                         } else {
-                            self.on_beat_addr();
+                            self.sp_next_beat();
                         }
                     } else {
                         self.sm_done.d.next = true;
