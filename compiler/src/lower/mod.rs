@@ -129,7 +129,7 @@ pub struct Options {
     pub check_alloc: bool,
     /// The SM has the 64-bit multiplier (`SmConfig::mul64`). Without it the
     /// low 64 bits of a 64-bit product are four 32-bit multiplies, and the
-    /// high 64 (`mul.hi`/`mad.hi` of 64-bit operands) eight, summed with
+    /// high 64 (`mul.hi`/`mad.hi` of 64-bit operands) seven, summed with
     /// carries.
     pub mul64: bool,
     /// The SM has the 64-bit shifter (`SmConfig::shift64`). Without it 64-bit
