@@ -248,9 +248,11 @@ impl Sm {
                 self.ladr.d[l].next = self.va[l].val();
             }
             if self.fast.q.val() {
-                for e in 0..self._ws {
-                    if (self.beat_base64.val() + self.index64[l].val()) == self.index64[e].val() {
-                        self.fa_adr.d[e].next = bit_cast::<32, 64>(self.va[l].val() + self.lane_b[l].val());
+                for n in self._lanes..(self._lanes + 1) {
+                    for b in 0..self._beats {
+                        if self.cur_beat.val() == self.index[b].val() {
+                            self.fa_adr.d[b * n + l].next = bit_cast::<32, 64>(self.va[l].val() + self.lane_b[l].val());
+                        }
                     }
                 }
             }
@@ -449,9 +451,11 @@ impl Sm {
     pub(super) fn on_fast_hi(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
         for l in 0..self._lanes {
-            for e in 0..self._ws {
-                if (self.beat_base64.val() + self.index64[l].val()) == self.index64[e].val() {
-                    self.fa_hi[l].next = self.fa_adr.q[e].val();
+            for n in self._lanes..(self._lanes + 1) {
+                for b in 0..self._beats {
+                    if self.cur_beat.val() == self.index[b].val() {
+                        self.fa_hi[l].next = self.fa_adr.q[b * n + l].val();
+                    }
                 }
             }
             self.rf[l].we.next = self.beat_exec.val().get_bit(l) & ((self.f_d.val() + 1) != operand::RZ);
@@ -523,9 +527,11 @@ impl Sm {
             self.fa_hi[l].next = 0.into();
             self.fa_ladr[l].next = 0.into();
             if self.fa_load.val() {
-                for e in 0..self._ws {
-                    if (self.fa_hbase64.val() + self.index64[l].val()) == self.index64[e].val() {
-                        self.fa_ladr[l].next = self.fa_adr.q[e].val();
+                for n in self._lanes..(self._lanes + 1) {
+                    for b in 0..self._beats {
+                        if self.wm_hbeat.val() == self.index[b].val() {
+                            self.fa_ladr[l].next = self.fa_adr.q[b * n + l].val();
+                        }
                     }
                 }
             }
@@ -550,9 +556,11 @@ impl Sm {
                     | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
                 self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.fa_word[l].val());
                 if self.words.val() == 2 {
-                    for e in 0..self._ws {
-                        if (self.fa_hbase64.val() + self.index64[l].val()) == self.index64[e].val() {
-                            self.fa_adr.d[e].next = bit_cast::<32, 64>(self.wbl.rlo[l].val() >> 32);
+                    for n in self._lanes..(self._lanes + 1) {
+                        for b in 0..self._beats {
+                            if self.wm_hbeat.val() == self.index[b].val() {
+                                self.fa_adr.d[b * n + l].next = bit_cast::<32, 64>(self.wbl.rlo[l].val() >> 32);
+                            }
                         }
                     }
                 }

@@ -26,7 +26,15 @@ impl Sm {
         if self.state.q.val() == SmState::InitThread {
             self.e_slot.next = self.slot.q.val();
         }
-        self.slot_w.next = !bits::<64>(0) >> (self.w64.val() - (bits::<64>(1) << self.r_slog.q.val()));
+        // A slot is busy while any of its warps is live.
+        self.slot_busy.next = 0.into();
+        for s in 0..self._ctas {
+            for w in 0..self._warps {
+                if self.w_live.q.val().get_bit(w) & ((self.index[w].val() >> self.r_slog.q.val()) == self.index[s].val()) {
+                    self.slot_busy.next = self.slot_busy.val() | (bits::<64>(1) << self.index64[s].val());
+                }
+            }
+        }
         // Set in one state only: a default everywhere else, so that it is wiring and not a latch.
         for l in 0..self._lanes {
             self.lrd_word[l].next = 0.into();
@@ -50,7 +58,7 @@ impl Sm {
             }
             if !self.f_any.val()
                 & (self.index[s].val() < self.r_slots.q.val())
-                & ((self.w_live.q.val() & (self.slot_w.val() << (self.index[s].val() << self.r_slog.q.val()))) == 0)
+                & !self.slot_busy.val().get_bit(s)
             {
                 self.f_any.next = true;
                 self.f_slot.next = self.index[s].val();

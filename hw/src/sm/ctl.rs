@@ -142,7 +142,7 @@ impl Sm {
         self.c_exec.d.next = self.c_exec.q.val() + 1;
         for l in 0..self._lanes {
             self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
-            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.sh_val[l].val() & self.lo32.val());
+            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 32>(self.sh_val[l].val());
         }
         self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
         self.n_beat.next = self.beat.q.val() + 1;
@@ -191,7 +191,7 @@ impl Sm {
                 self.n_state.next = SmState::Commit;
             } else {
                 self.stack.cmd.next = stack::CMD_PUSHCALL.into();
-                self.stack.target.next = self.cl_val.val().get_bits::<32>(0);
+                self.stack.target.next = self.cl_val.val();
                 self.stack.mask.next = self.gcall.placed.val();
                 self.stack.start.next = true;
                 self.res_pred.d.next = self.res_pred.q.val() & !(bits::<64>(1) << self.cl_h.val());

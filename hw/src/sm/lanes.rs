@@ -280,6 +280,38 @@ impl Sm {
                 }
             }
         }
+        // Special registers the warp shares (per-thread ones in the loop below).
+        self.s2u.next = 0.into();
+        if self.cls.val() == class::S2R {
+            match self.f_a.val().index() {
+                3 => self.s2u.next = self.r_block_x.q.val(),
+                4 => self.s2u.next = self.r_block_y.q.val(),
+                5 => self.s2u.next = self.r_block_z.q.val(),
+                6 => self.s2u.next = self.c_x.val(),
+                7 => self.s2u.next = self.c_y.val(),
+                8 => self.s2u.next = self.c_z.val(),
+                9 => self.s2u.next = self.r_grid_x.q.val(),
+                10 => self.s2u.next = self.r_grid_y.q.val(),
+                11 => self.s2u.next = self.r_grid_z.q.val(),
+                13 => self.s2u.next = bit_cast::<32, 8>(bit_cast::<8, 6>(self.cur.q.val()) - self.c_base.val()),
+                14 => self.s2u.next = self.r_nwarps.q.val(),
+                16 => self.s2u.next = 1.into(),
+                17 => self.s2u.next = self.r_gridid.q.val(),
+                18 => self.s2u.next = self.cycles.q.val().get_bits::<32>(0),
+                19 => self.s2u.next = self.cycles.q.val().get_bits::<32>(32),
+                25 => self.s2u.next = self.active.q.val().get_bits::<32>(0),
+                26 => self.s2u.next = bit_cast::<32, 8>(self.ws.val()),
+                27 => self.s2u.next = self.r_dyn.q.val(),
+                28 => self.s2u.next = self.r_total.q.val(),
+                _ => {}
+            }
+        }
+        // (Scratch for each lane's pick from sbuf below; `n` in the loops that
+        // index sbuf and fa_adr is the lane count, a one-pass loop so that
+        // the Verilog's index arithmetic has it.)
+        for e in 0..self._ws {
+            self.sh_t[e].next = self.sbuf.q[e].val();
+        }
         for l in 0..self._lanes {
             // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8).
             self.sh_lane[l].next = self.beat_base64.val() | self.index64[l].val();
@@ -332,64 +364,75 @@ impl Sm {
             // (The warp-wide buffer is only used in these states; skipping the
             // loops elsewhere saves most of the simulation's time.)
             if self.warp_phase.val() {
+                // Entry sh_src of sbuf by a tree of 2:1 multiplexers, a level
+                // per bit of sh_src, halving `sh_t` in place.
                 for e in 0..self._ws {
-                    if self.sh_src[l].val() == self.index64[e].val() {
-                        self.sh_val[l].next = self.sbuf.q[e].val();
+                    self.sh_t[e].next = self.sbuf.q[e].val();
+                }
+                for i in 0..(self._ws >> 1) {
+                    self.sh_t[i].next = self.sh_t[2 * i].val();
+                    if self.sh_src[l].val().get_bit(0) {
+                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
                     }
-                    if self.gathering.val() & (self.sh_lane[l].val() == self.index64[e].val()) {
-                        self.sbuf.d[e].next = self.va[l].val();
+                }
+                for i in 0..(self._ws >> 2) {
+                    self.sh_t[i].next = self.sh_t[2 * i].val();
+                    if self.sh_src[l].val().get_bit(1) {
+                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
+                    }
+                }
+                for i in 0..(self._ws >> 3) {
+                    self.sh_t[i].next = self.sh_t[2 * i].val();
+                    if self.sh_src[l].val().get_bit(2) {
+                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
+                    }
+                }
+                for i in 0..(self._ws >> 4) {
+                    self.sh_t[i].next = self.sh_t[2 * i].val();
+                    if self.sh_src[l].val().get_bit(3) {
+                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
+                    }
+                }
+                for i in 0..(self._ws >> 5) {
+                    self.sh_t[i].next = self.sh_t[2 * i].val();
+                    if self.sh_src[l].val().get_bit(4) {
+                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
+                    }
+                }
+                for i in 0..(self._ws >> 6) {
+                    self.sh_t[i].next = self.sh_t[2 * i].val();
+                    if self.sh_src[l].val().get_bit(5) {
+                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
+                    }
+                }
+                self.sh_val[l].next = self.sh_t[0].val();
+                // This beat's threads (the lane's own entry in each beat) into sbuf.
+                if self.gathering.val() {
+                    for n in self._lanes..(self._lanes + 1) {
+                        for b in 0..self._beats {
+                            if self.cur_beat.val() == self.index[b].val() {
+                                self.sbuf.d[b * n + l].next = self.va[l].val().get_bits::<32>(0);
+                            }
+                        }
                     }
                 }
             }
-            // Special registers.
-            self.s2r[l].next = 0.into();
+            // Special registers: the warp's value, or this thread's own.
+            self.s_eq[l].next = (bits::<32>(1) << (self.beat_base.val() | self.index[l].val())) & self.full32.val();
+            self.s_lt[l].next = (self.s_eq[l].val() - 1) & self.full32.val();
+            self.s2r[l].next = self.s2u.val();
             if self.cls.val() == class::S2R {
                 match self.f_a.val().index() {
-                    0 => self.s2r[l].next = self.va[l].val() & 0x7ff,
-                    1 => self.s2r[l].next = (self.va[l].val() >> 11) & 0x7ff,
-                    2 => self.s2r[l].next = (self.va[l].val() >> 22) & 0x7f,
-                    3 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_x.q.val()),
-                    4 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_y.q.val()),
-                    5 => self.s2r[l].next = bit_cast::<64, 32>(self.r_block_z.q.val()),
-                    6 => self.s2r[l].next = bit_cast::<64, 32>(self.c_x.val()),
-                    7 => self.s2r[l].next = bit_cast::<64, 32>(self.c_y.val()),
-                    8 => self.s2r[l].next = bit_cast::<64, 32>(self.c_z.val()),
-                    9 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_x.q.val()),
-                    10 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_y.q.val()),
-                    11 => self.s2r[l].next = bit_cast::<64, 32>(self.r_grid_z.q.val()),
-                    12 => self.s2r[l].next = self.beat_base64.val() | self.index64[l].val(),
-                    13 => self.s2r[l].next = bit_cast::<64, 8>(bit_cast::<8, 6>(self.cur.q.val()) - self.c_base.val()),
-                    14 => self.s2r[l].next = bit_cast::<64, 32>(self.r_nwarps.q.val()),
-                    15 => self.s2r[l].next = 0.into(),
-                    16 => self.s2r[l].next = 1.into(),
-                    17 => self.s2r[l].next = bit_cast::<64, 32>(self.r_gridid.q.val()),
-                    18 => self.s2r[l].next = self.cycles.q.val() & self.lo32.val(),
-                    19 => self.s2r[l].next = self.cycles.q.val() >> 32,
-                    20 => {
-                        self.s2r[l].next =
-                            (bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) & self.full.val() & self.lo32.val()
-                    }
-                    21 => {
-                        self.s2r[l].next =
-                            ((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
-                    }
-                    22 => {
-                        self.s2r[l].next =
-                            ((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1) & self.full.val() & self.lo32.val()
-                    }
-                    23 => {
-                        self.s2r[l].next =
-                            (!((bits::<64>(1) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
-                    }
-                    24 => {
-                        self.s2r[l].next =
-                            (!((bits::<64>(2) << (self.beat_base64.val() | self.index64[l].val())) - 1)) & self.full.val() & self.lo32.val()
-                    }
-                    25 => self.s2r[l].next = self.active.q.val() & self.lo32.val(),
-                    26 => self.s2r[l].next = bit_cast::<64, 8>(self.ws.val()),
-                    27 => self.s2r[l].next = bit_cast::<64, 32>(self.r_dyn.q.val()),
-                    28 => self.s2r[l].next = bit_cast::<64, 32>(self.r_total.q.val()),
-                    _ => self.s2r[l].next = 0.into(),
+                    0 => self.s2r[l].next = self.va[l].val().get_bits::<32>(0) & 0x7ff,
+                    1 => self.s2r[l].next = self.va[l].val().get_bits::<32>(11) & 0x7ff,
+                    2 => self.s2r[l].next = self.va[l].val().get_bits::<32>(22) & 0x7f,
+                    12 => self.s2r[l].next = bit_cast::<32, 8>(self.beat_base.val() | self.index[l].val()),
+                    20 => self.s2r[l].next = self.s_eq[l].val(),
+                    21 => self.s2r[l].next = self.s_lt[l].val() | self.s_eq[l].val(),
+                    22 => self.s2r[l].next = self.s_lt[l].val(),
+                    23 => self.s2r[l].next = !(self.s_lt[l].val() | self.s_eq[l].val()) & self.full32.val(),
+                    24 => self.s2r[l].next = !self.s_lt[l].val() & self.full32.val(),
+                    _ => {}
                 }
             }
             // Default: no register write.
@@ -441,7 +484,7 @@ impl Sm {
                 if !self.wide.val() {
                     self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != operand::RZ);
                     if self.cls.val() == class::S2R {
-                        self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.s2r[l].val() & self.lo32.val());
+                        self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 32>(self.s2r[l].val());
                         self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
                     }
                     if self.cls.val() == class::BALLOT {

@@ -381,7 +381,7 @@ pub struct Sm {
     su_res: Regs<Bits<64>>,
     su_pres: Regs<Bit>,
     /// The warp's shuffle source values, one per thread.
-    sbuf: Regs<Bits<64>>,
+    sbuf: Regs<Bits<32>>,
     /// Shared memory; in SmemAcc, whether the current word pass has
     /// started; the beat's shared lanes and a pulse when they are done (the
     /// monitor); the bank-conflict counter.
@@ -554,7 +554,9 @@ pub struct Sm {
     sh_in: Vec<Signal<Local, Bit>>,
     sh_ok: Vec<Signal<Local, Bit>>,
     sh_src: Vec<Signal<Local, Bits<64>>>,
-    sh_val: Vec<Signal<Local, Bits<64>>>,
+    sh_val: Vec<Signal<Local, Bits<32>>>,
+    /// The multiplexer tree's levels for `sh_val` (a lane at a time).
+    sh_t: Vec<Signal<Local, Bits<32>>>,
     lane_d: Vec<Signal<Local, Bits<64>>>,
     auxsel: Signal<Local, Bits<2>>,
     aux_code: Signal<Local, Bits<4>>,
@@ -616,7 +618,12 @@ pub struct Sm {
     lw_hi: Vec<Signal<Local, Bits<64>>>,
     vb: Vec<Signal<Local, Bits<64>>>,
     vc: Vec<Signal<Local, Bits<64>>>,
-    s2r: Vec<Signal<Local, Bits<64>>>,
+    s2r: Vec<Signal<Local, Bits<32>>>,
+    /// The special register's value when the warp shares it.
+    s2u: Signal<Local, Bits<32>>,
+    /// The thread's lane bit (`%lanemask_eq`) and the bits below it.
+    s_eq: Vec<Signal<Local, Bits<32>>>,
+    s_lt: Vec<Signal<Local, Bits<32>>>,
     imm64: Signal<Local, Bits<64>>,
     beat_base64: Signal<Local, Bits<64>>,
     m_lane: Signal<Local, Bits<8>>,
@@ -671,8 +678,8 @@ pub struct Sm {
     e_warp: Signal<Local, Bits<8>>,
     c_rf_epoch: Signal<Local, Bits<EPOCH_BITS>>,
     rf_tag: Signal<Local, Bits<WORD_BITS>>,
-    /// The warps of slot 0 (a slot's warp mask, shifted to slot 0).
-    slot_w: Signal<Local, Bits<64>>,
+    /// The CTA slots with a live warp, a bit each.
+    slot_busy: Signal<Local, Bits<64>>,
     /// The lowest CTA slot without live warps, if any.
     f_any: Signal<Local, Bit>,
     f_slot: Signal<Local, Bits<8>>,
@@ -798,7 +805,7 @@ pub struct Sm {
     pop_val: Signal<Local, Bits<64>>,
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
-    cl_val: Signal<Local, Bits<64>>,
+    cl_val: Signal<Local, Bits<32>>,
     cl_dup: Signal<Local, Bit>,
     cl_h: Signal<Local, Bits<64>>,
 
@@ -821,7 +828,6 @@ pub struct Sm {
     /// Where a register-file word's epoch starts.
     data_bits: Constant<Bits<8>>,
     n_bars: Constant<Bits<32>>,
-    w64: Constant<Bits<64>>,
     last_bar: Constant<Bits<8>>,
     full: Constant<Bits<64>>,
     lane_ones: Constant<Bits<64>>,
@@ -832,6 +838,8 @@ pub struct Sm {
     index: Vec<Constant<Bits<8>>>,
     index64: Vec<Constant<Bits<64>>>,
     lo32: Constant<Bits<64>>,
+    /// `full`'s low word.
+    full32: Constant<Bits<32>>,
     sx31: Constant<Bits<64>>,
     /// Planted bugs ([`crate::plant`]): bit `Plant::bit()` set when planted.
     plant: Constant<Bits<32>>,
@@ -874,6 +882,8 @@ pub struct Sm {
     _ws: usize,
     _ctas: usize,
     _warps: usize,
+    /// Beats per warp instruction (`warp_size / lanes`).
+    _beats: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
