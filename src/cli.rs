@@ -365,7 +365,7 @@ enum Cmd {
         /// Synthesis only: no place and route, no bitstream.
         #[arg(long)]
         no_place: bool,
-        /// Keep the monitor ports and performance counters (simulation's) in the build.
+        /// Keep the monitor ports and performance counters (simulation's) in the build (with --blocks: in the top block).
         #[arg(long)]
         monitors: bool,
         /// Compare with a saved report (fpga/baselines/): exit status 1 when LUTs, FFs, block RAMs, DSPs or a block's LUTs grew, or Fmax fell, by more than --tolerance.

@@ -49,7 +49,8 @@ pub fn run(req: Request) -> Result<i32, String> {
     let start = Instant::now();
     let mut progress = |what: &str| eprintln!("[{:>5.0} s] {what}", start.elapsed().as_secs_f64());
     if req.blocks {
-        let b = blocks::run(&req.design, &req.verilog, req.target, &req.out, req.limit, &mut progress)?;
+        let keep = |p: &Port| req.monitors || !is_monitor(p);
+        let b = blocks::run(&req.design, &req.verilog, req.target, &req.out, req.limit, &keep, &mut progress)?;
         print(&b, req.json)?;
         let failed = b.rows.iter().any(|r| r.failed.is_some());
         return Ok(if failed { 1 } else { baseline(&req, &b)? });

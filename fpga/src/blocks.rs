@@ -44,12 +44,14 @@ pub struct Blocks {
 
 /// Synthesizes each distinct module of `verilog` for `target`, in `out/<n>/`,
 /// each for at most `limit` (a block that takes longer is a row that says so).
+/// The design's top module keeps only the outputs `keep` accepts.
 pub fn run(
     design: &str,
     verilog: &str,
     target: Target,
     out: &std::path::Path,
     limit: Option<std::time::Duration>,
+    keep: &dyn Fn(&verilog::Port) -> bool,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Blocks, String> {
     let all = verilog::modules(verilog)?;
@@ -71,7 +73,16 @@ pub fn run(
     let n = groups.len();
     for (i, (m, copies)) in groups.into_iter().enumerate() {
         let opts = Options { target, freq_mhz: 0.0, out: out.join(format!("{i:03}")), place: false, limit };
-        let text = verilog::with_blackboxes(&all, m);
+        let mut text = verilog::with_blackboxes(&all, m);
+        // The design's top: without the outputs `keep` leaves out.
+        let root = !all.iter().any(|p| p.children.contains(&m.name));
+        let dropped = m.ports.iter().any(|p| p.dir == verilog::Dir::Out && !keep(p));
+        let top = if root && dropped {
+            text += &verilog::port_wrapper(m, keep);
+            verilog::BLOCK_TOP
+        } else {
+            m.name.as_str()
+        };
         // A block synthesized before, from the same text, in the same folder
         // (its `stat.json` is written last): reused.
         let done = opts.out.join("stat.json").exists()
@@ -85,7 +96,7 @@ pub fn run(
         }
         let _ = std::fs::remove_file(opts.out.join("stat.json"));
         let src = vec![("block.v".to_string(), text)];
-        let r = flow::run(&m.name, &m.name, &src, &opts, &mut |_| progress(&format!("block {}/{n}: {} (x{copies})", i + 1, m.name)))?;
+        let r = flow::run(&m.name, top, &src, &opts, &mut |_| progress(&format!("block {}/{n}: {} (x{copies})", i + 1, m.name)))?;
         tools = r.tools.clone();
         let failed = match &r.outcome {
             Outcome::Failed { reason, .. } => Some(reason.clone()),

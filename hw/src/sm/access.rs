@@ -493,7 +493,6 @@ impl Sm {
             }
         }
         self.fa_hbase.next = self.wm_hbeat.val() << self.log_l.val();
-        self.fa_hbase64.next = bit_cast::<64, 8>(self.fa_hbase.val());
         self.fa_load.next = self.fast.q.val() & self.wm_ack.val() & (self.cls.val() == class::LD);
         if self.fast.q.val() {
             self.bus_done.next = false;

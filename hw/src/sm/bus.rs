@@ -209,7 +209,6 @@ impl Sm {
         self.beat_carry.next = self.carry_in.q.val() >> self.beat_base.val();
         self.beat_paux.next = self.paux.q.val() >> self.beat_base.val();
         self.gp.base.next = self.beat_base.val();
-        self.beat_base64.next = bit_cast::<64, 8>(self.beat_base.val());
         self.gc.base.next = self.beat_base.val();
     }
 }

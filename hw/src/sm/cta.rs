@@ -56,10 +56,7 @@ impl Sm {
             if self.index[s].val() == self.e_slot.val() {
                 self.c_epoch.next = self.s_epoch.q[s].val();
             }
-            if !self.f_any.val()
-                & (self.index[s].val() < self.r_slots.q.val())
-                & !self.slot_busy.val().get_bit(s)
-            {
+            if !self.f_any.val() & (self.index[s].val() < self.r_slots.q.val()) & !self.slot_busy.val().get_bit(s) {
                 self.f_any.next = true;
                 self.f_slot.next = self.index[s].val();
             }

@@ -313,8 +313,9 @@ impl Sm {
             self.sh_t[e].next = self.sbuf.q[e].val();
         }
         for l in 0..self._lanes {
-            // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8).
-            self.sh_lane[l].next = self.beat_base64.val() | self.index64[l].val();
+            // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8),
+            // in 32 bits as PTX computes it.
+            self.sh_lane[l].next = bit_cast::<32, 8>(self.beat_base.val() | self.index[l].val());
             // (Only a shuffle uses the rest: skipping it elsewhere saves simulation time.)
             self.sh_b[l].next = 0.into();
             self.sh_seg[l].next = 0.into();
@@ -324,37 +325,35 @@ impl Sm {
             self.sh_ok[l].next = false;
             self.sh_src[l].next = self.sh_lane[l].val();
             if self.is_shfl.val() {
-                self.sh_b[l].next = self.vb[l].val();
+                self.sh_b[l].next = self.vb[l].val().get_bits::<32>(0);
                 if self.f_i.val() {
-                    self.sh_b[l].next = self.imm64.val();
+                    self.sh_b[l].next = self.imm64.val().get_bits::<32>(0);
                 }
-                self.sh_seg[l].next = (self.vc[l].val() >> 8) & self.lm64.val();
-                self.sh_max[l].next =
-                    (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.vc[l].val() & self.lm64.val() & !self.sh_seg[l].val());
+                self.sh_seg[l].next = self.vc[l].val().get_bits::<32>(8) & self.lm32.val();
+                self.sh_max[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val())
+                    | (self.vc[l].val().get_bits::<32>(0) & self.lm32.val() & !self.sh_seg[l].val());
                 self.sh_j[l].next =
-                    (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_b[l].val() & self.lm64.val() & !self.sh_seg[l].val());
+                    (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_b[l].val() & self.lm32.val() & !self.sh_seg[l].val());
                 self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
                 if self.f_mod.val().get_bits::<2>(0) == 1 {
-                    self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val();
-                    self.sh_in[l].next = ((((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) & self.sx31.val()) == 0)
-                        & (((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) >= self.sh_max[l].val());
+                    self.sh_j[l].next = self.sh_lane[l].val() - self.sh_b[l].val();
+                    self.sh_in[l].next = !self.sh_j[l].val().get_bit(31) & (self.sh_j[l].val() >= self.sh_max[l].val());
                     if self.plant.val().get_bit(7) {
-                        self.sh_in[l].next = ((((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) & self.sx31.val()) == 0)
-                            & (((self.sh_lane[l].val() - self.sh_b[l].val()) & self.lo32.val()) > self.sh_max[l].val());
+                        self.sh_in[l].next = !self.sh_j[l].val().get_bit(31) & (self.sh_j[l].val() > self.sh_max[l].val());
                     }
                 }
                 // (down and bfly test their own source lane against maxLane.)
                 if self.f_mod.val().get_bits::<2>(0) == 2 {
-                    self.sh_j[l].next = (self.sh_lane[l].val() + self.sh_b[l].val()) & self.lo32.val();
-                    self.sh_in[l].next = ((self.sh_lane[l].val() + self.sh_b[l].val()) & self.lo32.val()) <= self.sh_max[l].val();
+                    self.sh_j[l].next = self.sh_lane[l].val() + self.sh_b[l].val();
+                    self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
                 }
                 if self.f_mod.val().get_bits::<2>(0) == 3 {
-                    self.sh_j[l].next = self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm64.val());
-                    self.sh_in[l].next = (self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm64.val())) <= self.sh_max[l].val();
+                    self.sh_j[l].next = self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm32.val());
+                    self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
                 }
                 self.sh_ok[l].next = self.sh_in[l].val()
-                    & (self.sh_j[l].val() < self.ws64.val())
-                    & (((self.active.q.val() >> (self.sh_j[l].val() & self.lm64.val())) & 1) != 0);
+                    & (self.sh_j[l].val() < bit_cast::<32, 8>(self.ws.val()))
+                    & (((self.active.q.val() >> (self.sh_j[l].val() & self.lm32.val())) & 1) != 0);
                 self.sh_src[l].next = self.sh_lane[l].val();
                 if self.sh_ok[l].val() {
                     self.sh_src[l].next = self.sh_j[l].val();

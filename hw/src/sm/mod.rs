@@ -455,7 +455,6 @@ pub struct Sm {
     /// bits); the answering lanes' addresses.
     fa_beats: Signal<Local, Bit>,
     fa_load: Signal<Local, Bit>,
-    fa_hbase64: Signal<Local, Bits<64>>,
     fa_ladr: Vec<Signal<Local, Bits<32>>>,
     /// In `FastHi`: each lane's second word.
     fa_hi: Vec<Signal<Local, Bits<32>>>,
@@ -547,14 +546,14 @@ pub struct Sm {
     lane_b: Vec<Signal<Local, Bits<64>>>,
     lane_c: Vec<Signal<Local, Bits<64>>>,
     pd: Signal<Local, Bits<3>>,
-    sh_b: Vec<Signal<Local, Bits<64>>>,
-    sh_seg: Vec<Signal<Local, Bits<64>>>,
-    sh_lane: Vec<Signal<Local, Bits<64>>>,
-    sh_max: Vec<Signal<Local, Bits<64>>>,
-    sh_j: Vec<Signal<Local, Bits<64>>>,
+    sh_b: Vec<Signal<Local, Bits<32>>>,
+    sh_seg: Vec<Signal<Local, Bits<32>>>,
+    sh_lane: Vec<Signal<Local, Bits<32>>>,
+    sh_max: Vec<Signal<Local, Bits<32>>>,
+    sh_j: Vec<Signal<Local, Bits<32>>>,
     sh_in: Vec<Signal<Local, Bit>>,
     sh_ok: Vec<Signal<Local, Bit>>,
-    sh_src: Vec<Signal<Local, Bits<64>>>,
+    sh_src: Vec<Signal<Local, Bits<32>>>,
     sh_val: Vec<Signal<Local, Bits<32>>>,
     /// The multiplexer tree's levels for `sh_val` (a lane at a time).
     sh_t: Vec<Signal<Local, Bits<32>>>,
@@ -626,7 +625,6 @@ pub struct Sm {
     s_eq: Vec<Signal<Local, Bits<32>>>,
     s_lt: Vec<Signal<Local, Bits<32>>>,
     imm64: Signal<Local, Bits<64>>,
-    beat_base64: Signal<Local, Bits<64>>,
     m_lane: Signal<Local, Bits<8>>,
     sel_a: Signal<Local, Bits<64>>,
     sel_b: Signal<Local, Bits<64>>,
@@ -841,10 +839,10 @@ pub struct Sm {
     lo32: Constant<Bits<64>>,
     /// `full`'s low word.
     full32: Constant<Bits<32>>,
-    sx31: Constant<Bits<64>>,
     /// Planted bugs ([`crate::plant`]): bit `Plant::bit()` set when planted.
     plant: Constant<Bits<32>>,
-    lm64: Constant<Bits<64>>,
+    /// `warp_size - 1`: a thread's lane bits.
+    lm32: Constant<Bits<32>>,
     /// All lanes of a beat.
     lanes_mask: Constant<Bits<32>>,
     /// Bus word bytes, its log2, and the mask that aligns an address to it.
@@ -855,7 +853,6 @@ pub struct Sm {
     /// mask that wraps its queue indices.
     wm_depth: Constant<Bits<8>>,
     wm_qmask: Constant<Bits<8>>,
-    ws64: Constant<Bits<64>>,
     sx8: Constant<Bits<64>>,
     sx16: Constant<Bits<64>>,
     /// `1 << l` per lane; the shared window's bounds; log2 of a shared-memory
