@@ -306,12 +306,8 @@ impl Sm {
                 _ => {}
             }
         }
-        // (Scratch for each lane's pick from sbuf below; `n` in the loops that
-        // index sbuf and fa_adr is the lane count, a one-pass loop so that
-        // the Verilog's index arithmetic has it.)
-        for e in 0..self._ws {
-            self.sh_t[e].next = self.sbuf.q[e].val();
-        }
+        // (`n` in the loops that index sbuf and fa_adr is the lane count: a
+        // one-pass loop, so that the Verilog's index arithmetic has it.)
         for l in 0..self._lanes {
             // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8),
             // in 32 bits as PTX computes it.
@@ -363,48 +359,12 @@ impl Sm {
             // (The warp-wide buffer is only used in these states; skipping the
             // loops elsewhere saves most of the simulation's time.)
             if self.warp_phase.val() {
-                // Entry sh_src of sbuf by a tree of 2:1 multiplexers, a level
-                // per bit of sh_src, halving `sh_t` in place.
+                // (A source is below the warp size: its low 8 bits name it.)
                 for e in 0..self._ws {
-                    self.sh_t[e].next = self.sbuf.q[e].val();
-                }
-                for i in 0..(self._ws >> 1) {
-                    self.sh_t[i].next = self.sh_t[2 * i].val();
-                    if self.sh_src[l].val().get_bit(0) {
-                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
+                    if bit_cast::<8, 32>(self.sh_src[l].val()) == self.index[e].val() {
+                        self.sh_val[l].next = self.sbuf.q[e].val();
                     }
                 }
-                for i in 0..(self._ws >> 2) {
-                    self.sh_t[i].next = self.sh_t[2 * i].val();
-                    if self.sh_src[l].val().get_bit(1) {
-                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
-                    }
-                }
-                for i in 0..(self._ws >> 3) {
-                    self.sh_t[i].next = self.sh_t[2 * i].val();
-                    if self.sh_src[l].val().get_bit(2) {
-                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
-                    }
-                }
-                for i in 0..(self._ws >> 4) {
-                    self.sh_t[i].next = self.sh_t[2 * i].val();
-                    if self.sh_src[l].val().get_bit(3) {
-                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
-                    }
-                }
-                for i in 0..(self._ws >> 5) {
-                    self.sh_t[i].next = self.sh_t[2 * i].val();
-                    if self.sh_src[l].val().get_bit(4) {
-                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
-                    }
-                }
-                for i in 0..(self._ws >> 6) {
-                    self.sh_t[i].next = self.sh_t[2 * i].val();
-                    if self.sh_src[l].val().get_bit(5) {
-                        self.sh_t[i].next = self.sh_t[2 * i + 1].val();
-                    }
-                }
-                self.sh_val[l].next = self.sh_t[0].val();
                 // This beat's threads (the lane's own entry in each beat) into sbuf.
                 if self.gathering.val() {
                     for n in self._lanes..(self._lanes + 1) {

@@ -555,8 +555,6 @@ pub struct Sm {
     sh_ok: Vec<Signal<Local, Bit>>,
     sh_src: Vec<Signal<Local, Bits<32>>>,
     sh_val: Vec<Signal<Local, Bits<32>>>,
-    /// The multiplexer tree's levels for `sh_val` (a lane at a time).
-    sh_t: Vec<Signal<Local, Bits<32>>>,
     lane_d: Vec<Signal<Local, Bits<64>>>,
     auxsel: Signal<Local, Bits<2>>,
     aux_code: Signal<Local, Bits<4>>,

@@ -348,7 +348,6 @@ impl Sm {
             sh_ok: (0..lanes).map(|_| Default::default()).collect(),
             sh_src: (0..lanes).map(|_| Default::default()).collect(),
             sh_val: (0..lanes).map(|_| Default::default()).collect(),
-            sh_t: (0..cfg.warp_size).map(|_| Default::default()).collect(),
             lane_d: (0..lanes).map(|_| Default::default()).collect(),
             auxsel: Default::default(),
             aux_code: Default::default(),
