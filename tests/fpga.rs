@@ -367,6 +367,35 @@ fn a_held_register_is_a_flip_flop_enable() {
     assert_eq!((rows[0]["cells"]["ffs"].as_u64(), rows[0]["cells"]["luts"].as_u64()), (Some(16), Some(0)), "{stdout}");
 }
 
+/// `--blocks` counts the design's top as a whole build does: the logic
+/// only a monitor output uses (here a counter on `perf_cycles`) is left
+/// out, and `--monitors` keeps it.
+#[test]
+fn blocks_leave_out_what_only_the_monitors_use() {
+    let dir = scratch("monitors");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("top.v");
+    std::fs::write(
+        &file,
+        "module top(clock,a,y,perf_cycles);\n    input wire clock;\n    input wire [7:0] a;\n    output wire [7:0] y;\n    \
+         output reg [31:0] perf_cycles;\n    assign y = ~a;\n    initial perf_cycles = 0;\n    \
+         always @(posedge clock) perf_cycles <= perf_cycles + {24'd0, a};\nendmodule\n",
+    )
+    .unwrap();
+    let ffs = |extra: &[&str]| {
+        let out = dir.join(format!("out{}", extra.len()));
+        let mut args = vec!["synth", "--verilog", file.to_str().unwrap(), "--blocks", "--target", "ecp5-25f", "--json", "--out"];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = heddle(&args);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let b: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        b["total"]["ffs"].as_u64().unwrap()
+    };
+    assert_eq!(ffs(&[]), 0);
+    assert_eq!(ffs(&["--monitors"]), 32);
+}
+
 /// `SmConfig::memories` is what the exported Verilog declares: every RAM's
 /// module, words, width and read style, for every preset and a few
 /// variants, as `heddle synth`'s memory budget reads them; and every one

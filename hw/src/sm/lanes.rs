@@ -389,8 +389,8 @@ impl Sm {
                     20 => self.s2r[l].next = self.s_eq[l].val(),
                     21 => self.s2r[l].next = self.s_lt[l].val() | self.s_eq[l].val(),
                     22 => self.s2r[l].next = self.s_lt[l].val(),
-                    23 => self.s2r[l].next = !(self.s_lt[l].val() | self.s_eq[l].val()) & self.full32.val(),
-                    24 => self.s2r[l].next = !self.s_lt[l].val() & self.full32.val(),
+                    23 => self.s2r[l].next = !self.s_lt[l].val() & self.full32.val(),
+                    24 => self.s2r[l].next = !(self.s_lt[l].val() | self.s_eq[l].val()) & self.full32.val(),
                     _ => {}
                 }
             }
