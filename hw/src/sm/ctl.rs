@@ -108,8 +108,9 @@ impl Sm {
         }
         if self.calli_phase.val() {
             for e in 0..self._ws {
+                // (One entry matches: an OR, as the shuffle's read in `lanes`.)
                 if (self.state.q.val() == SmState::CalliLead) & (self.index64[e].val() == self.mt64.val()) {
-                    self.cl_val.next = self.sbuf.q[e].val();
+                    self.cl_val.next = self.cl_val.val() | self.sbuf.q[e].val();
                 }
                 if (self.state.q.val() != SmState::CalliLead) & self.res_pred.q.val().get_bit(e) {
                     self.cl_val.next = self.sbuf.q[e].val();

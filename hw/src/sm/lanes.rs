@@ -359,10 +359,15 @@ impl Sm {
             // (The warp-wide buffer is only used in these states; skipping the
             // loops elsewhere saves most of the simulation's time.)
             if self.warp_phase.val() {
-                // (A source is below the warp size: its low 8 bits name it.)
+                // Entry sh_src of sbuf, as an OR of the entries ANDed with
+                // their selects: exactly one matches (a source is below the
+                // warp size, and its low 8 bits name it), and the OR has no
+                // priority between them for synthesis to keep (a chain of
+                // `if`s that each replace the value cost 13,000 LUTs on
+                // `default`: docs/fpga.md).
                 for e in 0..self._ws {
                     if bit_cast::<8, 32>(self.sh_src[l].val()) == self.index[e].val() {
-                        self.sh_val[l].next = self.sbuf.q[e].val();
+                        self.sh_val[l].next = self.sh_val[l].val() | self.sbuf.q[e].val();
                     }
                 }
                 // This beat's threads (the lane's own entry in each beat) into sbuf.
