@@ -97,24 +97,33 @@ impl Sm {
     /// Indirect calls: `gcall` = the executing threads whose target is
     /// `cl_val`. Lead pass (thread mt, cl_val = its target): mt leads a
     /// group unless a thread below it is in the group. Push pass: cl_val is
-    /// the target of the highest remaining leader `cl_h`.
+    /// the target of the highest remaining leader (`cl_top`).
     #[hdl_part]
     pub(super) fn calli_targets(&mut self) {
         self.mt64.next = bit_cast::<64, 8>(self.mt.q.val());
         self.cl_val.next = 0.into();
-        self.cl_h.next = 0.into();
         for e in 0..self._ws {
             self.gcall.bits[e].next = false;
         }
+        // The highest remaining leader as a one-hot mask: res_pred's bits
+        // smeared downwards, and the one bit with none above it.
+        self.cl_top.next = 0.into();
         if self.calli_phase.val() {
+            self.cl_top.next = self.res_pred.q.val();
+            self.cl_top.next = self.cl_top.val() | (self.cl_top.val() >> 1);
+            self.cl_top.next = self.cl_top.val() | (self.cl_top.val() >> 2);
+            self.cl_top.next = self.cl_top.val() | (self.cl_top.val() >> 4);
+            self.cl_top.next = self.cl_top.val() | (self.cl_top.val() >> 8);
+            self.cl_top.next = self.cl_top.val() | (self.cl_top.val() >> 16);
+            self.cl_top.next = self.cl_top.val() | (self.cl_top.val() >> 32);
+            self.cl_top.next = self.res_pred.q.val() & !(self.cl_top.val() >> 1);
+            if self.state.q.val() == SmState::CalliLead {
+                self.cl_top.next = bits::<64>(1) << self.mt64.val();
+            }
+            // One entry is selected: an OR, as the shuffle's read in `lanes`.
             for e in 0..self._ws {
-                // (One entry matches: an OR, as the shuffle's read in `lanes`.)
-                if (self.state.q.val() == SmState::CalliLead) & (self.index64[e].val() == self.mt64.val()) {
+                if self.cl_top.val().get_bit(e) {
                     self.cl_val.next = self.cl_val.val() | self.sbuf.q[e].val();
-                }
-                if (self.state.q.val() != SmState::CalliLead) & self.res_pred.q.val().get_bit(e) {
-                    self.cl_val.next = self.sbuf.q[e].val();
-                    self.cl_h.next = self.index64[e].val();
                 }
             }
             // (A second loop: a local signal reads as last written, so cl_val must be final.)
@@ -195,7 +204,7 @@ impl Sm {
                 self.stack.target.next = self.cl_val.val();
                 self.stack.mask.next = self.gcall.placed.val();
                 self.stack.start.next = true;
-                self.res_pred.d.next = self.res_pred.q.val() & !(bits::<64>(1) << self.cl_h.val());
+                self.res_pred.d.next = self.res_pred.q.val() & !self.cl_top.val();
                 self.n_state.next = SmState::CalliWait;
             }
         }

@@ -803,8 +803,9 @@ pub struct Sm {
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
     cl_val: Signal<Local, Bits<32>>,
+    /// The thread whose target `cl_val` is, one-hot.
+    cl_top: Signal<Local, Bits<64>>,
     cl_dup: Signal<Local, Bit>,
-    cl_h: Signal<Local, Bits<64>>,
 
     lanes: Constant<Bits<8>>,
     ws: Constant<Bits<8>>,
