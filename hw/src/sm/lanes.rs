@@ -361,10 +361,9 @@ impl Sm {
             if self.warp_phase.val() {
                 // Entry sh_src of sbuf, as an OR of the entries ANDed with
                 // their selects: exactly one matches (a source is below the
-                // warp size, and its low 8 bits name it), and the OR has no
-                // priority between them for synthesis to keep (a chain of
-                // `if`s that each replace the value cost 13,000 LUTs on
-                // `default`: docs/fpga.md).
+                // warp size, and its low 8 bits name it). This read is about
+                // 13,000 LUTs of `default`'s control, as a chain of `if`s too
+                // (docs/fpga.md, "Where the control's LUTs go").
                 for e in 0..self._ws {
                     if bit_cast::<8, 32>(self.sh_src[l].val()) == self.index[e].val() {
                         self.sh_val[l].next = self.sh_val[l].val() | self.sbuf.q[e].val();
