@@ -109,6 +109,10 @@ impl Sm {
         #[hdl_hold]
         self.sbuf.hold();
         #[hdl_hold]
+        self.sh_from.hold();
+        #[hdl_hold]
+        self.sh_from_ok.hold();
+        #[hdl_hold]
         self.ladr.hold();
         #[hdl_hold]
         self.lw0.hold();
@@ -145,6 +149,8 @@ impl Sm {
         self.s_y.clock.next = self.clock.val();
         self.s_z.clock.next = self.clock.val();
         self.sbuf.clock.next = self.clock.val();
+        self.sh_from.clock.next = self.clock.val();
+        self.sh_from_ok.clock.next = self.clock.val();
         self.wm_qpart.clock.next = self.clock.val();
         self.wm_qrun.clock.next = self.clock.val();
         self.wm_qbeat.clock.next = self.clock.val();

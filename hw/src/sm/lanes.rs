@@ -356,27 +356,35 @@ impl Sm {
                 }
             }
             self.sh_val[l].next = 0.into();
+            self.sh_pick[l].next = 0.into();
+            self.sh_pick_ok[l].next = false;
             // (The warp-wide buffer is only used in these states; skipping the
             // loops elsewhere saves most of the simulation's time.)
             if self.warp_phase.val() {
-                // Entry sh_src of sbuf, as an OR of the entries ANDed with
-                // their selects: exactly one matches (a source is below the
-                // warp size, and its low 8 bits name it). This read is about
-                // 13,000 LUTs of `default`'s control, as a chain of `if`s too
-                // (docs/fpga.md, "Where the control's LUTs go").
-                for e in 0..self._ws {
-                    if bit_cast::<8, 32>(self.sh_src[l].val()) == self.index[e].val() {
-                        self.sh_val[l].next = self.sh_val[l].val() | self.sbuf.q[e].val();
+                // This beat's threads (the lane's own entry in each beat) into
+                // sbuf, and a shuffle's source threads into sh_from: each
+                // thread's source is computed as its value is gathered, so
+                // ShflSelect reads sbuf at a registered index. The operands
+                // it depends on are the same in both states.
+                for n in self._lanes..(self._lanes + 1) {
+                    for b in 0..self._beats {
+                        if self.cur_beat.val() == self.index[b].val() {
+                            if self.gathering.val() {
+                                self.sbuf.d[b * n + l].next = self.va[l].val().get_bits::<32>(0);
+                                self.sh_from.d[b * n + l].next = bit_cast::<8, 32>(self.sh_src[l].val());
+                                self.sh_from_ok.d[b * n + l].next = self.sh_ok[l].val();
+                            }
+                            self.sh_pick[l].next = self.sh_from.q[b * n + l].val();
+                            self.sh_pick_ok[l].next = self.sh_from_ok.q[b * n + l].val();
+                        }
                     }
                 }
-                // This beat's threads (the lane's own entry in each beat) into sbuf.
-                if self.gathering.val() {
-                    for n in self._lanes..(self._lanes + 1) {
-                        for b in 0..self._beats {
-                            if self.cur_beat.val() == self.index[b].val() {
-                                self.sbuf.d[b * n + l].next = self.va[l].val().get_bits::<32>(0);
-                            }
-                        }
+                // Entry sh_pick of sbuf, as an OR of the entries ANDed with
+                // their selects: exactly one matches (a source is below the
+                // warp size, and its low 8 bits name it).
+                for e in 0..self._ws {
+                    if self.sh_pick[l].val() == self.index[e].val() {
+                        self.sh_val[l].next = self.sh_val[l].val() | self.sbuf.q[e].val();
                     }
                 }
             }
@@ -412,7 +420,7 @@ impl Sm {
         // commits in this cycle.
         if self.state.q.val() == SmState::ShflSelect {
             for l in 0..self._lanes {
-                self.gp.bits[l].next = self.sh_ok[l].val();
+                self.gp.bits[l].next = self.sh_pick_ok[l].val();
             }
         }
         #[hdl_skip]

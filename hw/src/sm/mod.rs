@@ -381,8 +381,12 @@ pub struct Sm {
     /// finishes each: the value, and a compare's predicate.
     su_res: Regs<Bits<64>>,
     su_pres: Regs<Bit>,
-    /// The warp's shuffle source values, one per thread.
+    /// The warp's shuffle source values, one per thread; and each thread's
+    /// source thread, computed as its beat is gathered, and whether that
+    /// source is valid (else the thread reads its own value).
     sbuf: Regs<Bits<32>>,
+    sh_from: Regs<Bits<8>>,
+    sh_from_ok: Regs<Bit>,
     /// Shared memory; in SmemAcc, whether the current word pass has
     /// started; the beat's shared lanes and a pulse when they are done (the
     /// monitor); the bank-conflict counter.
@@ -554,6 +558,9 @@ pub struct Sm {
     sh_in: Vec<Signal<Local, Bit>>,
     sh_ok: Vec<Signal<Local, Bit>>,
     sh_src: Vec<Signal<Local, Bits<32>>>,
+    /// In ShflSelect, this beat's thread's registered source and its validity.
+    sh_pick: Vec<Signal<Local, Bits<8>>>,
+    sh_pick_ok: Vec<Signal<Local, Bit>>,
     sh_val: Vec<Signal<Local, Bits<32>>>,
     lane_d: Vec<Signal<Local, Bits<64>>>,
     auxsel: Signal<Local, Bits<2>>,
