@@ -30,7 +30,9 @@ def main():
     netlist = json.load(open(sys.argv[1]))
     rows = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     modules = netlist["modules"]
-    name = next(n for n in ("heddle_block", "heddle_scan", "top") if n in modules) if len(modules) > 1 else next(iter(modules))
+    # The design's top module (yosys marks it), else a known top name.
+    tops = [n for n, m in modules.items() if int(str(m.get("attributes", {}).get("top", "0")), 2)]
+    name = tops[0] if tops else next(n for n in ("heddle_block", "heddle_scan", "top") if n in modules)
     m = modules[name]
     named = collections.defaultdict(list)
     for n, v in m["netnames"].items():

@@ -9,9 +9,9 @@
 //! values and 64-bit integers come from register pairs; binary32 ones use
 //! the low word).
 //!
-//! The SM builds one per lane for binary32 ([`lane_ops`]) and, with
-//! binary64, one shared by the lanes for it ([`shared_ops`]); the atomic
-//! unit builds one for `fadd` and `dadd`.
+//! The SM builds one per lane for binary32's arithmetic ([`lane_ops`]) and
+//! one shared by the lanes for binary32's conversions and binary64
+//! ([`shared_ops`]); the atomic unit builds one for `fadd` and `dadd`.
 //!
 //! A custom block: its simulation model is the ISA's scalar semantics
 //! (`heddle_isa::scalar::fp`, what the golden model runs); its Verilog is
@@ -114,23 +114,31 @@ pub fn ops64() -> impl Iterator<Item = Opcode> {
     TABLE.iter().filter(|i| i.unit == Unit::Dpu).map(|i| i.opcode)
 }
 
+/// binary32's conversions and rounding to an integral value. Each lane's
+/// unit leaves them to the shared one: they need the 72-bit magnitude
+/// path (64-bit integers), a third of a lane unit's LUTs
+/// (`docs/fpga.md`), for instructions that are rare in a kernel's loops.
+pub const CONVERSIONS32: [Opcode; 5] = [Opcode::F2i, Opcode::I2f, Opcode::Frnd, Opcode::F2h, Opcode::H2f];
+
 /// The SM's shared units compute these, one lane at a time: binary32
-/// division and square root, and every binary64 operation (division and
-/// square root on [`FpDivSqrt`], the rest on a shared `Fpu`).
+/// division, square root and conversions, and every binary64 operation
+/// (division and square root on [`FpDivSqrt`], the rest on a shared `Fpu`).
 pub fn shared(op: Opcode) -> bool {
-    DIV_SQRT_OPS.contains(&op) || ops64().any(|o| o == op)
+    DIV_SQRT_OPS.contains(&op) || CONVERSIONS32.contains(&op) || ops64().any(|o| o == op)
 }
 
-/// What each lane's FP unit is built for: binary32 but division and square
-/// root (empty without `fp32`).
+/// What each lane's FP unit is built for: binary32 arithmetic, minimum,
+/// maximum and compares (empty without `fp32`).
 pub fn lane_ops(units: Units) -> impl Iterator<Item = Opcode> {
     ops32().filter(move |&o| units.fp32 && !shared(o))
 }
 
-/// What the SM's shared FP unit is built for: binary64 but division and
-/// square root (empty without `fp64`).
+/// What the SM's shared FP unit is built for: binary32's conversions (with
+/// `fp32`) and binary64 but division and square root (with `fp64`). Empty
+/// with neither: then the SM has no shared FP unit.
 pub fn shared_ops(units: Units) -> impl Iterator<Item = Opcode> {
-    ops64().filter(move |o| units.fp64 && !DIV_SQRT_OPS.contains(o))
+    let conversions = CONVERSIONS32.into_iter().filter(move |_| units.fp32);
+    conversions.chain(ops64().filter(move |o| units.fp64 && !DIV_SQRT_OPS.contains(o)))
 }
 
 /// The reference semantics: (d, pout).

@@ -13,7 +13,7 @@
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
 use heddle_hw::fdivsqrt::FpDivSqrt;
-use heddle_hw::fpu::{lane_ops, model, shared_ops, Fpu};
+use heddle_hw::fpu::{lane_ops, model, shared_ops, Fpu, CONVERSIONS32};
 use heddle_hw::verilog::{lint, verilog_of};
 use heddle_hw::SmConfig;
 use heddle_isa::Opcode;
@@ -261,8 +261,11 @@ fn binary32_verilog_is_bit_exact_with_the_golden_semantics() {
             vectors.push(vector(op, modv, rng.u32(0..2), a as u64, b as u64, 0));
         }
     }
-    // The FP unit of each lane of `default`.
-    check("fpu32", Fpu::new(lane_ops(SmConfig::default_config().units())), &vectors);
+    // The FP unit of each lane of `default`, and its shared unit (binary32's
+    // conversions).
+    let units = SmConfig::default_config().units();
+    check("fpu32", Fpu::new(lane_ops(units)), &only(&vectors, &lane_ops(units).collect::<Vec<_>>()));
+    check("fpu32-shared", Fpu::new(shared_ops(units)), &only(&vectors, &CONVERSIONS32));
     // A unit with binary64 too: binary32's fma and conversions round in
     // binary64's library.
     check("fpu32-in-64", Fpu::default(), &vectors);

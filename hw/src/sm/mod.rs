@@ -705,11 +705,11 @@ pub struct Sm {
     alus: Vec<IntAlu>,
     /// With `SmConfig::int_div`: the iterative divider, one for the lanes.
     divs: Vec<Divider>,
-    /// Per lane (with `fp32`): the FP unit for binary32 except division
-    /// and square root ([`crate::fpu::lane_ops`]).
+    /// Per lane (with `fp32`): the FP unit for binary32's arithmetic
+    /// ([`crate::fpu::lane_ops`]).
     fpus: Vec<Fpu>,
-    /// With `fp64`: an FP unit, one for the lanes, for the rest
-    /// ([`crate::fpu::shared_ops`]).
+    /// With `fp32` or `fp64`: an FP unit, one for the lanes, for binary32's
+    /// conversions and binary64 ([`crate::fpu::shared_ops`]).
     fp_shared: Vec<Fpu>,
     /// With `fp32` or `fp64`: the iterative FP division and square root,
     /// one for the lanes.
@@ -873,7 +873,7 @@ pub struct Sm {
     _lanes: usize,
     /// Lanes with an FP unit: all of them with `fp32`, else none.
     _fpus: usize,
-    /// Shared FP units: one with `fp64`, else none.
+    /// Shared FP units: one with `fp32` or `fp64`, else none.
     _fp_shared: usize,
     /// FP division and square root units: one with `fp32` or `fp64`, else none.
     _fds: usize,
