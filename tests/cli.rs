@@ -103,7 +103,7 @@ fn rtl_benchmark_smoke_run() {
         ["tiny", "diverge", "2344", "0.445"],
         ["tiny", "reduce", "3022", "0.254"],
         ["default", "alu", "6441", "0.949"],
-        ["default", "fma", "5225", "0.937"],
+        ["default", "fma", "5481", "0.893"],
         ["default", "istream", "1849", "0.554"],
         ["default", "diverge", "8000", "0.522"],
         ["default", "reduce", "8588", "0.492"],

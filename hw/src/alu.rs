@@ -49,6 +49,8 @@ pub struct IntAlu {
     _mul64: bool,
     /// The 64-bit shifters are built (`SmConfig::shift64`).
     _shift64: bool,
+    /// Opcodes it is not built for, a bit each: they give 0.
+    _omit: u128,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
@@ -59,6 +61,63 @@ impl IntAlu {
     pub fn new(mul64: bool, shift64: bool) -> IntAlu {
         IntAlu { _mul64: mul64, _shift64: shift64, ..Default::default() }
     }
+
+    /// A lane's ALU in the SM: without [`BIT_OPS`], which the SM's one
+    /// [`IntAlu::bit_unit`] computes, a lane at a time.
+    pub fn lane(mul64: bool, shift64: bool) -> IntAlu {
+        IntAlu { _omit: op_mask(&BIT_OPS), ..IntAlu::new(mul64, shift64) }
+    }
+
+    /// The SM's shared bit unit: an ALU built for [`BIT_OPS`] alone.
+    pub fn bit_unit() -> IntAlu {
+        IntAlu { _omit: !op_mask(&BIT_OPS), ..Default::default() }
+    }
+
+    fn built(&self, op: u8) -> bool {
+        op < 128 && self._omit >> op & 1 == 0
+    }
+}
+
+/// Bit counts and byte permutes: `popc`, `clz`, `brev`, `bfind`, `prmt`.
+/// The SM computes them on one shared [`IntAlu::bit_unit`], not in each
+/// lane's ALU: they are a third of a lane ALU's LUTs (`docs/fpga.md`), for
+/// instructions that are rare in a kernel's inner loop. (`bfe` and `bfi`
+/// stay in the lanes: they share the funnel shifter, and the compiler
+/// sign-extends narrow integers with `bfe`.)
+pub const BIT_OPS: [Opcode; 5] = [Opcode::Popc, Opcode::Clz, Opcode::Brev, Opcode::Bfind, Opcode::Prmt];
+
+fn op_mask(ops: &[Opcode]) -> u128 {
+    ops.iter().fold(0, |m, &o| m | 1 << (o as u8))
+}
+
+/// `body` without the `case` arms of the opcodes `built` says no to: an
+/// arm (`OP_X, OP_Y: ...;`, or from its `begin` to the `end` at its
+/// indentation) goes when none of its labels is built. Their results are
+/// then the `default`'s, and what only they used is left unconnected.
+fn omit_arms(body: &str, built: impl Fn(&str) -> bool) -> String {
+    let mut out = String::new();
+    let mut skip_to: Option<String> = None;
+    for line in body.lines() {
+        if let Some(end) = &skip_to {
+            if line == end {
+                skip_to = None;
+            }
+            continue;
+        }
+        let text = line.trim_start();
+        let labels = text.split_once(':').map(|(l, _)| l).filter(|l| l.starts_with("OP_"));
+        if let Some(labels) = labels {
+            if !labels.split(", ").any(&built) {
+                if text.ends_with("begin") {
+                    skip_to = Some(format!("{}end", &line[..line.len() - text.len()]));
+                }
+                continue;
+            }
+        }
+        out += line;
+        out.push('\n');
+    }
+    out
 }
 
 /// The opcodes of the dividers (`crate::div::Divider`, built only with
@@ -158,8 +217,13 @@ impl Logic for IntAlu {
         if !inputs.contains(&true) {
             return;
         }
+        let op = self.op.val().index() as u8;
+        if !self.built(op) {
+            (self.d.next, self.cout.next, self.cc_we.next, self.pout.next) = (0.into(), false, false, false);
+            return;
+        }
         let (d, cout, cc_we, pout) = word_model(
-            self.op.val().index() as u8,
+            op,
             self.modv.val().index() as u32,
             self.a.val().to_u64(),
             self.b.val().to_u64(),
@@ -184,15 +248,13 @@ impl Logic for IntAlu {
     fn hdl(&self) -> Verilog {
         let (mul64_wires, mul64_arm) = if self._mul64 { (MUL64_WIRES, MUL64_ARM) } else { ("", "") };
         let (shift64_funnel, shift64_arm) = if self._shift64 { (SHIFT64_FUNNEL, SHIFT64_ARM) } else { ("", "") };
-        let body = format!(
-            "{}{}",
-            isa_localparams(),
-            ALU_BODY
-                .replace("{mul64_wires}", mul64_wires)
-                .replace("{mul64_arm}", mul64_arm)
-                .replace("{shift64_funnel}", shift64_funnel)
-                .replace("{shift64_arm}", shift64_arm)
-        );
+        let arms = ALU_BODY
+            .replace("{mul64_wires}", mul64_wires)
+            .replace("{mul64_arm}", mul64_arm)
+            .replace("{shift64_funnel}", shift64_funnel)
+            .replace("{shift64_arm}", shift64_arm);
+        let built = |label: &str| TABLE.iter().any(|r| label == format!("OP_{}", r.mnemonic.to_uppercase()) && self.built(r.opcode as u8));
+        let body = format!("{}{}", isa_localparams(), omit_arms(&arms, built));
         Verilog::Custom(crate::plant::patch(
             crate::plant::Plant::AluCmpLe,
             body,

@@ -104,8 +104,8 @@ pub const WORD_BITS: usize = 19;
 /// gather then select), ity_a[15] (a 64-bit `IntTy` makes `a` a pair),
 /// sfu[16] (the special-function unit computes the result), shared[17]
 /// (a unit shared by the lanes computes the result, lane by lane: the
-/// divider, the shared FP unit, the FP division and square root or the
-/// SFU), iter[18] (that unit is iterative: the divider, the FP division
+/// divider, the bit unit, the shared FP unit, the FP division and square
+/// root or the SFU), iter[18] (that unit is iterative: the divider, the FP division
 /// and square root, or the SFU).
 /// `units`: the SM's FP32 (and SFU) units, binary64 units and integer
 /// dividers (`SmConfig::units`); opcodes of a missing unit decode as not
@@ -159,7 +159,8 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
     let shfl = op == Opcode::Shfl;
     let int_div = units.int_div && alu::DIV_OPS.contains(&op);
     let fp_iter = fp && FpDivSqrt::OPS.contains(&op);
-    let shared = int_div || sfu || (fp && fpu::shared(op));
+    let bits = int && alu::BIT_OPS.contains(&op);
+    let shared = int_div || bits || sfu || (fp && fpu::shared(op));
     class
         | (wide_a as u64) << 5
         | (wide_b as u64) << 6

@@ -1,7 +1,7 @@
 //! Custom blocks under rust-hdl and under Verilator, compared vector by
 //! vector (see `heddle_hw::cosim`).
 
-use heddle_hw::alu::{ops, IntAlu};
+use heddle_hw::alu::{ops, word_model, IntAlu, BIT_OPS};
 use heddle_hw::bits::{Gather, Popc64};
 use heddle_hw::config::Units;
 use heddle_hw::cosim::{run_verilator, settle, Port};
@@ -84,14 +84,24 @@ fn int_alu_verilog_matches_its_model() {
             ]);
         }
     }
+    // Every opcode on each build: the whole ALU, a lane's (without the bit
+    // group: those give 0) and the SM's bit unit (only those).
+    let bits = |op: u8| BIT_OPS.iter().any(|&o| o as u8 == op);
+    check_alu("int_alu", IntAlu::new(true, true), &vectors, &|_| true);
+    check_alu("int_alu_lane", IntAlu::lane(true, true), &vectors, &|op| !bits(op));
+    check_alu("int_alu_bits", IntAlu::bit_unit(), &vectors, &bits);
+}
+
+/// The ALU's rust-hdl model and its Verilog under Verilator against the
+/// ISA's semantics for the opcodes it is `built` for, and 0 for the others.
+fn check_alu(name: &str, mut alu: IntAlu, vectors: &[Vec<u64>], built: &dyn Fn(u8) -> bool) {
     let inputs: &[Port] = &[("op", 7), ("modv", 6), ("a", 64), ("b", 64), ("c", 32), ("cin", 1), ("pin", 1), ("half", 1)];
     let outputs: &[Port] = &[("d", 32), ("cout", 1), ("cc_we", 1), ("pout", 1)];
-    let mut alu = IntAlu::new(true, true);
     alu.connect_all();
     let verilog = verilog_of(&alu);
-    heddle_hw::verilog::lint("int_alu", &verilog).unwrap();
+    heddle_hw::verilog::lint(name, &verilog).unwrap();
     let v128: Vec<Vec<u128>> = vectors.iter().map(|v| v.iter().map(|&x| x as u128).collect()).collect();
-    let hw = run_verilator("int_alu", &verilog, inputs, outputs, false, &v128).unwrap();
+    let hw = run_verilator(name, &verilog, inputs, outputs, false, &v128).unwrap();
     assert_eq!(hw.len(), vectors.len());
     let mut bad = 0;
     for (v, h) in vectors.iter().zip(&hw) {
@@ -105,18 +115,24 @@ fn int_alu_verilog_matches_its_model() {
         alu.half.next = v[7] == 1;
         assert!(settle(&mut alu));
         let sim = [alu.d.val().to_u64() as u128, alu.cout.val() as u128, alu.cc_we.val() as u128, alu.pout.val() as u128];
-        if sim[..] != h[..] {
+        let (d, cout, cc_we, pout) = if built(v[0] as u8) {
+            word_model(v[0] as u8, v[1] as u32, v[2], v[3], v[4], v[5] == 1, v[6] == 1, v[7] == 1)
+        } else {
+            (0, false, false, false)
+        };
+        let want = [d as u128, cout as u128, cc_we as u128, pout as u128];
+        if sim[..] != h[..] || sim != want {
             bad += 1;
             if bad < 20 {
                 let op = heddle_isa::Opcode::from_code(v[0] as u8).unwrap();
                 eprintln!(
-                    "{op:?} mod {:#x} a {:#x} b {:#x} c {:#x} cin {} pin {} half {}: rust-hdl {sim:x?} verilog {h:x?}",
+                    "{op:?} mod {:#x} a {:#x} b {:#x} c {:#x} cin {} pin {} half {}: rust-hdl {sim:x?} verilog {h:x?} model {want:x?}",
                     v[1], v[2], v[3], v[4], v[5], v[6], v[7]
                 );
             }
         }
     }
-    assert_eq!(bad, 0, "{bad} of {} vectors differ", vectors.len());
+    assert_eq!(bad, 0, "{name}: {bad} of {} vectors differ", vectors.len());
 }
 
 /// Random reads and writes (some beyond the depth) of a `SyncRam`, read

@@ -256,6 +256,25 @@ impl Sm {
                 self.su_p.next = self.fp_shared[k].pout.val();
             }
         }
+        // The bit unit: the shared instructions that are neither FP nor iterative.
+        self.bitu.op.next = 0.into();
+        self.bitu.modv.next = 0.into();
+        self.bitu.a.next = 0.into();
+        self.bitu.b.next = 0.into();
+        self.bitu.c.next = 0.into();
+        self.bitu.cin.next = false;
+        self.bitu.pin.next = false;
+        self.bitu.half.next = false;
+        if self.is_shared.val() & !self.is_fp.val() & !self.is_iter.val() {
+            self.bitu.op.next = self.f_op.val();
+            self.bitu.modv.next = self.f_mod.val();
+            self.bitu.a.next = self.su_a.val();
+            self.bitu.b.next = self.su_b.val();
+            self.bitu.c.next = self.su_c.val().get_bits::<32>(0);
+            #[hdl_skip]
+            settle!(self.bitu);
+            self.su_d.next = bit_cast::<64, 32>(self.bitu.d.val());
+        }
         for k in 0..self._sfus {
             self.sfus[k].clock.next = self.clock.val();
             self.sfus[k].start.next = self.su_start.val() & self.is_sfu.val();

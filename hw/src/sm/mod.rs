@@ -702,7 +702,10 @@ pub struct Sm {
     /// Per lane: each thread's packed `tid` (a word per warp and beat),
     /// written at CTA start and read by `s2r`.
     tids: Vec<SyncRam<32>>,
+    /// Per lane: the integer ALU, but for `alu::BIT_OPS`, which the one
+    /// bit unit computes, a lane a cycle.
     alus: Vec<IntAlu>,
+    bitu: IntAlu,
     /// With `SmConfig::int_div`: the iterative divider, one for the lanes.
     divs: Vec<Divider>,
     /// Per lane (with `fp32`): the FP unit for binary32's arithmetic
