@@ -328,11 +328,21 @@ impl Sm {
         // (`n` in the loops that index sbuf and fa_adr is the lane count: a
         // one-pass loop, so that the Verilog's index arithmetic has it.)
         for l in 0..self._lanes {
-            // Shuffle: source lane j by the PTX rules (c = clamp | segment mask << 8),
-            // in 32 bits as PTX computes it.
-            self.sh_lane[l].next = bit_cast::<32, 8>(self.beat_base.val() | self.index[l].val());
+            // Shuffle: source lane j by the PTX rules (c = clamp | segment
+            // mask << 8), which compute in 32 bits. Lane numbers are below
+            // the warp size, so the arithmetic is on 8 bits: b's low bits
+            // (`sh_bl`), and whether its bits above them are all zeros
+            // (`sh_bz`) or all ones (`sh_bo`). up's and down's 32-bit j is
+            // a lane number exactly when those bits and the low bits'
+            // borrow or carry (`sh_wrap`) cancel: zeros without one, or
+            // ones with one.
+            self.sh_lane[l].next = self.beat_base.val() | self.index[l].val();
             // (Only a shuffle uses the rest: skipping it elsewhere saves simulation time.)
             self.sh_b[l].next = 0.into();
+            self.sh_bl[l].next = 0.into();
+            self.sh_bz[l].next = false;
+            self.sh_bo[l].next = false;
+            self.sh_wrap[l].next = false;
             self.sh_seg[l].next = 0.into();
             self.sh_max[l].next = 0.into();
             self.sh_j[l].next = 0.into();
@@ -344,31 +354,36 @@ impl Sm {
                 if self.f_i.val() {
                     self.sh_b[l].next = self.imm64.val().get_bits::<32>(0);
                 }
-                self.sh_seg[l].next = self.vc[l].val().get_bits::<32>(8) & self.lm32.val();
+                self.sh_bl[l].next = bit_cast::<8, 32>(self.sh_b[l].val() & self.lm32.val());
+                self.sh_bz[l].next = (self.sh_b[l].val() & !self.lm32.val()) == 0;
+                self.sh_bo[l].next = !(self.sh_b[l].val() | self.lm32.val()) == 0;
+                self.sh_seg[l].next = bit_cast::<8, 32>(self.vc[l].val().get_bits::<32>(8) & self.lm32.val());
                 self.sh_max[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val())
-                    | (self.vc[l].val().get_bits::<32>(0) & self.lm32.val() & !self.sh_seg[l].val());
-                self.sh_j[l].next =
-                    (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_b[l].val() & self.lm32.val() & !self.sh_seg[l].val());
+                    | (bit_cast::<8, 32>(self.vc[l].val().get_bits::<32>(0) & self.lm32.val()) & !self.sh_seg[l].val());
+                self.sh_j[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_bl[l].val() & !self.sh_seg[l].val());
                 self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
                 if self.f_mod.val().get_bits::<2>(0) == 1 {
-                    self.sh_j[l].next = self.sh_lane[l].val() - self.sh_b[l].val();
-                    self.sh_in[l].next = !self.sh_j[l].val().get_bit(31) & (self.sh_j[l].val() >= self.sh_max[l].val());
+                    self.sh_wrap[l].next = self.sh_bl[l].val() > self.sh_lane[l].val();
+                    self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_bl[l].val()) & self.lm8.val();
+                    self.sh_in[l].next = (self.sh_j[l].val() >= self.sh_max[l].val())
+                        & ((self.sh_bz[l].val() & !self.sh_wrap[l].val()) | (self.sh_bo[l].val() & self.sh_wrap[l].val()));
                     if self.plant.val().get_bit(7) {
-                        self.sh_in[l].next = !self.sh_j[l].val().get_bit(31) & (self.sh_j[l].val() > self.sh_max[l].val());
+                        self.sh_in[l].next = (self.sh_j[l].val() > self.sh_max[l].val())
+                            & ((self.sh_bz[l].val() & !self.sh_wrap[l].val()) | (self.sh_bo[l].val() & self.sh_wrap[l].val()));
                     }
                 }
                 // (down and bfly test their own source lane against maxLane.)
                 if self.f_mod.val().get_bits::<2>(0) == 2 {
-                    self.sh_j[l].next = self.sh_lane[l].val() + self.sh_b[l].val();
-                    self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
+                    self.sh_wrap[l].next = (self.sh_lane[l].val() + self.sh_bl[l].val()) > self.lm8.val();
+                    self.sh_j[l].next = (self.sh_lane[l].val() + self.sh_bl[l].val()) & self.lm8.val();
+                    self.sh_in[l].next = (self.sh_j[l].val() <= self.sh_max[l].val())
+                        & ((self.sh_bz[l].val() & !self.sh_wrap[l].val()) | (self.sh_bo[l].val() & self.sh_wrap[l].val()));
                 }
                 if self.f_mod.val().get_bits::<2>(0) == 3 {
-                    self.sh_j[l].next = self.sh_lane[l].val() ^ (self.sh_b[l].val() & self.lm32.val());
+                    self.sh_j[l].next = self.sh_lane[l].val() ^ self.sh_bl[l].val();
                     self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
                 }
-                self.sh_ok[l].next = self.sh_in[l].val()
-                    & (self.sh_j[l].val() < bit_cast::<32, 8>(self.ws.val()))
-                    & (((self.active.q.val() >> (self.sh_j[l].val() & self.lm32.val())) & 1) != 0);
+                self.sh_ok[l].next = self.sh_in[l].val() & (((self.active.q.val() >> self.sh_j[l].val()) & 1) != 0);
                 self.sh_src[l].next = self.sh_lane[l].val();
                 if self.sh_ok[l].val() {
                     self.sh_src[l].next = self.sh_j[l].val();
@@ -390,7 +405,7 @@ impl Sm {
                         if self.cur_beat.val() == self.index[b].val() {
                             if self.gathering.val() {
                                 self.sbuf.d[b * n + l].next = self.va[l].val().get_bits::<32>(0);
-                                self.sh_from.d[b * n + l].next = bit_cast::<8, 32>(self.sh_src[l].val());
+                                self.sh_from.d[b * n + l].next = self.sh_src[l].val();
                                 self.sh_from_ok.d[b * n + l].next = self.sh_ok[l].val();
                             }
                             self.sh_pick[l].next = self.sh_from.q[b * n + l].val();

@@ -551,13 +551,17 @@ pub struct Sm {
     lane_c: Vec<Signal<Local, Bits<64>>>,
     pd: Signal<Local, Bits<3>>,
     sh_b: Vec<Signal<Local, Bits<32>>>,
-    sh_seg: Vec<Signal<Local, Bits<32>>>,
-    sh_lane: Vec<Signal<Local, Bits<32>>>,
-    sh_max: Vec<Signal<Local, Bits<32>>>,
-    sh_j: Vec<Signal<Local, Bits<32>>>,
+    sh_bl: Vec<Signal<Local, Bits<8>>>,
+    sh_bz: Vec<Signal<Local, Bit>>,
+    sh_bo: Vec<Signal<Local, Bit>>,
+    sh_wrap: Vec<Signal<Local, Bit>>,
+    sh_seg: Vec<Signal<Local, Bits<8>>>,
+    sh_lane: Vec<Signal<Local, Bits<8>>>,
+    sh_max: Vec<Signal<Local, Bits<8>>>,
+    sh_j: Vec<Signal<Local, Bits<8>>>,
     sh_in: Vec<Signal<Local, Bit>>,
     sh_ok: Vec<Signal<Local, Bit>>,
-    sh_src: Vec<Signal<Local, Bits<32>>>,
+    sh_src: Vec<Signal<Local, Bits<8>>>,
     /// In ShflSelect, this beat's thread's registered source and its validity.
     sh_pick: Vec<Signal<Local, Bits<8>>>,
     sh_pick_ok: Vec<Signal<Local, Bit>>,
@@ -852,6 +856,7 @@ pub struct Sm {
     plant: Constant<Bits<32>>,
     /// `warp_size - 1`: a thread's lane bits.
     lm32: Constant<Bits<32>>,
+    lm8: Constant<Bits<8>>,
     /// All lanes of a beat.
     lanes_mask: Constant<Bits<32>>,
     /// Bus word bytes, its log2, and the mask that aligns an address to it.
