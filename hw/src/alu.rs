@@ -80,7 +80,7 @@ impl IntAlu {
 
 /// Bit counts and byte permutes: `popc`, `clz`, `brev`, `bfind`, `prmt`.
 /// The SM computes them on one shared [`IntAlu::bit_unit`], not in each
-/// lane's ALU: they are a third of a lane ALU's LUTs (`docs/fpga.md`), for
+/// lane's ALU: they are a fifth of a lane ALU's LUTs (`docs/fpga.md`), for
 /// instructions that are rare in a kernel's inner loop. (`bfe` and `bfi`
 /// stay in the lanes: they share the funnel shifter, and the compiler
 /// sign-extends narrow integers with `bfe`.)

@@ -105,8 +105,8 @@ pub const WORD_BITS: usize = 19;
 /// sfu[16] (the special-function unit computes the result), shared[17]
 /// (a unit shared by the lanes computes the result, lane by lane: the
 /// divider, the bit unit, the shared FP unit, the FP division and square
-/// root or the SFU), iter[18] (that unit is iterative: the divider, the FP division
-/// and square root, or the SFU).
+/// root or the SFU), iter[18] (that unit is iterative: the divider, the
+/// FP division and square root, or the SFU).
 /// `units`: the SM's FP32 (and SFU) units, binary64 units and integer
 /// dividers (`SmConfig::units`); opcodes of a missing unit decode as not
 /// implemented.
