@@ -187,12 +187,17 @@ pub fn model(op: u8, modv: u32, a: u64, b: u64, c: u64, cin: bool, pin: bool) ->
     }
 }
 
+/// An opcode's `localparam` name in the Verilog: `OP_ADD` for `add`.
+fn op_param(mnemonic: &str) -> String {
+    format!("OP_{}", mnemonic.to_uppercase())
+}
+
 /// `localparam`s for every opcode (`OP_ADD`) and every modifier's low bit
 /// and width (`MOD_SIGN_LO`, `MOD_SIGN_W`), from the ISA table.
 pub fn isa_localparams() -> String {
     let mut s = String::new();
     for row in TABLE {
-        s += &format!("localparam OP_{} = 7'h{:02x};\n", row.mnemonic.to_uppercase(), row.opcode as u8);
+        s += &format!("localparam {} = 7'h{:02x};\n", op_param(row.mnemonic), row.opcode as u8);
     }
     for m in MODS {
         let name = format!("{:?}", m.kind).to_uppercase();
@@ -253,7 +258,7 @@ impl Logic for IntAlu {
             .replace("{mul64_arm}", mul64_arm)
             .replace("{shift64_funnel}", shift64_funnel)
             .replace("{shift64_arm}", shift64_arm);
-        let built = |label: &str| TABLE.iter().any(|r| label == format!("OP_{}", r.mnemonic.to_uppercase()) && self.built(r.opcode as u8));
+        let built = |label: &str| TABLE.iter().any(|r| label == op_param(r.mnemonic) && self.built(r.opcode as u8));
         let body = format!("{}{}", isa_localparams(), omit_arms(&arms, built));
         Verilog::Custom(crate::plant::patch(
             crate::plant::Plant::AluCmpLe,

@@ -333,9 +333,9 @@ impl Sm {
             // the warp size, so the arithmetic is on 8 bits: b's low bits
             // (`sh_bl`), and whether its bits above them are all zeros
             // (`sh_bz`) or all ones (`sh_bo`). up's and down's 32-bit j is
-            // a lane number exactly when those bits and the low bits'
-            // borrow or carry (`sh_wrap`) cancel: zeros without one, or
-            // ones with one.
+            // a lane number (`sh_word`) exactly when those bits and the low
+            // bits' borrow or carry (`sh_wrap`) cancel: zeros without one,
+            // or ones with one.
             self.sh_lane[l].next = self.beat_base.val() | self.index[l].val();
             // (Only a shuffle uses the rest: skipping it elsewhere saves simulation time.)
             self.sh_b[l].next = 0.into();
@@ -343,6 +343,7 @@ impl Sm {
             self.sh_bz[l].next = false;
             self.sh_bo[l].next = false;
             self.sh_wrap[l].next = false;
+            self.sh_word[l].next = false;
             self.sh_seg[l].next = 0.into();
             self.sh_max[l].next = 0.into();
             self.sh_j[l].next = 0.into();
@@ -365,25 +366,27 @@ impl Sm {
                 if self.f_mod.val().get_bits::<2>(0) == 1 {
                     self.sh_wrap[l].next = self.sh_bl[l].val() > self.sh_lane[l].val();
                     self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_bl[l].val()) & self.lm8.val();
-                    self.sh_in[l].next = (self.sh_j[l].val() >= self.sh_max[l].val())
-                        & ((self.sh_bz[l].val() & !self.sh_wrap[l].val()) | (self.sh_bo[l].val() & self.sh_wrap[l].val()));
+                    self.sh_in[l].next = self.sh_j[l].val() >= self.sh_max[l].val();
                     if self.plant.val().get_bit(7) {
-                        self.sh_in[l].next = (self.sh_j[l].val() > self.sh_max[l].val())
-                            & ((self.sh_bz[l].val() & !self.sh_wrap[l].val()) | (self.sh_bo[l].val() & self.sh_wrap[l].val()));
+                        self.sh_in[l].next = self.sh_j[l].val() > self.sh_max[l].val();
                     }
                 }
                 // (down and bfly test their own source lane against maxLane.)
                 if self.f_mod.val().get_bits::<2>(0) == 2 {
                     self.sh_wrap[l].next = (self.sh_lane[l].val() + self.sh_bl[l].val()) > self.lm8.val();
                     self.sh_j[l].next = (self.sh_lane[l].val() + self.sh_bl[l].val()) & self.lm8.val();
-                    self.sh_in[l].next = (self.sh_j[l].val() <= self.sh_max[l].val())
-                        & ((self.sh_bz[l].val() & !self.sh_wrap[l].val()) | (self.sh_bo[l].val() & self.sh_wrap[l].val()));
+                    self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
                 }
                 if self.f_mod.val().get_bits::<2>(0) == 3 {
                     self.sh_j[l].next = self.sh_lane[l].val() ^ self.sh_bl[l].val();
                     self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
                 }
-                self.sh_ok[l].next = self.sh_in[l].val() & (((self.active.q.val() >> self.sh_j[l].val()) & 1) != 0);
+                // (idx's and bfly's j is a lane number by construction.)
+                self.sh_word[l].next = (self.sh_bz[l].val() & !self.sh_wrap[l].val()) | (self.sh_bo[l].val() & self.sh_wrap[l].val());
+                if (self.f_mod.val().get_bits::<2>(0) == 0) | (self.f_mod.val().get_bits::<2>(0) == 3) {
+                    self.sh_word[l].next = true;
+                }
+                self.sh_ok[l].next = self.sh_in[l].val() & self.sh_word[l].val() & (((self.active.q.val() >> self.sh_j[l].val()) & 1) != 0);
                 self.sh_src[l].next = self.sh_lane[l].val();
                 if self.sh_ok[l].val() {
                     self.sh_src[l].next = self.sh_j[l].val();

@@ -555,6 +555,7 @@ pub struct Sm {
     sh_bz: Vec<Signal<Local, Bit>>,
     sh_bo: Vec<Signal<Local, Bit>>,
     sh_wrap: Vec<Signal<Local, Bit>>,
+    sh_word: Vec<Signal<Local, Bit>>,
     sh_seg: Vec<Signal<Local, Bits<8>>>,
     sh_lane: Vec<Signal<Local, Bits<8>>>,
     sh_max: Vec<Signal<Local, Bits<8>>>,

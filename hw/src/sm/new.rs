@@ -346,6 +346,7 @@ impl Sm {
             sh_bz: (0..lanes).map(|_| Default::default()).collect(),
             sh_bo: (0..lanes).map(|_| Default::default()).collect(),
             sh_wrap: (0..lanes).map(|_| Default::default()).collect(),
+            sh_word: (0..lanes).map(|_| Default::default()).collect(),
             sh_seg: (0..lanes).map(|_| Default::default()).collect(),
             sh_lane: (0..lanes).map(|_| Default::default()).collect(),
             sh_max: (0..lanes).map(|_| Default::default()).collect(),
