@@ -442,19 +442,32 @@ fn a_division_without_dividers_traps_with_its_name() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
-/// `tiny` has no FP units at all, so an FP atomic add traps too, even on
-/// shared memory (whose atomic unit has no adder there).
+/// An FP atomic add runs on the SM's FP unit of its width (lane 0's binary32
+/// unit, the shared binary64 one): without it, it traps naming that unit,
+/// even on shared memory, on the RTL and the golden model alike (`tiny` has
+/// no FP units; `fp32=false` and `fp64=false` lack one). With the unit it
+/// runs in lockstep.
 #[test]
-fn an_fp_atomic_without_fp_units_traps_with_its_name() {
-    let src = ".kernel k\n.shared 16\n    s2r r0, tid.x\n    mov r1, 0\n    atom.shared.fadd rz, [r1], r0\n    exit\n";
-    let o = run_source("fatom", src, &["--config", "tiny"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("not implemented: `atom.shared.fadd` (the SM is built without fp32 or fp64)"), "{t}");
-    assert!(golden_trap("fatom", src, &["--config", "tiny"]).contains("`atom.shared.fadd` (the SM is built without fp32 or fp64)"));
-    // With FP units (`default`) the same kernel runs.
-    let o = run_source("fatom", src, &["--lockstep"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+fn an_fp_atomic_without_its_fp_unit_traps_with_its_name() {
+    let f32_src = ".kernel k\n.shared 16\n    s2r r0, tid.x\n    mov r1, 0\n    atom.shared.fadd rz, [r1], r0\n    exit\n";
+    let f64_src =
+        ".kernel k\n.shared 16\n    s2r r2, tid.x\n    mov r3, 0\n    mov r1, 0\n    atom.shared.fadd.b64 rz, [r1], r2\n    exit\n";
+    for (src, args, unit) in [
+        (f32_src, &["--config", "tiny"][..], "fp32"),
+        (f32_src, &["--set", "fp32=false"][..], "fp32"),
+        (f64_src, &["--set", "fp64=false"][..], "fp64"),
+    ] {
+        let o = run_source("fatom", src, args);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{t}");
+        let msg = format!("not implemented: `atom.shared.fadd{}` (the SM is built without {unit})", if unit == "fp64" { ".b64" } else { "" });
+        assert!(t.contains(&msg), "{args:?}: {t}");
+        assert!(golden_trap("fatom", src, args).contains(&msg), "{args:?}");
+    }
+    for (src, args) in [(f32_src, &[][..]), (f64_src, &[][..]), (f64_src, &["--set", "fp32=false"][..]), (f32_src, &["--set", "fp64=false"][..])] {
+        let o = run_source("fatom", src, &[args, &["--lockstep"]].concat());
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o));
+    }
 }
 
 #[test]

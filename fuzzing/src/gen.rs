@@ -148,9 +148,10 @@ impl Case {
     pub fn counter_base(&self) -> u32 {
         self.col_base() + self.threads() * 4 * COLUMNS
     }
-    /// Shared bytes of the kernel: slots of a power of two of threads, up to 8 words apart.
+    /// Shared bytes of the kernel: slots of a power of two of threads, up
+    /// to 8 words apart, then 8 bytes a warp (at least 256) for atomics.
     pub fn shared_bytes(&self) -> u32 {
-        self.block.next_power_of_two() * 8 * 4 + 256
+        self.block.next_power_of_two() * 8 * 4 + 8 * self.warps_per_cta().max(32)
     }
 
     /// The `heddle run` arguments that reproduce this launch.
@@ -463,7 +464,7 @@ pub fn case_with(u: &mut Unstructured, opts: Options) -> Result<Case> {
         .filter(|i| {
             matches!(i.unit, Unit::Alu | Unit::Fpu | Unit::Sfu | Unit::Dpu)
                 && i.format != Format::S2r
-                && heddle_hw::decode::missing_unit(i.opcode, false, units).is_none()
+                && heddle_hw::decode::missing_op_unit(i.opcode, units).is_none()
         })
         .map(|i| i.opcode)
         .collect();
@@ -746,7 +747,7 @@ impl Gen<'_, '_> {
             ops.push("fadd");
         }
         let mut op = *self.u.choose(&ops)?;
-        let mut b64 = op != "fadd" && op != "inc" && op != "dec" && self.u.ratio(1, 4)?;
+        let mut b64 = op != "inc" && op != "dec" && (op != "fadd" || self.cfg.fp64) && self.u.ratio(1, 4)?;
         let mut k = if b64 { 2 * self.u.int_in_range(0..=1)? } else { self.u.int_in_range(0..=COUNTERS - 1)? };
         // Grid-wide counters see warps in any order: each word gets one
         // commutative operation of one width (0: add, 1: xor, 2-3: add.b64).
@@ -774,10 +775,10 @@ impl Gen<'_, '_> {
         let d = if grid_wide { "rz".to_string() } else { format!("r{}", self.val(n)?) };
         let b = self.val(n)?;
         let sfx = if b64 { ".b64" } else { "" };
-        let shared = !grid_wide && !b64 && op != "fadd" && self.u.ratio(1, 4)?;
+        let shared = !grid_wide && self.u.ratio(1, 4)?;
         if shared {
-            // per-warp word in shared memory beyond the exchange slots
-            v = vec!["s2r r6, warpid".into(), "shl r6, r6, 2".into(), format!("add r6, r6, {}", self.block.next_power_of_two() * 8 * 4)];
+            // per-warp 8 bytes of shared memory beyond the exchange slots
+            v = vec!["s2r r6, warpid".into(), "shl r6, r6, 3".into(), format!("add r6, r6, {}", self.block.next_power_of_two() * 8 * 4)];
         }
         let space = if shared { "shared" } else { "global" };
         if op == "cas" {

@@ -1,14 +1,16 @@
 //! `AtomAlu`: the new memory value of an atomic, in hardware: the
 //! semantics of [`heddle_isa::scalar::int::atomic`] (what the golden model
-//! runs) on an old value and operands b and c, 32 or 64 bits wide; `f32`
-//! adds are `.rn.ftz` and `f64` adds `.rn`, on the unit's own [`Fpu`] (where
-//! the SM has FP units; see [`AtomAlu::new`]). Shared
+//! runs) on an old value and operands b and c, 32 or 64 bits wide. Shared
 //! memory's atomics use it (`smem.rs`); `hw/tests/smem.rs` checks it there
 //! against that function on every operation at both widths.
+//!
+//! An FP add (`f32` adds are `.rn.ftz`, `f64` adds `.rn`) is not computed
+//! here: the unit puts its operands out (`fadd`, `fa`, `fb`) and takes the
+//! sum back (`fsum`) from an FP unit the SM has anyway and which is idle
+//! while an atomic runs: lane 0's binary32 unit, or the shared unit for
+//! binary64 (`sm/lanes.rs`). Without that unit the SM traps those atomics
+//! (`decode::missing_unit`).
 
-use crate::fpu::Fpu;
-use heddle_isa::table::mod_info;
-use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -23,32 +25,27 @@ pub struct AtomAlu {
     pub b: Signal<In, Bits<64>>,
     pub c: Signal<In, Bits<64>>,
     pub value: Signal<Out, Bits<64>>,
-    /// The FP adder: one, or none in an SM without FP units.
-    fadd: Vec<Fpu>,
-    /// The adder's sum (0 without one).
-    fsum: Signal<Local, Bits<64>>,
+    /// The operation is an FP add (of `wide` width) of `fa` and `fb`: its
+    /// sum comes back on `fsum`.
+    pub fadd: Signal<Out, Bit>,
+    pub fa: Signal<Out, Bits<64>>,
+    pub fb: Signal<Out, Bits<64>>,
+    pub fsum: Signal<In, Bits<64>>,
     o: Signal<Local, Bits<64>>,
     ab: Signal<Local, Bits<64>>,
     ac: Signal<Local, Bits<64>>,
     keep: Signal<Local, Bits<64>>,
     sgn: Signal<Local, Bits<64>>,
-    op_fadd: Constant<Bits<7>>,
-    op_dadd: Constant<Bits<7>>,
-    mod_ftz: Constant<Bits<6>>,
     lo32: Constant<Bits<64>>,
     ones: Constant<Bits<64>>,
     sign32: Constant<Bits<64>>,
     sign64: Constant<Bits<64>>,
-    /// How many FP adders: 1 or 0.
-    _fadds: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
 
 impl AtomAlu {
-    /// With `fadd`, the unit has its own FP adder for `f32` and `f64` adds;
-    /// without, their result is 0 (the SM traps those atomics instead).
-    pub fn new(fadd: bool) -> Self {
+    pub fn new() -> Self {
         AtomAlu {
             _ran: Gate::default(),
             en: Default::default(),
@@ -58,17 +55,15 @@ impl AtomAlu {
             b: Default::default(),
             c: Default::default(),
             value: Default::default(),
-            fadd: (0..fadd as usize).map(|_| Fpu::new([Opcode::Fadd, Opcode::Dadd])).collect(),
+            fadd: Default::default(),
+            fa: Default::default(),
+            fb: Default::default(),
             fsum: Default::default(),
-            _fadds: fadd as usize,
             o: Default::default(),
             ab: Default::default(),
             ac: Default::default(),
             keep: Default::default(),
             sgn: Default::default(),
-            op_fadd: Constant::new((Opcode::Fadd as u64).into()),
-            op_dadd: Constant::new((Opcode::Dadd as u64).into()),
-            mod_ftz: Constant::new((1u64 << mod_info(ModKind::Ftz).lo).into()),
             lo32: Constant::new(0xFFFF_FFFFu64.into()),
             ones: Constant::new(u64::MAX.into()),
             sign32: Constant::new((1u64 << 31).into()),
@@ -86,10 +81,7 @@ impl Logic for AtomAlu {
         self.ac.next = 0.into();
         self.keep.next = 0.into();
         self.sgn.next = 0.into();
-        self.fsum.next = 0.into();
-        for i in 0..self._fadds {
-            self.fsum.next = self.fadd[i].d.val();
-        }
+        self.fadd.next = false;
         if self.en.val() {
             self.keep.next = self.lo32.val();
             self.sgn.next = self.sign32.val();
@@ -102,7 +94,10 @@ impl Logic for AtomAlu {
             self.o.next = self.old.val() & self.keep.val();
             match self.op.val().index() {
                 0 => self.value.next = self.o.val() + self.ab.val(),
-                1 => self.value.next = self.fsum.val(),
+                1 => {
+                    self.fadd.next = true;
+                    self.value.next = self.fsum.val();
+                }
                 2 => {
                     self.value.next = self.ab.val();
                     if self.o.val() < self.ab.val() {
@@ -152,17 +147,7 @@ impl Logic for AtomAlu {
             }
             self.value.next = self.value.val() & self.keep.val();
         }
-        // f32 (`.rn.ftz`) or f64 add.
-        for i in 0..self._fadds {
-            self.fadd[i].op.next = self.op_fadd.val();
-            if self.wide.val() {
-                self.fadd[i].op.next = self.op_dadd.val();
-            }
-            self.fadd[i].modv.next = self.mod_ftz.val();
-            self.fadd[i].ext0.next = false;
-            self.fadd[i].a.next = self.o.val();
-            self.fadd[i].b.next = self.ab.val();
-            self.fadd[i].c.next = 0.into();
-        }
+        self.fa.next = self.o.val();
+        self.fb.next = self.ab.val();
     }
 }

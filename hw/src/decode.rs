@@ -7,7 +7,7 @@ use crate::config::Units;
 use crate::fdivsqrt::FpDivSqrt;
 use crate::{alu, fpu};
 use heddle_isa::table::{Format, Regs, Unit};
-use heddle_isa::Opcode;
+use heddle_isa::{Inst, ModKind, Opcode};
 use rust_hdl::prelude::*;
 
 /// Execution classes of the SM's control FSM.
@@ -177,13 +177,19 @@ pub fn rom_word(op: Opcode, units: Units) -> u64 {
 }
 
 /// The optional unit (the `SmConfig` field) an instruction needs and
-/// `units` lacks, if any: its opcode decodes as not implemented, or for an
-/// FP atomic add (`atom.fadd`, `fadd_atom`) the atomic unit has no adder.
-/// The golden model traps on it as the SM does.
-pub fn missing_unit(op: Opcode, fadd_atom: bool, units: Units) -> Option<&'static str> {
-    if fadd_atom {
-        return (!units.fp32 && !units.fp64).then_some("fp32 or fp64");
+/// `units` lacks, if any: its opcode decodes as not implemented, or it is
+/// an FP atomic add ([`fp_atom`]) whose width's FP unit is missing (the
+/// SM adds on it). The golden model traps on it as the SM does.
+pub fn missing_unit(i: &Inst, units: Units) -> Option<&'static str> {
+    match fp_atom(i) {
+        Some(false) => (!units.fp32).then_some("fp32"),
+        Some(true) => (!units.fp64).then_some("fp64"),
+        None => missing_op_unit(i.op, units),
     }
+}
+
+/// The optional unit an opcode needs and `units` lacks, if any.
+pub fn missing_op_unit(op: Opcode, units: Units) -> Option<&'static str> {
     if rom_word(op, units) & 0x1f != class::UNIMPL {
         return None;
     }
@@ -198,6 +204,12 @@ pub fn missing_unit(op: Opcode, fadd_atom: bool, units: Units) -> Option<&'stati
     } else {
         "fp32"
     })
+}
+
+/// An FP atomic add (`atom.fadd`): `Some(true)` for binary64, `Some(false)`
+/// for binary32.
+pub fn fp_atom(i: &Inst) -> Option<bool> {
+    (i.op == Opcode::Atom && i.modifier(ModKind::AtomOp) == 1).then(|| i.modifier(ModKind::B64) == 1)
 }
 
 #[derive(LogicBlock, Default)]

@@ -14,8 +14,8 @@
 //! conflicts (`waited`). An atomic pass serves one lane per two cycles,
 //! lowest first: its old value (one word, or two from adjacent banks) is
 //! read in the first, the new value ([`heddle_isa::scalar::int::atomic`]'s
-//! semantics; `f32`/`f64` add on an FPU, in [`AtomAlu`]) is written back
-//! in the second.
+//! semantics, in [`AtomAlu`]; an `f32`/`f64` add on an FP unit outside,
+//! through `fa`, `fb` and `fsum`) is written back in the second.
 //!
 //! The banks are block RAM: a bank reads at the row it was given at the
 //! last clock edge. So a load's lanes get their words ([`BankRead`]) in the
@@ -448,6 +448,14 @@ pub struct SharedMem {
     pub rword: Vec<Signal<Out, Bits<64>>>,
     pub aold: Signal<Out, Bits<64>>,
     pub anew: Signal<Out, Bits<64>>,
+    /// An atomic FP add's operands (`fadd` high in the cycle it is written,
+    /// binary64 with `fwide`, else binary32 `.rn.ftz`) and their sum, from
+    /// an FP unit outside (see [`AtomAlu`]).
+    pub fadd: Signal<Out, Bit>,
+    pub fwide: Signal<Out, Bit>,
+    pub fa: Signal<Out, Bits<64>>,
+    pub fb: Signal<Out, Bits<64>>,
+    pub fsum: Signal<In, Bits<64>>,
     /// Lanes of the pass remain after this cycle.
     pub left: Signal<Out, Bit>,
     /// A load or store lane waited this cycle for a bank another lane held.
@@ -481,9 +489,8 @@ pub struct SharedMem {
 }
 
 impl SharedMem {
-    /// `lanes` lanes onto `banks` banks of `bytes / (4 * banks)` rows;
-    /// floating-point atomics only with `fadd` (see [`AtomAlu::new`]).
-    pub fn new(lanes: usize, banks: usize, bytes: usize, fadd: bool) -> SharedMem {
+    /// `lanes` lanes onto `banks` banks of `bytes / (4 * banks)` rows.
+    pub fn new(lanes: usize, banks: usize, bytes: usize) -> SharedMem {
         SharedMem {
             _ran: Gate::default(),
             clock: Default::default(),
@@ -503,12 +510,17 @@ impl SharedMem {
             rword: v(lanes),
             aold: Default::default(),
             anew: Default::default(),
+            fadd: Default::default(),
+            fwide: Default::default(),
+            fa: Default::default(),
+            fb: Default::default(),
+            fsum: Default::default(),
             left: Default::default(),
             waited: Default::default(),
             clearing: Default::default(),
             xbar: BankXbar::new(lanes, banks),
             rd: BankRead::new(lanes, banks),
-            atom: AtomAlu::new(fadd),
+            atom: AtomAlu::new(),
             banks: (0..banks).map(|_| BankRam::new((bytes / (4 * banks)).max(1))).collect(),
             pend: Default::default(),
             rq: Default::default(),
@@ -592,6 +604,11 @@ impl Logic for SharedMem {
         self.atom.old.next = self.rd.aold.val();
         self.atom.b.next = self.ab.val();
         self.atom.c.next = self.ac.val();
+        self.atom.fsum.next = self.fsum.val();
+        self.fadd.next = self.atom.fadd.val() & self.aph.q.val();
+        self.fwide.next = self.size.val() == 3;
+        self.fa.next = self.atom.fa.val();
+        self.fb.next = self.atom.fb.val();
         self.xbar.anew.next = self.atom.value.val();
         self.aold.next = self.rd.aold.val();
         self.anew.next = self.atom.value.val();

@@ -3,11 +3,16 @@
 //! Verilator) against a byte-array reference on random passes: loads,
 //! byte/half/word stores, every atomic operation at 32 and 64 bits, with
 //! addresses drawn from a small pool so that lanes collide on banks and words.
+//! An atomic FP add's sum comes from outside `SharedMem` (the SM's FP
+//! units): here, from the FPU's model ([`serve_fadd`]).
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
 use heddle_hw::smem::{mode, BankRead, BankXbar, SharedMem};
 use heddle_hw::verilog::verilog_of;
+use heddle_hw::fpu;
 use heddle_isa::scalar::int::atomic;
+use heddle_isa::table::mod_info;
+use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
 
 fn name(base: &str, i: usize) -> &'static str {
@@ -166,6 +171,15 @@ fn reference(mem: &mut [u8], p: &Pass, banks: u32) -> (Vec<u64>, u32, u32) {
     (out, cycles, waits)
 }
 
+/// The SM's part in an atomic FP add: `fadd.rn.ftz` or `dadd.rn` of the
+/// unit's operands, back on `fsum`.
+fn serve_fadd(s: &mut SharedMem) {
+    let (op, modv) = if s.fwide.val() { (Opcode::Dadd, 0) } else { (Opcode::Fadd, 1 << mod_info(ModKind::Ftz).lo) };
+    let sum = if s.fadd.val() { fpu::model(op as u8, modv, false, s.fa.val().to_u64(), s.fb.val().to_u64(), 0).0 } else { 0 };
+    s.fsum.next = sum.into();
+    assert!(settle(s));
+}
+
 fn cycle(s: &mut SharedMem) {
     s.clock.next = true.into();
     assert!(settle(s));
@@ -184,6 +198,7 @@ fn snapshot(s: &SharedMem) -> Vec<u128> {
         s.clear.val() as u128,
         s.clear_from.val().to_u64() as u128,
         s.clear_rows.val().to_u64() as u128,
+        s.fsum.val().to_u64() as u128,
     ];
     let lanes = s.addr.len();
     v.extend((0..lanes).map(|l| s.addr[l].val().to_u64() as u128));
@@ -196,6 +211,7 @@ fn snapshot(s: &SharedMem) -> Vec<u128> {
 fn outputs(s: &SharedMem) -> Vec<u128> {
     let mut v = vec![s.grant.val().to_u64() as u128, s.left.val() as u128, s.waited.val() as u128, s.clearing.val() as u128];
     v.extend([s.aold.val().to_u64() as u128, s.anew.val().to_u64() as u128]);
+    v.extend([s.fadd.val() as u128, s.fwide.val() as u128, s.fa.val().to_u64() as u128, s.fb.val().to_u64() as u128]);
     v.extend(s.rword.iter().map(|r| r.val().to_u64() as u128));
     v
 }
@@ -203,7 +219,7 @@ fn outputs(s: &SharedMem) -> Vec<u128> {
 #[test]
 fn shared_mem_matches_a_byte_model_and_its_verilog() {
     let (lanes, banks, bytes) = (4usize, 4u32, 256u32);
-    let mut s = SharedMem::new(lanes, banks as usize, bytes as usize, true);
+    let mut s = SharedMem::new(lanes, banks as usize, bytes as usize);
     s.connect_all();
     assert!(settle(&mut s));
     let mut mem = vec![0u8; bytes as usize];
@@ -211,6 +227,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
     let (mut vectors, mut expect) = (vec![], vec![]);
     let record = |s: &mut SharedMem, vectors: &mut Vec<Vec<u128>>, expect: &mut Vec<Vec<u128>>| {
         assert!(settle(s));
+        serve_fadd(s);
         vectors.push(snapshot(s));
         expect.push(outputs(s));
     };
@@ -278,12 +295,13 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
     // The same cycles through the Verilog.
     let verilog = verilog_of(&s);
     let mut inputs: Vec<Port> =
-        vec![("start", 1), ("mask", 32), ("mode", 2), ("size", 2), ("atom_op", 4), ("clear", 1), ("clear_from", 16), ("clear_rows", 16)];
+        vec![("start", 1), ("mask", 32), ("mode", 2), ("size", 2), ("atom_op", 4), ("clear", 1), ("clear_from", 16), ("clear_rows", 16), ("fsum", 64)];
     inputs.extend((0..lanes).map(|l| (name("addr", l), 32)));
     inputs.extend((0..lanes).map(|l| (name("wdata", l), 32)));
     inputs.extend((0..lanes).map(|l| (name("b", l), 64)));
     inputs.extend((0..lanes).map(|l| (name("c", l), 64)));
     let mut outs: Vec<Port> = vec![("grant", 32), ("left", 1), ("waited", 1), ("clearing", 1), ("aold", 64), ("anew", 64)];
+    outs.extend([("fadd", 1), ("fwide", 1), ("fa", 64), ("fb", 64)]);
     outs.extend((0..lanes).map(|l| (name("rword", l), 64)));
     let hw = run_verilator("smem", &verilog, &inputs, &outs, true, &vectors).unwrap();
     for (i, (e, h)) in expect.iter().zip(&hw).enumerate() {

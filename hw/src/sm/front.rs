@@ -358,10 +358,11 @@ impl Sm {
                 self.fast.d.next = self.fa_ok.val() & !self.pcache.hit.val();
                 self.spipe.d.next = self.sp_ok.val();
                 self.phit.d.next = self.pcache.hit.val();
-                // An FP atomic add without FP units is unimplemented (where a lane executes it).
+                // An FP atomic add without the unit of its width is
+                // unimplemented (where a lane executes it).
                 if (self.cls.val() == class::ATOM)
                     & (self.f_mod.val().get_bits::<4>(0) == 1)
-                    & !self.has_fp.val()
+                    & (((self.sm_size.val() == 3) & !self.has_fp64.val()) | ((self.sm_size.val() != 3) & !self.has_fp32.val()))
                     & (self.exec.q.val() != 0)
                 {
                     self.t_code.d.next = trap::UNIMPLEMENTED.into();

@@ -172,6 +172,7 @@ impl Sm {
         // inputs, and the shared units', are held at zero unless their
         // instructions execute (operand isolation: they do not switch for
         // other instructions, and their simulation does not run for them).
+        self.smem.fsum.next = 0.into();
         for l in 0..self._fpus {
             self.fpus[l].op.next = 0.into();
             self.fpus[l].modv.next = 0.into();
@@ -190,6 +191,16 @@ impl Sm {
                 settle!(self.fpus[l]);
                 self.lane_d[l].next = self.fpus[l].d.val();
                 self.gp.bits[l].next = self.fpus[l].pout.val();
+            }
+            // A shared atomic's binary32 add, on lane 0's unit (idle while an atomic runs).
+            if self.smem.fadd.val() & !self.smem.fwide.val() & (self.index[l].val() == 0) {
+                self.fpus[l].op.next = self.op_fadd.val();
+                self.fpus[l].modv.next = self.mod_ftz.val();
+                self.fpus[l].a.next = self.smem.fa.val();
+                self.fpus[l].b.next = self.smem.fb.val();
+                #[hdl_skip]
+                settle!(self.fpus[l]);
+                self.smem.fsum.next = self.fpus[l].d.val();
             }
         }
         // The shared units: one lane's operands at a time.
@@ -254,6 +265,15 @@ impl Sm {
                 settle!(self.fp_shared[k]);
                 self.su_d.next = self.fp_shared[k].d.val();
                 self.su_p.next = self.fp_shared[k].pout.val();
+            }
+            // A shared atomic's binary64 add.
+            if self.smem.fadd.val() & self.smem.fwide.val() {
+                self.fp_shared[k].op.next = self.op_dadd.val();
+                self.fp_shared[k].a.next = self.smem.fa.val();
+                self.fp_shared[k].b.next = self.smem.fb.val();
+                #[hdl_skip]
+                settle!(self.fp_shared[k]);
+                self.smem.fsum.next = self.fp_shared[k].d.val();
             }
         }
         // The bit unit: the shared instructions that are neither FP nor iterative.

@@ -877,8 +877,13 @@ pub struct Sm {
     lo_win: Constant<Bits<32>>,
     row_log: Constant<Bits<8>>,
     row_round: Constant<Bits<32>>,
-    /// The SM has FP units (`fp32` or `fp64`); without, an FP atomic add traps.
-    has_fp: Constant<Bit>,
+    /// `fp32` and `fp64`: an atomic FP add of a width without its unit traps.
+    has_fp32: Constant<Bit>,
+    has_fp64: Constant<Bit>,
+    /// A shared atomic's FP add: `fadd.rn.ftz` on lane 0's unit, `dadd.rn` on the shared one.
+    op_fadd: Constant<Bits<7>>,
+    op_dadd: Constant<Bits<7>>,
+    mod_ftz: Constant<Bits<6>>,
     _lanes: usize,
     /// Lanes with an FP unit: all of them with `fp32`, else none.
     _fpus: usize,

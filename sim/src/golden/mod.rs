@@ -158,8 +158,7 @@ fn predecode(code: &[u64], nregs: u32, units: heddle_hw::config::Units) -> Vec<D
             for &k in inst.op.info().mods {
                 m[k as usize] = inst.modifier(k) as u8;
             }
-            let fadd_atom = inst.op == heddle_isa::Opcode::Atom && inst.modifier(heddle_isa::ModKind::AtomOp) == 1;
-            let missing = heddle_hw::decode::missing_unit(inst.op, fadd_atom, units);
+            let missing = heddle_hw::decode::missing_unit(&inst, units);
             Dec { inst, dw, dr, a, b, c, imm, bad_reg: bad, missing, m }
         })
         .collect()

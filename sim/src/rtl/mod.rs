@@ -642,8 +642,7 @@ fn simulate_launch<T: Tracer, P: SmPorts>(
             }
             trap::UNIMPLEMENTED => match dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()) {
                 Some(i) => {
-                    let fadd_atom = i.op == heddle_isa::Opcode::Atom && i.modifier(heddle_isa::ModKind::AtomOp) == 1;
-                    match heddle_hw::decode::missing_unit(i.op, fadd_atom, cfg.units()) {
+                    match heddle_hw::decode::missing_unit(&i, cfg.units()) {
                         Some(unit) => TrapKind::not_built(&i, unit),
                         None => TrapKind::Unimplemented { what: format!("`{}` in the RTL SM", heddle_isa::asm::print::opname(&i)) },
                     }
