@@ -460,11 +460,14 @@ fn an_fp_atomic_without_its_fp_unit_traps_with_its_name() {
         let o = run_source("fatom", src, args);
         let t = text(&o);
         assert_eq!(o.status.code(), Some(1), "{t}");
-        let msg = format!("not implemented: `atom.shared.fadd{}` (the SM is built without {unit})", if unit == "fp64" { ".b64" } else { "" });
+        let msg =
+            format!("not implemented: `atom.shared.fadd{}` (the SM is built without {unit})", if unit == "fp64" { ".b64" } else { "" });
         assert!(t.contains(&msg), "{args:?}: {t}");
         assert!(golden_trap("fatom", src, args).contains(&msg), "{args:?}");
     }
-    for (src, args) in [(f32_src, &[][..]), (f64_src, &[][..]), (f64_src, &["--set", "fp32=false"][..]), (f32_src, &["--set", "fp64=false"][..])] {
+    for (src, args) in
+        [(f32_src, &[][..]), (f64_src, &[][..]), (f64_src, &["--set", "fp32=false"][..]), (f32_src, &["--set", "fp64=false"][..])]
+    {
         let o = run_source("fatom", src, &[args, &["--lockstep"]].concat());
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o));
     }

@@ -7,9 +7,9 @@
 //! units): here, from the FPU's model ([`serve_fadd`]).
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
+use heddle_hw::fpu;
 use heddle_hw::smem::{mode, BankRead, BankXbar, SharedMem};
 use heddle_hw::verilog::verilog_of;
-use heddle_hw::fpu;
 use heddle_isa::scalar::int::atomic;
 use heddle_isa::table::mod_info;
 use heddle_isa::{ModKind, Opcode};
@@ -294,8 +294,17 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
     }
     // The same cycles through the Verilog.
     let verilog = verilog_of(&s);
-    let mut inputs: Vec<Port> =
-        vec![("start", 1), ("mask", 32), ("mode", 2), ("size", 2), ("atom_op", 4), ("clear", 1), ("clear_from", 16), ("clear_rows", 16), ("fsum", 64)];
+    let mut inputs: Vec<Port> = vec![
+        ("start", 1),
+        ("mask", 32),
+        ("mode", 2),
+        ("size", 2),
+        ("atom_op", 4),
+        ("clear", 1),
+        ("clear_from", 16),
+        ("clear_rows", 16),
+        ("fsum", 64),
+    ];
     inputs.extend((0..lanes).map(|l| (name("addr", l), 32)));
     inputs.extend((0..lanes).map(|l| (name("wdata", l), 32)));
     inputs.extend((0..lanes).map(|l| (name("b", l), 64)));

@@ -641,12 +641,10 @@ fn simulate_launch<T: Tracer, P: SmPorts>(
                 TrapKind::InvalidInstruction { reason: format!("pc {pc} is outside the program ({} instructions)", dev.module.code.len()) }
             }
             trap::UNIMPLEMENTED => match dev.module.code.get(pc as usize).and_then(|&w| Inst::decode(w).ok()) {
-                Some(i) => {
-                    match heddle_hw::decode::missing_unit(&i, cfg.units()) {
-                        Some(unit) => TrapKind::not_built(&i, unit),
-                        None => TrapKind::Unimplemented { what: format!("`{}` in the RTL SM", heddle_isa::asm::print::opname(&i)) },
-                    }
-                }
+                Some(i) => match heddle_hw::decode::missing_unit(&i, cfg.units()) {
+                    Some(unit) => TrapKind::not_built(&i, unit),
+                    None => TrapKind::Unimplemented { what: format!("`{}` in the RTL SM", heddle_isa::asm::print::opname(&i)) },
+                },
                 None => TrapKind::Unimplemented { what: format!("the instruction at pc {pc} in the RTL SM") },
             },
             trap::STACK_OVERFLOW => TrapKind::ReconvergenceStackOverflow { depth: cfg.stack_depth },
