@@ -47,6 +47,9 @@ pub struct SyncRam<const W: usize> {
     pub wdata: Signal<In, Bits<W>>,
     pub we: Signal<In, Bit>,
     mem: Vec<Bits<W>>,
+    /// The bits of a word it stores ([`SyncRam::keep`]): the others read as 0.
+    _bits: usize,
+    keep_mask: Bits<W>,
 }
 
 impl<const W: usize> SyncRam<W> {
@@ -60,7 +63,18 @@ impl<const W: usize> SyncRam<W> {
             wdata: Default::default(),
             we: Default::default(),
             mem: vec![Bits::default(); depth],
+            _bits: W,
+            keep_mask: !Bits::<W>::default(),
         }
+    }
+
+    /// Stores only the low `bits` bits of each word (a mask of `warp_size`
+    /// threads in a `Bits<64>` port): the memory is that wide, and the
+    /// bits above read as 0.
+    pub fn keep(self, bits: usize) -> SyncRam<W> {
+        assert!((1..=W).contains(&bits), "SyncRam keeps {bits} of {W} bits");
+        let keep_mask = (0..bits).fold(Bits::<W>::default(), |m, i| m.replace_bit(i, true));
+        SyncRam { _bits: bits, keep_mask, ..self }
     }
 
     /// Backdoor read for test benches (not part of the hardware).
@@ -74,7 +88,7 @@ impl<const W: usize> Logic for SyncRam<W> {
         if self.clock.pos_edge() {
             if self.we.next {
                 if let Some(slot) = self.mem.get_mut(self.waddr.next.index()) {
-                    *slot = self.wdata.next;
+                    *slot = self.wdata.next & self.keep_mask;
                 }
             }
             self.rdata.next = self.mem.get(self.raddr.next.index()).copied().unwrap_or_default();
@@ -86,6 +100,10 @@ impl<const W: usize> Logic for SyncRam<W> {
     }
 
     fn hdl(&self) -> Verilog {
+        let (word, high) = match W - self._bits {
+            0 => ("wdata".to_string(), String::new()),
+            n => (format!("wdata[{}:0]", self._bits - 1), format!("{n}'d0, ")),
+        };
         Verilog::Custom(format!(
             "\
 reg [{w}:0] mem [0:{last}];
@@ -94,12 +112,15 @@ integer i;
 initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = 0;
 end
+/* verilator lint_off UNUSEDSIGNAL */
+wire [{w}:0] word = {word};
+/* verilator lint_on UNUSEDSIGNAL */
 always @(posedge clock) begin
-   if (we && {win}) mem[waddr] <= wdata;
+   if (we && {win}) mem[waddr] <= word;
    ra <= raddr;
 end
-always @(*) rdata = {rin} ? mem[ra] : {W}'d0;",
-            w = W - 1,
+always @(*) rdata = {rin} ? {{{high}mem[ra]}} : {W}'d0;",
+            w = self._bits - 1,
             a = ADDR_BITS - 1,
             last = self.mem.len() - 1,
             rin = within("ra", self.mem.len()),

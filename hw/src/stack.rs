@@ -138,6 +138,8 @@ pub struct ReconvStack {
     depth: Constant<Bits<8>>,
     shift: Constant<Bits<ADDR_BITS>>,
     idx_mask: Constant<Bits<8>>,
+    /// A mask of every thread of a warp: masks are stored this wide.
+    full: Constant<Bits<64>>,
     rpc_none: Constant<Bits<32>>,
     /// Planted bugs ([`crate::plant`]): `StackWalkShort`, `StackOverflowLate`.
     plant: Constant<Bits<32>>,
@@ -147,9 +149,10 @@ pub struct ReconvStack {
 }
 
 impl ReconvStack {
-    /// Stacks for `warps` warps of at most `depth` entries each.
-    pub fn new(warps: usize, depth: usize) -> ReconvStack {
-        assert!((1..=64).contains(&warps) && (2..=128).contains(&depth));
+    /// Stacks for `warps` warps of `warp_size` threads, at most `depth`
+    /// entries each.
+    pub fn new(warps: usize, depth: usize, warp_size: usize) -> ReconvStack {
+        assert!((1..=64).contains(&warps) && (2..=128).contains(&depth) && (1..=64).contains(&warp_size));
         let slots = depth.next_power_of_two();
         let shift = slots.trailing_zeros() as u64;
         let entries = warps * slots;
@@ -218,12 +221,13 @@ impl ReconvStack {
             raddr: Default::default(),
             waddr: Default::default(),
             pcrpc: SyncRam::new(entries),
-            emask: SyncRam::new(entries),
+            emask: SyncRam::new(entries).keep(warp_size),
             ecall: SyncRam::new(entries),
             index: (0..warps as u64).map(|w| Constant::new(w.into())).collect(),
             depth: Constant::new((depth as u64).into()),
             shift: Constant::new(shift.into()),
             idx_mask: Constant::new((slots as u64 - 1).into()),
+            full: Constant::new((u64::MAX >> (64 - warp_size)).into()),
             rpc_none: Constant::new((RPC_NONE as u64).into()),
             plant: Constant::new(crate::plant::mask().into()),
             _warps: warps,
@@ -276,7 +280,7 @@ impl Logic for ReconvStack {
         self.base.next = bit_cast::<ADDR_BITS, 6>(self.cur_warp.val()) << self.shift.val();
         self.rd_pc.next = self.pcrpc.rdata.val().get_bits::<32>(0);
         self.rd_rpc.next = self.pcrpc.rdata.val().get_bits::<32>(32);
-        self.rd_mask.next = self.emask.rdata.val();
+        self.rd_mask.next = self.emask.rdata.val() & self.full.val();
         self.rd_call.next = self.ecall.rdata.val().any();
 
         self.top_pc.next = self.tp_pc.val();
@@ -328,7 +332,7 @@ impl Logic for ReconvStack {
                     self.l_pc.d.next = self.pc.val();
                     self.l_target.d.next = self.target.val();
                     self.l_rejoin.d.next = self.rejoin.val();
-                    self.l_mask.d.next = self.mask.val();
+                    self.l_mask.d.next = self.mask.val() & self.full.val();
                     self.fault.d.next = false;
                     self.frameless.d.next = false;
                     self.stale.d.next = false;
@@ -342,7 +346,7 @@ impl Logic for ReconvStack {
                         self.top_we.next = true;
                         self.new_pc.next = self.pc.val();
                         self.new_rpc.next = self.rpc_none.val();
-                        self.new_mask.next = self.mask.val();
+                        self.new_mask.next = self.mask.val() & self.full.val();
                         self.new_call.next = false;
                     }
                     if self.cmd.val() == 2 {

@@ -136,13 +136,17 @@ fn check_alu(name: &str, mut alu: IntAlu, vectors: &[Vec<u64>], built: &dyn Fn(u
 }
 
 /// Random reads and writes (some beyond the depth) of a `SyncRam`, read
-/// before each clock edge, against its Verilog under Verilator.
+/// before each clock edge, against its Verilog under Verilator: whole
+/// words, and words kept to their low 20 bits (`SyncRam::keep`).
 #[test]
 fn sync_ram_verilog_matches_its_model() {
+    check_sync_ram("sync_ram", SyncRam::<32>::new(37));
+    check_sync_ram("sync_ram_keep", SyncRam::<32>::new(37).keep(20));
+}
+
+fn check_sync_ram(name: &str, mut ram: SyncRam<32>) {
     let mut rng = fastrand::Rng::with_seed(9);
-    let mut ram = SyncRam::<32>::new(37);
     ram.connect_all();
-    let name = "sync_ram";
     let verilog = verilog_of(&ram);
     heddle_hw::verilog::lint(name, &verilog).unwrap();
     // raddr, waddr, wdata, we.
@@ -155,7 +159,7 @@ fn sync_ram_verilog_matches_its_model() {
         ram.wdata.next = (v[2] as u64).into();
         ram.we.next = v[3] == 1;
         assert!(settle(&mut ram));
-        assert_eq!(ram.rdata.val().to_u64() as u128, h[0], "vector {i}: {v:x?}");
+        assert_eq!(ram.rdata.val().to_u64() as u128, h[0], "{name}, vector {i}: {v:x?}");
         tick(&mut ram, |b| &mut b.clock);
     }
 }

@@ -13,7 +13,7 @@ struct Bench {
 
 impl Bench {
     fn new(warps: usize, depth: usize) -> Bench {
-        let mut uut = ReconvStack::new(warps, depth);
+        let mut uut = ReconvStack::new(warps, depth, 64);
         uut.connect_all();
         simulate(&mut uut, 100);
         Bench { uut, cycles: 0 }
@@ -183,7 +183,7 @@ fn overflow_at_the_configured_depth_not_the_storage_size() {
 
 #[test]
 fn verilog_lints_clean() {
-    let mut uut = ReconvStack::new(4, 8);
+    let mut uut = ReconvStack::new(4, 8, 64);
     uut.connect_all();
     heddle_hw::verilog::lint("reconv_stack", &heddle_hw::verilog::verilog_of(&uut)).unwrap();
 }

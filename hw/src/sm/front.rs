@@ -86,7 +86,7 @@ impl Sm {
         self.pred_val.next = 0.into();
         for b in 0..7 {
             if self.pr_idx.val() == self.index[b].val() {
-                self.pred_val.next = self.preds[b].rdata.val();
+                self.pred_val.next = self.preds[b].rdata.val() & self.full.val();
             }
         }
         self.new_pred.next = (self.pred_val.val() & !self.exec.q.val()) | (self.bool_v.val() & self.exec.q.val());
@@ -173,8 +173,8 @@ impl Sm {
         self.c_issued.d.next = self.c_issued.q.val() + 1;
         self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
         self.paux.d.next = self.pop_val.val();
-        self.carry_in.d.next = self.carry.rdata.val();
-        self.exited_old.d.next = self.exited.rdata.val();
+        self.carry_in.d.next = self.carry.rdata.val() & self.full.val();
+        self.exited_old.d.next = self.exited.rdata.val() & self.full.val();
         self.n_state.next = SmState::Dispatch;
         if self.cls.val() == class::PLOP {
             self.n_state.next = SmState::Aux2;
@@ -212,7 +212,7 @@ impl Sm {
             // The instruction memory takes the stack top's pc at this edge.
             self.n_fq_warp.next = self.fe_warp.val();
             self.fq_pc.d.next = self.stack.top_pc.val();
-            self.fq_mask.d.next = self.stack.top_mask.val();
+            self.fq_mask.d.next = self.stack.top_mask.val() & self.full.val();
             self.fq_empty.d.next = self.stack.empty.val();
             if !self.fe_main.val() {
                 self.n_pf_st.next = pf::WORD.into();
@@ -234,8 +234,8 @@ impl Sm {
         if self.pf_aux.val() {
             // Aux's reads for the prefetched instruction.
             self.pf_paux.d.next = self.pop_val.val();
-            self.pf_carry.d.next = self.carry.rdata.val();
-            self.pf_exited.d.next = self.exited.rdata.val();
+            self.pf_carry.d.next = self.carry.rdata.val() & self.full.val();
+            self.pf_exited.d.next = self.exited.rdata.val() & self.full.val();
             self.pf_fast.d.next = self.pf_fast_now.val();
             self.pf_cnt.d.next = self.pf_fast_now.val();
             self.n_pf_st.next = pf::READY.into();

@@ -9,6 +9,7 @@ impl Sm {
         let lanes = cfg.lanes as usize;
         let beats = cfg.beats() as usize;
         let warps = cfg.warps as usize;
+        let ws = cfg.warp_size as usize;
         // The register-file RAMs (`SmConfig::rf_words`): a limit of this RTL,
         // not of the configuration; the golden model has none.
         let rbits = cfg.reg_bits();
@@ -458,10 +459,10 @@ impl Sm {
             clr_from: Default::default(),
             imem: SyncRam::new(cfg.imem_words as usize),
             ibad: SyncRam::new(cfg.imem_words as usize),
-            stack: ReconvStack::new(warps, cfg.stack_depth as usize),
-            preds: (0..7).map(|_| SyncRam::new(warps)).collect(),
-            carry: SyncRam::new(warps),
-            exited: SyncRam::new(warps),
+            stack: ReconvStack::new(warps, cfg.stack_depth as usize, ws),
+            preds: (0..7).map(|_| SyncRam::new(warps).keep(ws)).collect(),
+            carry: SyncRam::new(warps).keep(ws),
+            exited: SyncRam::new(warps).keep(ws),
             rf: (0..lanes).map(|_| RegFile::new(rf_words)).collect(),
             tids: (0..lanes).map(|_| SyncRam::new(cfg.tid_words())).collect(),
             alus: (0..lanes).map(|_| IntAlu::lane(cfg.mul64, cfg.shift64)).collect(),
