@@ -113,6 +113,8 @@ impl Sm {
         #[hdl_hold]
         self.sh_from_ok.hold();
         #[hdl_hold]
+        self.sh_acc.hold();
+        #[hdl_hold]
         self.ladr.hold();
         #[hdl_hold]
         self.lw0.hold();
@@ -151,6 +153,7 @@ impl Sm {
         self.sbuf.clock.next = self.clock.val();
         self.sh_from.clock.next = self.clock.val();
         self.sh_from_ok.clock.next = self.clock.val();
+        self.sh_acc.clock.next = self.clock.val();
         self.wm_qpart.clock.next = self.clock.val();
         self.wm_qrun.clock.next = self.clock.val();
         self.wm_qbeat.clock.next = self.clock.val();

@@ -142,22 +142,35 @@ impl Sm {
         self.n_beat.next = self.beat.q.val() + 1;
         if self.beat.q.val() == self.last_beat.val() {
             self.n_beat.next = 0.into();
+            self.sh_k.d.next = 0.into();
             self.n_state.next = SmState::ShflSelect;
         }
     }
 
-    /// In state `ShflSelect`.
+    /// In state `ShflSelect`: a cycle per window of sbuf for each beat; the
+    /// last writes the beat's values (each lane's from the window that
+    /// held it) and predicates.
     #[hdl_part]
     pub(super) fn on_shfl_select(&mut self) {
         self.c_exec.d.next = self.c_exec.q.val() + 1;
+        self.sh_k.d.next = self.sh_k.q.val() + 1;
         for l in 0..self._lanes {
-            self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
+            if self.sh_hit[l].val() {
+                self.sh_acc.d[l].next = self.sh_val[l].val();
+            } else {
+                self.sh_val[l].next = self.sh_acc.q[l].val();
+            }
+            self.rf[l].we.next =
+                (self.sh_k.q.val() == self.last_win.val()) & self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
             self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 32>(self.sh_val[l].val());
         }
-        self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
-        self.n_beat.next = self.beat.q.val() + 1;
-        if self.beat.q.val() == self.last_beat.val() {
-            self.n_state.next = SmState::Commit;
+        if self.sh_k.q.val() == self.last_win.val() {
+            self.sh_k.d.next = 0.into();
+            self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
+            self.n_beat.next = self.beat.q.val() + 1;
+            if self.beat.q.val() == self.last_beat.val() {
+                self.n_state.next = SmState::Commit;
+            }
         }
     }
 

@@ -347,6 +347,19 @@ impl Sm {
         }
         // (`n` in the loops that index sbuf and fa_adr is the lane count: a
         // one-pass loop, so that the Verilog's index arithmetic has it.)
+        // ShflSelect's window: sbuf's entries sh_k * _sh_win + i.
+        for i in 0..self._sh_win {
+            self.sh_grp[i].next = 0.into();
+            if self.state.q.val() == SmState::ShflSelect {
+                for n in self._sh_win..(self._sh_win + 1) {
+                    for k in 0..(self._ws / self._sh_win) {
+                        if self.sh_k.q.val() == self.index[k].val() {
+                            self.sh_grp[i].next = self.sbuf.q[k * n + i].val();
+                        }
+                    }
+                }
+            }
+        }
         for l in 0..self._lanes {
             // Shuffle: source lane j by the PTX rules (c = clamp | segment
             // mask << 8), which compute in 32 bits. Lane numbers are below
@@ -413,6 +426,7 @@ impl Sm {
                 }
             }
             self.sh_val[l].next = 0.into();
+            self.sh_hit[l].next = false;
             self.sh_pick[l].next = 0.into();
             self.sh_pick_ok[l].next = false;
             // (The warp-wide buffer is only used in these states; skipping the
@@ -436,12 +450,13 @@ impl Sm {
                         }
                     }
                 }
-                // Entry sh_pick of sbuf, as an OR of the entries ANDed with
-                // their selects: exactly one matches (a source is below the
-                // warp size, and its low 8 bits name it).
-                for e in 0..self._ws {
-                    if self.sh_pick[l].val() == self.index[e].val() {
-                        self.sh_val[l].next = self.sh_val[l].val() | self.sbuf.q[e].val();
+                // Entry sh_pick of sbuf when window sh_k holds it (its high
+                // bits equal sh_k): the window's entry of its low bits, as
+                // an OR of the entries ANDed with their selects.
+                self.sh_hit[l].next = (self.sh_pick[l].val() >> self.log_win.val()) == self.sh_k.q.val();
+                for i in 0..self._sh_win {
+                    if (self.sh_pick[l].val() & self.lm_win.val()) == self.index[i].val() {
+                        self.sh_val[l].next = self.sh_val[l].val() | self.sh_grp[i].val();
                     }
                 }
             }

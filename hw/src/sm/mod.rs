@@ -387,6 +387,10 @@ pub struct Sm {
     sbuf: Regs<Bits<32>>,
     sh_from: Regs<Bits<8>>,
     sh_from_ok: Regs<Bit>,
+    /// ShflSelect reads sbuf a window of entries (`sh_k`) per cycle: each
+    /// lane keeps its value (`sh_acc`) from the window that holds its source.
+    sh_k: Reg<Bits<8>>,
+    sh_acc: Regs<Bits<32>>,
     /// Shared memory; in SmemAcc, whether the current word pass has
     /// started; the beat's shared lanes and a pulse when they are done (the
     /// monitor); the bank-conflict counter.
@@ -567,6 +571,9 @@ pub struct Sm {
     sh_pick: Vec<Signal<Local, Bits<8>>>,
     sh_pick_ok: Vec<Signal<Local, Bit>>,
     sh_val: Vec<Signal<Local, Bits<32>>>,
+    /// sbuf's entries of window `sh_k`, and whether a lane's source is among them.
+    sh_grp: Vec<Signal<Local, Bits<32>>>,
+    sh_hit: Vec<Signal<Local, Bit>>,
     lane_d: Vec<Signal<Local, Bits<64>>>,
     auxsel: Signal<Local, Bits<2>>,
     aux_code: Signal<Local, Bits<4>>,
@@ -825,6 +832,11 @@ pub struct Sm {
     lanes: Constant<Bits<8>>,
     ws: Constant<Bits<8>>,
     log_l: Constant<Bits<8>>,
+    /// The shuffle's window (`_sh_win` entries of sbuf a cycle): its
+    /// index bits, their mask, and the last window.
+    log_win: Constant<Bits<8>>,
+    lm_win: Constant<Bits<8>>,
+    last_win: Constant<Bits<8>>,
     log_ws: Constant<Bits<8>>,
     last_beat: Constant<Bits<8>>,
     rf_wshift: Constant<Bits<8>>,
@@ -885,6 +897,11 @@ pub struct Sm {
     op_dadd: Constant<Bits<7>>,
     mod_ftz: Constant<Bits<6>>,
     _lanes: usize,
+    /// Entries of sbuf ShflSelect reads a cycle: `lanes` from 4 lanes (a
+    /// 1-of-`lanes` multiplexer per lane, `warp_size / lanes` cycles a
+    /// beat), else the whole warp (one multiplexer costs what the windows'
+    /// shared one does).
+    _sh_win: usize,
     /// Lanes with an FP unit: all of them with `fp32`, else none.
     _fpus: usize,
     /// Shared FP units: one with `fp32` or `fp64`, else none.

@@ -10,6 +10,7 @@ impl Sm {
         let beats = cfg.beats() as usize;
         let warps = cfg.warps as usize;
         let ws = cfg.warp_size as usize;
+        let sh_win = if lanes >= 4 { lanes } else { ws };
         // The register-file RAMs (`SmConfig::rf_words`): a limit of this RTL,
         // not of the configuration; the golden model has none.
         let rbits = cfg.reg_bits();
@@ -231,6 +232,8 @@ impl Sm {
             sbuf: Regs::new(cfg.warp_size as usize),
             sh_from: Regs::new(cfg.warp_size as usize),
             sh_from_ok: Regs::new(cfg.warp_size as usize),
+            sh_k: Default::default(),
+            sh_acc: Regs::new(lanes),
             smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize),
             sm_pass: Default::default(),
             sm_done: Default::default(),
@@ -358,6 +361,8 @@ impl Sm {
             sh_pick: (0..lanes).map(|_| Default::default()).collect(),
             sh_pick_ok: (0..lanes).map(|_| Default::default()).collect(),
             sh_val: (0..lanes).map(|_| Default::default()).collect(),
+            sh_grp: (0..sh_win).map(|_| Default::default()).collect(),
+            sh_hit: (0..lanes).map(|_| Default::default()).collect(),
             lane_d: (0..lanes).map(|_| Default::default()).collect(),
             auxsel: Default::default(),
             aux_code: Default::default(),
@@ -537,6 +542,9 @@ impl Sm {
             lanes: c8(lanes as u64),
             ws: c8(cfg.warp_size as u64),
             log_l: c8(lanes.trailing_zeros() as u64),
+            log_win: c8(sh_win.trailing_zeros() as u64),
+            lm_win: c8(sh_win as u64 - 1),
+            last_win: c8((ws / sh_win) as u64 - 1),
             log_ws: c8(cfg.warp_size.trailing_zeros() as u64),
             last_beat: c8(beats as u64 - 1),
             rf_wshift: c8(beats.trailing_zeros() as u64 + rbits as u64),
@@ -580,6 +588,7 @@ impl Sm {
             op_dadd: Constant::new((Opcode::Dadd as u64).into()),
             mod_ftz: Constant::new((1u64 << heddle_isa::table::mod_info(heddle_isa::ModKind::Ftz).lo).into()),
             _lanes: lanes,
+            _sh_win: sh_win,
             _fpus: if cfg.fp32 { lanes } else { 0 },
             _fp_shared: (cfg.fp32 || cfg.fp64) as usize,
             _fds: (cfg.fp32 || cfg.fp64) as usize,
