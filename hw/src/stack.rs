@@ -503,7 +503,7 @@ impl Logic for ReconvStack {
                 if self.top_we.val() {
                     self.t_pc.d[w].next = self.new_pc.val();
                     self.t_rpc.d[w].next = self.new_rpc.val();
-                    self.t_mask.d[w].next = self.new_mask.val();
+                    self.t_mask.d[w].next = self.new_mask.val() & self.full.val();
                     self.t_call.d[w].next = self.new_call.val();
                 }
             }

@@ -166,7 +166,7 @@ impl Sm {
         }
         if self.sh_k.q.val() == self.last_win.val() {
             self.sh_k.d.next = 0.into();
-            self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
+            self.res_pred.d.next = self.res_pred.q.val() | (self.gp.placed.val() & self.full.val());
             self.n_beat.next = self.beat.q.val() + 1;
             if self.beat.q.val() == self.last_beat.val() {
                 self.n_state.next = SmState::Commit;
@@ -215,7 +215,7 @@ impl Sm {
             } else {
                 self.stack.cmd.next = stack::CMD_PUSHCALL.into();
                 self.stack.target.next = self.cl_val.val();
-                self.stack.mask.next = self.gcall.placed.val();
+                self.stack.mask.next = self.gcall.placed.val() & self.full.val();
                 self.stack.start.next = true;
                 self.res_pred.d.next = self.res_pred.q.val() & !self.cl_top.val();
                 self.n_state.next = SmState::CalliWait;

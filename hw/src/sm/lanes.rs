@@ -503,8 +503,8 @@ impl Sm {
         self.rc_fin.next = self.res_carry.q.val();
         self.cc_fin.next = self.cc_we.q.val();
         if self.commit_now.val() & !self.wide.val() {
-            self.rp_fin.next = self.res_pred.q.val() | self.gp.placed.val();
-            self.rc_fin.next = self.res_carry.q.val() | self.gc.placed.val();
+            self.rp_fin.next = self.res_pred.q.val() | (self.gp.placed.val() & self.full.val());
+            self.rc_fin.next = self.res_carry.q.val() | (self.gc.placed.val() & self.full.val());
             self.cc_fin.next = self.alus[0].cc_we.val();
         }
     }
@@ -564,8 +564,8 @@ impl Sm {
                 }
             }
             if !self.wide.val() | (self.phase.q.val() == 2) {
-                self.res_pred.d.next = self.res_pred.q.val() | self.gp.placed.val();
-                self.res_carry.d.next = self.res_carry.q.val() | self.gc.placed.val();
+                self.res_pred.d.next = self.res_pred.q.val() | (self.gp.placed.val() & self.full.val());
+                self.res_carry.d.next = self.res_carry.q.val() | (self.gc.placed.val() & self.full.val());
                 self.cc_we.d.next = self.alus[0].cc_we.val();
             }
             if !self.wide.val() | (self.phase.q.val() == 3) {
