@@ -82,9 +82,8 @@ pub struct BankRead {
     pub addr: Vec<Signal<In, Bits<32>>>,
     /// Per bank: the word read out.
     pub rdata: Vec<Signal<In, Bits<32>>>,
-    /// Per lane: its bytes of its bank's word, right-aligned, zero-extended
-    /// (to 64 bits, as the SM's lane registers hold them).
-    pub rword: Vec<Signal<Out, Bits<64>>>,
+    /// Per lane: its bytes of its bank's word, right-aligned, zero-extended.
+    pub rword: Vec<Signal<Out, Bits<32>>>,
     /// The atomic lane's (lowest active lane's) old value: two words, from
     /// its bank and the next, when `size` is 3.
     pub aold: Signal<Out, Bits<64>>,
@@ -411,7 +410,7 @@ impl Logic for BankRead {
         writeln!(w, "wire [31:0] old_lo = words[at_bank];\nwire [31:0] old_hi = words[at_next];").unwrap();
         s += "always @(*) begin\n";
         for l in 0..lanes {
-            s += &format!("    rword${l} = {{32'd0, (bank_word{l} >> {{addr${l}[1:0], 3'd0}}) & size_mask}};\n");
+            s += &format!("    rword${l} = (bank_word{l} >> {{addr${l}[1:0], 3'd0}}) & size_mask;\n");
         }
         s += "    aold = any_lane ? {(size == 2'd3) ? old_hi : 32'd0, old_lo} : 64'd0;\nend";
         Verilog::Custom(s)
@@ -445,7 +444,7 @@ pub struct SharedMem {
     /// Lanes whose access completes this cycle, each lane's loaded bytes,
     /// and the atomic lane's old and new values.
     pub grant: Signal<Out, Bits<32>>,
-    pub rword: Vec<Signal<Out, Bits<64>>>,
+    pub rword: Vec<Signal<Out, Bits<32>>>,
     pub aold: Signal<Out, Bits<64>>,
     pub anew: Signal<Out, Bits<64>>,
     /// An atomic FP add's operands (`fadd` high in the cycle it is written,

@@ -77,7 +77,7 @@ fn bank_crossbar_verilog_matches_its_model() {
         inputs.extend((0..lanes).map(|l| (name("addr", l), 32)));
         inputs.extend((0..banks).map(|b| (name("rdata", b), 32)));
         let mut outputs: Vec<Port> = vec![("aold", 64)];
-        outputs.extend((0..lanes).map(|l| (name("rword", l), 64)));
+        outputs.extend((0..lanes).map(|l| (name("rword", l), 32)));
         let ins: Vec<Vec<u128>> = vectors.iter().map(|v| [&[v[0], v[2]], &v[3..3 + lanes], &v[4 + 2 * lanes..]].concat()).collect();
         let hw = run_verilator("xbar_read", &rv, &inputs, &outputs, false, &ins).unwrap();
         for (i, (v, h)) in ins.iter().zip(&hw).enumerate() {
@@ -311,7 +311,7 @@ fn shared_mem_matches_a_byte_model_and_its_verilog() {
     inputs.extend((0..lanes).map(|l| (name("c", l), 64)));
     let mut outs: Vec<Port> = vec![("grant", 32), ("left", 1), ("waited", 1), ("clearing", 1), ("aold", 64), ("anew", 64)];
     outs.extend([("fadd", 1), ("fwide", 1), ("fa", 64), ("fb", 64)]);
-    outs.extend((0..lanes).map(|l| (name("rword", l), 64)));
+    outs.extend((0..lanes).map(|l| (name("rword", l), 32)));
     let hw = run_verilator("smem", &verilog, &inputs, &outs, true, &vectors).unwrap();
     for (i, (e, h)) in expect.iter().zip(&hw).enumerate() {
         assert_eq!(e, h, "cycle {i}: inputs {:x?}", vectors[i]);

@@ -45,12 +45,12 @@ impl Sm {
             self.sh_lanes.next = self.sp_mask.q.val();
         }
         for l in 0..self._lanes {
-            self.sp_word[l].next = self.smem.rword[l].val() & self.lo32.val();
+            self.sp_word[l].next = bit_cast::<64, 32>(self.smem.rword[l].val());
             if (self.mwidth.val() == width::S8) & self.smem.rword[l].val().get_bit(7) {
-                self.sp_word[l].next = (self.smem.rword[l].val() & self.lo32.val()) | self.sx8.val();
+                self.sp_word[l].next = bit_cast::<64, 32>(self.smem.rword[l].val()) | self.sx8.val();
             }
             if (self.mwidth.val() == width::S16) & self.smem.rword[l].val().get_bit(15) {
-                self.sp_word[l].next = (self.smem.rword[l].val() & self.lo32.val()) | self.sx16.val();
+                self.sp_word[l].next = bit_cast::<64, 32>(self.smem.rword[l].val()) | self.sx16.val();
             }
             self.lsh[l].next = false;
             self.soff[l].next = 0.into();
@@ -614,7 +614,7 @@ impl Sm {
                 if self.smem.grant.val().get_bit(l) {
                     if self.spipe.q.val() {
                         // Pipelined: the word goes to the register now.
-                        self.mem_ldata[l].next = self.smem.rword[l].val();
+                        self.mem_ldata[l].next = bit_cast::<64, 32>(self.smem.rword[l].val());
                         self.rf[l].we.next = self.f_d.val() != operand::RZ;
                         self.rf[l].waddr.next = self.sp_base.q.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
                         self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.sp_word[l].val());
@@ -625,10 +625,10 @@ impl Sm {
                         self.lw1.d[l].next = self.smem.anew.val() >> 32;
                     } else {
                         match self.mk.q.val().index() {
-                            0 => self.lrd_lo.d[l].next = self.smem.rword[l].val(),
-                            1 => self.lrd_lo.d[l].next = self.lrd_lo.q[l].val() | (self.smem.rword[l].val() << 32),
-                            2 => self.lrd_hi.d[l].next = self.smem.rword[l].val(),
-                            _ => self.lrd_hi.d[l].next = self.lrd_hi.q[l].val() | (self.smem.rword[l].val() << 32),
+                            0 => self.lrd_lo.d[l].next = bit_cast::<64, 32>(self.smem.rword[l].val()),
+                            1 => self.lrd_lo.d[l].next = self.lrd_lo.q[l].val() | (bit_cast::<64, 32>(self.smem.rword[l].val()) << 32),
+                            2 => self.lrd_hi.d[l].next = bit_cast::<64, 32>(self.smem.rword[l].val()),
+                            _ => self.lrd_hi.d[l].next = self.lrd_hi.q[l].val() | (bit_cast::<64, 32>(self.smem.rword[l].val()) << 32),
                         }
                     }
                 }
