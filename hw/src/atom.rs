@@ -41,12 +41,17 @@ pub struct AtomAlu {
     sign32: Constant<Bits<64>>,
     sign64: Constant<Bits<64>>,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
+    /// 1 where an FP add takes `fsum`, else 0.
+    _fadds: usize,
     _ran: Gate,
 }
 
 impl AtomAlu {
-    pub fn new() -> Self {
+    /// With `fadd` (an SM with FP units) an FP add takes its sum from
+    /// `fsum`; without, it gives 0 (the SM traps it).
+    pub fn new(fadd: bool) -> Self {
         AtomAlu {
+            _fadds: fadd as usize,
             _ran: Gate::default(),
             en: Default::default(),
             op: Default::default(),
@@ -95,8 +100,10 @@ impl Logic for AtomAlu {
             match self.op.val().index() {
                 0 => self.value.next = self.o.val() + self.ab.val(),
                 1 => {
-                    self.fadd.next = true;
-                    self.value.next = self.fsum.val();
+                    for _f in 0..self._fadds {
+                        self.fadd.next = true;
+                        self.value.next = self.fsum.val();
+                    }
                 }
                 2 => {
                     self.value.next = self.ab.val();

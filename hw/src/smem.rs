@@ -488,8 +488,9 @@ pub struct SharedMem {
 }
 
 impl SharedMem {
-    /// `lanes` lanes onto `banks` banks of `bytes / (4 * banks)` rows.
-    pub fn new(lanes: usize, banks: usize, bytes: usize) -> SharedMem {
+    /// `lanes` lanes onto `banks` banks of `bytes / (4 * banks)` rows; FP
+    /// atomic adds only with `fadd` (see [`AtomAlu::new`]).
+    pub fn new(lanes: usize, banks: usize, bytes: usize, fadd: bool) -> SharedMem {
         SharedMem {
             _ran: Gate::default(),
             clock: Default::default(),
@@ -519,7 +520,7 @@ impl SharedMem {
             clearing: Default::default(),
             xbar: BankXbar::new(lanes, banks),
             rd: BankRead::new(lanes, banks),
-            atom: AtomAlu::new(),
+            atom: AtomAlu::new(fadd),
             banks: (0..banks).map(|_| BankRam::new((bytes / (4 * banks)).max(1))).collect(),
             pend: Default::default(),
             rq: Default::default(),

@@ -219,7 +219,7 @@ fn outputs(s: &SharedMem) -> Vec<u128> {
 #[test]
 fn shared_mem_matches_a_byte_model_and_its_verilog() {
     let (lanes, banks, bytes) = (4usize, 4u32, 256u32);
-    let mut s = SharedMem::new(lanes, banks as usize, bytes as usize);
+    let mut s = SharedMem::new(lanes, banks as usize, bytes as usize, true);
     s.connect_all();
     assert!(settle(&mut s));
     let mut mem = vec![0u8; bytes as usize];

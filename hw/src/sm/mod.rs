@@ -34,9 +34,9 @@
 //! both (the memory model sits behind them). Opcodes whose decode class is
 //! `UNIMPL` (FP32 and SFU opcodes without `SmConfig::fp32`, binary64 ones
 //! without `SmConfig::fp64`) end the launch with trap code
-//! [`trap::UNIMPLEMENTED`], as does an FP atomic add (`atom.fadd`) with
-//! neither: such an SM has no FP units at all, not even the shared-memory
-//! atomic unit's adder.
+//! [`trap::UNIMPLEMENTED`], as does an FP atomic add (`atom.fadd`) without
+//! the unit of its width (`decode::missing_unit`): shared memory's atomics
+//! add on lane 0's binary32 unit or the shared binary64 one.
 //!
 //! Files: `update()` is one function written across this module's files
 //! as parts (`#[hdl_part]` methods, inlined where they are called by

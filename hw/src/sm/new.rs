@@ -234,7 +234,7 @@ impl Sm {
             sh_from_ok: Regs::new(cfg.warp_size as usize),
             sh_k: Default::default(),
             sh_acc: Regs::new(lanes),
-            smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize),
+            smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize, cfg.fp32 || cfg.fp64),
             sm_pass: Default::default(),
             sm_done: Default::default(),
             sm_lanes: Default::default(),
