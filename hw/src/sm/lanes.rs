@@ -348,9 +348,13 @@ impl Sm {
         // (`n` in the loops that index sbuf and fa_adr is the lane count: a
         // one-pass loop, so that the Verilog's index arithmetic has it.)
         // ShflSelect's window: sbuf's entries sh_k * _sh_win + i.
+        // (Held at zero outside ShflSelect where there are several windows;
+        // a whole-warp window is not gated: measured, ABC maps the
+        // indirect call's compare of sbuf far larger with that gate, and
+        // far smaller with it when there are windows; docs/fpga.md.)
         for i in 0..self._sh_win {
             self.sh_grp[i].next = 0.into();
-            if self.state.q.val() == SmState::ShflSelect {
+            if (self.state.q.val() == SmState::ShflSelect) | self.sh_whole.val() {
                 for n in self._sh_win..(self._sh_win + 1) {
                     for k in 0..(self._ws / self._sh_win) {
                         if self.sh_k.q.val() == self.index[k].val() {

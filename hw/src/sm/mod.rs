@@ -837,6 +837,8 @@ pub struct Sm {
     log_win: Constant<Bits<8>>,
     lm_win: Constant<Bits<8>>,
     last_win: Constant<Bits<8>>,
+    /// The window is the whole warp (one window).
+    sh_whole: Constant<Bit>,
     log_ws: Constant<Bits<8>>,
     last_beat: Constant<Bits<8>>,
     rf_wshift: Constant<Bits<8>>,

@@ -545,6 +545,7 @@ impl Sm {
             log_win: c8(sh_win.trailing_zeros() as u64),
             lm_win: c8(sh_win as u64 - 1),
             last_win: c8((ws / sh_win) as u64 - 1),
+            sh_whole: Constant::new(sh_win == ws),
             log_ws: c8(cfg.warp_size.trailing_zeros() as u64),
             last_beat: c8(beats as u64 - 1),
             rf_wshift: c8(beats.trailing_zeros() as u64 + rbits as u64),
