@@ -80,11 +80,13 @@ impl SmConfig {
         let imem = self.imem_words as usize;
         add("top$imem".into(), imem, 64, Registered);
         add("top$ibad".into(), imem, 1, Registered);
+        // Thread masks are stored warp_size wide (`SyncRam::keep`).
+        let ws = self.warp_size as u64;
         for p in 0..7 {
-            add(format!("top$preds${p}"), warps, 64, Registered);
+            add(format!("top$preds${p}"), warps, ws, Registered);
         }
-        add("top$carry".into(), warps, 64, Registered);
-        add("top$exited".into(), warps, 64, Registered);
+        add("top$carry".into(), warps, ws, Registered);
+        add("top$exited".into(), warps, ws, Registered);
         add("top$w_info".into(), warps, 13, Registered);
         for (name, bits) in [("bar_ae", 64), ("bar_cr", 64), ("bar_tag", 16)] {
             add(format!("top${name}"), self.barrier_words(), bits, Registered);
@@ -92,7 +94,7 @@ impl SmConfig {
         for half in ["even", "odd"] {
             add(format!("top$pcache${half}"), crate::pcache::PARAM_WORDS / 2, 32, Registered);
         }
-        for (name, bits) in [("pcrpc", 64), ("emask", 64), ("ecall", 1)] {
+        for (name, bits) in [("pcrpc", 64), ("emask", ws), ("ecall", 1)] {
             add(format!("top$stack${name}"), self.stack_entries(), bits, Registered);
         }
         m.sort();
