@@ -125,7 +125,6 @@ impl Sm {
                 }
             }
         }
-        self.cl_dup.next = ((self.gcall.placed.val() & self.full.val()) & ((bits::<64>(1) << self.mt64.val()) - 1)) != 0;
     }
 
     /// In state `MemAddr`.

@@ -95,13 +95,16 @@ impl Sm {
     }
 
     /// Indirect calls: `gcall` = the executing threads whose target is
-    /// `cl_val`. Lead pass (thread mt, cl_val = its target): mt leads a
-    /// group unless a thread below it is in the group. Push pass: cl_val is
-    /// the target of the highest remaining leader (`cl_top`).
+    /// `cl_tgt`, the target of thread `cl_hot` (one-hot), both registered:
+    /// each cycle loads them for the next from the selection `cl_top`. Lead
+    /// pass: thread mt's target, so that the next cycle tests thread
+    /// mt - 1 (it leads a group unless a thread below it is in the group).
+    /// Wait and Push: the highest remaining leader's.
     #[hdl_part]
     pub(super) fn calli_targets(&mut self) {
         self.mt64.next = bit_cast::<64, 8>(self.mt.q.val());
         self.cl_val.next = 0.into();
+        self.cl_ok.d.next = false;
         for e in 0..self._ws {
             self.gcall.bits[e].next = false;
         }
@@ -126,12 +129,14 @@ impl Sm {
                     self.cl_val.next = self.cl_val.val() | self.sbuf.q[e].val();
                 }
             }
-            // (A second loop: a local signal reads as last written, so cl_val must be final.)
             for e in 0..self._ws {
-                self.gcall.bits[e].next = self.exec.q.val().get_bit(e) & (self.sbuf.q[e].val() == self.cl_val.val());
+                self.gcall.bits[e].next = self.exec.q.val().get_bit(e) & (self.sbuf.q[e].val() == self.cl_tgt.q.val());
             }
         }
+        self.cl_tgt.d.next = self.cl_val.val();
+        self.cl_hot.d.next = self.cl_top.val();
         self.gcall.base.next = 0.into();
+        self.cl_dup.next = ((self.gcall.placed.val() & self.full.val()) & (self.cl_hot.q.val() - 1)) != 0;
     }
 
     /// In state `ShflGather`.
@@ -186,16 +191,22 @@ impl Sm {
     }
 
     /// In state `CalliLead`.
-    /// Thread mt leads a group unless an executing thread below it has its target.
+    /// Thread cl_hot (from the second cycle on) leads a group unless an
+    /// executing thread below it has its target; the pass ends once the
+    /// last thread is tested.
     #[hdl_part]
     pub(super) fn on_calli_lead(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-        if (((self.exec.q.val() >> self.mt64.val()) & 1) != 0) & !self.cl_dup.val() {
-            self.res_pred.d.next = self.res_pred.q.val() | (bits::<64>(1) << self.mt64.val());
+        self.cl_ok.d.next = true;
+        if self.cl_ok.q.val() & ((self.exec.q.val() & self.cl_hot.q.val()) != 0) & !self.cl_dup.val() {
+            self.res_pred.d.next = self.res_pred.q.val() | self.cl_hot.q.val();
         }
-        self.n_mt.next = self.mt.q.val() + 1;
-        if self.mt.q.val() == self.ws.val() - 1 {
-            self.n_state.next = SmState::CalliPush;
+        if self.mt.q.val() != self.ws.val() - 1 {
+            self.n_mt.next = self.mt.q.val() + 1;
+        }
+        // cl_hot is cl_top only once mt has stayed at the last thread.
+        if self.cl_ok.q.val() & (self.cl_hot.q.val() == self.cl_top.val()) {
+            self.n_state.next = SmState::CalliWait;
         }
     }
 
@@ -214,16 +225,16 @@ impl Sm {
                 self.n_state.next = SmState::Commit;
             } else {
                 self.stack.cmd.next = stack::CMD_PUSHCALL.into();
-                self.stack.target.next = self.cl_val.val();
+                self.stack.target.next = self.cl_tgt.q.val();
                 self.stack.mask.next = self.gcall.placed.val() & self.full.val();
                 self.stack.start.next = true;
-                self.res_pred.d.next = self.res_pred.q.val() & !self.cl_top.val();
+                self.res_pred.d.next = self.res_pred.q.val() & !self.cl_hot.q.val();
                 self.n_state.next = SmState::CalliWait;
             }
         }
     }
 
-    /// In state `CalliWait`.
+    /// In state `CalliWait`: cl_tgt and cl_hot load the next leader's.
     #[hdl_part]
     pub(super) fn on_calli_wait(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;

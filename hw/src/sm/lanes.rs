@@ -110,7 +110,9 @@ impl Sm {
         self.sel_c.next = 0.into();
         self.gathering.next = (self.state.q.val() == SmState::ShflGather) | (self.state.q.val() == SmState::CalliGather);
         self.warp_phase.next = self.gathering.val() | (self.state.q.val() == SmState::ShflSelect);
-        self.calli_phase.next = (self.state.q.val() == SmState::CalliLead) | (self.state.q.val() == SmState::CalliPush);
+        self.calli_phase.next = (self.state.q.val() == SmState::CalliLead)
+            | (self.state.q.val() == SmState::CalliWait)
+            | (self.state.q.val() == SmState::CalliPush);
         self.bar_phase.next = (self.state.q.val() == SmState::BarArrive)
             | (self.state.q.val() == SmState::BarCheck)
             | (self.state.q.val() == SmState::BarRelease)

@@ -391,6 +391,12 @@ pub struct Sm {
     /// lane keeps its value (`sh_acc`) from the window that holds its source.
     sh_k: Reg<Bits<8>>,
     sh_acc: Regs<Bits<32>>,
+    /// An indirect call's target under test (`cl_tgt`), loaded a cycle
+    /// ahead from the one-hot selection `cl_top` (then `cl_hot`); in
+    /// CalliLead, `cl_ok` once the first target is loaded.
+    cl_tgt: Reg<Bits<32>>,
+    cl_hot: Reg<Bits<64>>,
+    cl_ok: Reg<Bit>,
     /// Shared memory; in SmemAcc, whether the current word pass has
     /// started; the beat's shared lanes and a pulse when they are done (the
     /// monitor); the bank-conflict counter.
@@ -741,7 +747,7 @@ pub struct Sm {
     popc2: Popc64,
     gp: Gather,
     gc: Gather,
-    /// An indirect call's group: the executing threads whose target is `cl_hval`.
+    /// An indirect call's group: the executing threads whose target is `cl_tgt`.
     gcall: Gather,
     mt64: Signal<Local, Bits<64>>,
     /// Per lane of a memory beat: its address is in shared memory (an
@@ -825,7 +831,7 @@ pub struct Sm {
     calli_phase: Signal<Local, Bit>,
     bar_phase: Signal<Local, Bit>,
     cl_val: Signal<Local, Bits<32>>,
-    /// The thread whose target `cl_val` is, one-hot.
+    /// The thread whose target `cl_val` is, one-hot: loaded into `cl_hot`.
     cl_top: Signal<Local, Bits<64>>,
     cl_dup: Signal<Local, Bit>,
 
