@@ -278,7 +278,7 @@ fn max_regs_is_checked() {
 fn export_memories_prints_the_configurations_rams() {
     let (code, out, err) = heddle(&["export", "--config", "tiny", "--memories"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("top$rf$*$port_a") && out.contains("total: 141.4 kbit read at a registered address"), "{out}");
+    assert!(out.contains("top$rf$*$port_a") && out.contains("total: 141.9 kbit read at a registered address"), "{out}");
     let (code, _, err) = heddle(&["export", "--config", "tiny", "--memories", "--lint"]);
     assert_eq!(code, 2, "{err}");
 }

@@ -73,6 +73,10 @@ impl SmConfig {
                 add(format!("top$rf${lane}$port_{port}"), self.rf_words(), WORD_BITS as u64, Registered);
             }
             add(format!("top$tids${lane}"), self.tid_words(), 32, Registered);
+            // A fast access's addresses and 64-bit loads' second words, a word per beat.
+            for name in ["fa_adr", "fa_hw"] {
+                add(format!("top${name}${lane}"), self.beats() as usize, 32, Registered);
+            }
         }
         for bank in 0..self.shared_banks {
             add(format!("top$smem$banks${bank}"), self.smem_bank_words(), 32, Registered);

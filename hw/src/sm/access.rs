@@ -238,7 +238,7 @@ impl Sm {
         if !self.fast.q.val() | (self.beat.q.val() == 0) {
             self.wm_drain.d.next = false;
             self.wm_cnt.d.next = 0.into();
-            self.wm_qh.d.next = 0.into();
+            self.n_qh.next = 0.into();
             self.wm_qt.d.next = 0.into();
         }
         self.beat_lanes();
@@ -247,13 +247,9 @@ impl Sm {
                 self.ladr.d[l].next = self.va[l].val();
             }
             if self.fast.q.val() {
-                for n in self._lanes..(self._lanes + 1) {
-                    for b in 0..self._beats {
-                        if self.cur_beat.val() == self.index[b].val() {
-                            self.fa_adr.d[b * n + l].next = bit_cast::<32, 64>(self.va[l].val() + self.lane_b[l].val());
-                        }
-                    }
-                }
+                self.fa_adr[l].we.next = true;
+                self.fa_adr[l].waddr.next = bit_cast::<ADDR_BITS, 8>(self.cur_beat.val());
+                self.fa_adr[l].wdata.next = bit_cast::<32, 64>(self.va[l].val() + self.lane_b[l].val());
             }
         }
         // (A fast instruction's last beat waits in BeatReq for the answers.)
@@ -342,7 +338,7 @@ impl Sm {
         self.wm_fly.d.next = self.fly_now.val();
         self.wm_cnt.d.next = self.cnt_now.val();
         if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
-            self.wm_qh.d.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
+            self.n_qh.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
         }
         if self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0) {
             // Drained: CYC is low this cycle; the retries start in the next.
@@ -444,19 +440,13 @@ impl Sm {
     }
 
     /// In state `FastHi`.
-    /// A fast 64-bit load's second words (kept in `fa_adr` as they came)
+    /// A fast 64-bit load's second words (kept in `fa_hw` as they came)
     /// into d+1 of the beat's executing lanes; it commits in the last beat.
     #[hdl_part]
     pub(super) fn on_fast_hi(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
         for l in 0..self._lanes {
-            for n in self._lanes..(self._lanes + 1) {
-                for b in 0..self._beats {
-                    if self.cur_beat.val() == self.index[b].val() {
-                        self.fa_hi[l].next = self.fa_adr.q[b * n + l].val();
-                    }
-                }
-            }
+            self.fa_hi[l].next = self.fa_hw[l].rdata.val();
             self.rf[l].we.next = self.beat_exec.val().get_bit(l) & ((self.f_d.val() + 1) != operand::RZ);
             self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
             self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 32>(self.fa_hi[l].val());
@@ -482,7 +472,7 @@ impl Sm {
         if self.fast.q.val() & self.fa_beats.val() {
             self.wm_cnt.d.next = self.cnt_now.val();
             if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
-                self.wm_qh.d.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
+                self.n_qh.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
             }
         }
         self.wm_hbeat.next = 0.into();
@@ -525,13 +515,7 @@ impl Sm {
             self.fa_hi[l].next = 0.into();
             self.fa_ladr[l].next = 0.into();
             if self.fa_load.val() {
-                for n in self._lanes..(self._lanes + 1) {
-                    for b in 0..self._beats {
-                        if self.wm_hbeat.val() == self.index[b].val() {
-                            self.fa_ladr[l].next = self.fa_adr.q[b * n + l].val();
-                        }
-                    }
-                }
+                self.fa_ladr[l].next = self.fa_adr[l].rdata.val();
             }
             // The answer's lanes read at their beat's addresses.
             if self.fa_load.val() {
@@ -554,13 +538,9 @@ impl Sm {
                     | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
                 self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.fa_word[l].val());
                 if self.words.val() == 2 {
-                    for n in self._lanes..(self._lanes + 1) {
-                        for b in 0..self._beats {
-                            if self.wm_hbeat.val() == self.index[b].val() {
-                                self.fa_adr.d[b * n + l].next = bit_cast::<32, 64>(self.wbl.rlo[l].val() >> 32);
-                            }
-                        }
-                    }
+                    self.fa_hw[l].we.next = true;
+                    self.fa_hw[l].waddr.next = bit_cast::<ADDR_BITS, 8>(self.wm_hbeat.val());
+                    self.fa_hw[l].wdata.next = bit_cast::<32, 64>(self.wbl.rlo[l].val() >> 32);
                 }
             }
         }

@@ -65,6 +65,8 @@ impl Sm {
         for l in 0..self._lanes {
             self.rf[l].clock.next = self.clock.val();
             self.tids[l].clock.next = self.clock.val();
+            self.fa_adr[l].clock.next = self.clock.val();
+            self.fa_hw[l].clock.next = self.clock.val();
         }
         self.imem.clock.next = self.clock.val();
         // Every flip-flop bank holds its value unless assigned below.
@@ -74,8 +76,6 @@ impl Sm {
         self.wm_qpart.hold();
         #[hdl_hold]
         self.wm_qbeat.hold();
-        #[hdl_hold]
-        self.fa_adr.hold();
         #[hdl_hold]
         self.s_x.hold();
         #[hdl_hold]
@@ -157,7 +157,6 @@ impl Sm {
         self.wm_qpart.clock.next = self.clock.val();
         self.wm_qrun.clock.next = self.clock.val();
         self.wm_qbeat.clock.next = self.clock.val();
-        self.fa_adr.clock.next = self.clock.val();
         self.pcache.clock.next = self.clock.val();
         self.ibad.clock.next = self.clock.val();
         self.stack.clock.next = self.clock.val();

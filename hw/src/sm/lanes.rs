@@ -347,7 +347,7 @@ impl Sm {
                 _ => {}
             }
         }
-        // (`n` in the loops that index sbuf and fa_adr is the lane count: a
+        // (`n` in the loops that index sbuf is the lane count: a
         // one-pass loop, so that the Verilog's index arithmetic has it.)
         // ShflSelect's window: sbuf's entries sh_k * _sh_win + i, held at
         // zero in other states (quiet in simulation). A single whole-warp
@@ -490,6 +490,12 @@ impl Sm {
             self.tids[l].we.next = false;
             self.tids[l].waddr.next = 0.into();
             self.tids[l].wdata.next = 0.into();
+            self.fa_adr[l].we.next = false;
+            self.fa_adr[l].waddr.next = 0.into();
+            self.fa_adr[l].wdata.next = 0.into();
+            self.fa_hw[l].we.next = false;
+            self.fa_hw[l].waddr.next = 0.into();
+            self.fa_hw[l].wdata.next = 0.into();
         }
 
         // The lanes' predicate outputs (a shuffle's in ShflSelect) and carry

@@ -447,14 +447,19 @@ pub struct Sm {
     fast: Reg<Bit>,
     /// Per queue entry, the beat of the transfer.
     wm_qbeat: Regs<Bits<8>>,
-    /// Per thread of the warp, its address in the fast instruction (its
-    /// answer is steered and reported with it); then, for a 64-bit load,
-    /// the answer's second word, which `FastHi` writes.
-    fa_adr: Regs<Bits<32>>,
+    /// Per lane, a RAM of a word per beat: each thread's address in the
+    /// fast instruction (its answer is steered and reported with it), read
+    /// at the queue head's beat (`n_hbeat`, a cycle ahead); and a 64-bit
+    /// load's second words, which `FastHi` writes, read at the next beat.
+    fa_adr: Vec<SyncRam<32>>,
+    fa_hw: Vec<SyncRam<32>>,
     /// The answer's beat, and that beat's first thread; this beat's
     /// transfers are all issued; the instruction may go fast; a fast one
     /// gives up (an `ERR`): it drains the bus, then starts again waiting.
     wm_hbeat: Signal<Local, Bits<8>>,
+    /// The queue's head in the next cycle, and its beat (`wm_qh`'s input).
+    n_qh: Signal<Local, Bits<8>>,
+    n_hbeat: Signal<Local, Bits<8>>,
     fa_hbase: Signal<Local, Bits<8>>,
     fa_issued: Signal<Local, Bit>,
     fa_ok: Signal<Local, Bit>,

@@ -3,7 +3,8 @@
 //! after its address).
 //!
 //! Every memory reads synchronously (block RAM). The register files,
-//! predicates, carry, exited and barrier RAMs are read where their word is
+//! predicates, carry, exited and barrier RAMs and the fast accesses' RAMs
+//! (`fa_adr`, `fa_hw`) are read where their word is
 //! needed, so their read addresses of the next cycle are computed at the
 //! end of `update()` from the next-state values (`n_*`, assigned wherever
 //! the registers' `d` would be). The instruction memory takes the stack
@@ -37,6 +38,26 @@ impl Sm {
         self.phase.d.next = self.n_phase.val();
         self.mt.d.next = self.n_mt.val();
         self.mk.d.next = self.n_mk.val();
+        self.wm_qh.d.next = self.n_qh.val();
+        // The fast RAMs' read addresses: the queue head's beat (a transfer
+        // pushed this cycle into the head's entry, its beat), and the next beat.
+        self.n_hbeat.next = 0.into();
+        for i in 0..self._depth {
+            if self.n_qh.val() == self.index[i].val() {
+                self.n_hbeat.next = self.wm_qbeat.q[i].val();
+            }
+        }
+        if (self.state.q.val() == SmState::BeatReq)
+            & self.wm_issue.val()
+            & !self.wb_stall.val()
+            & (self.wm_qt.q.val() == self.n_qh.val())
+        {
+            self.n_hbeat.next = self.beat.q.val();
+        }
+        for l in 0..self._lanes {
+            self.fa_adr[l].raddr.next = bit_cast::<ADDR_BITS, 8>(self.n_hbeat.val());
+            self.fa_hw[l].raddr.next = bit_cast::<ADDR_BITS, 8>(self.n_beat.val());
+        }
         self.n_beat_sel.next = self.n_beat.val();
         if (self.n_state.val() == SmState::MemAddr)
             | (self.n_state.val() == SmState::MemData)

@@ -40,6 +40,7 @@ impl Logic for Sm {
         self.n_beat.next = self.beat.q.val();
         self.n_phase.next = self.phase.q.val();
         self.n_mt.next = self.mt.q.val();
+        self.n_qh.next = self.wm_qh.q.val();
         self.n_mk.next = self.mk.q.val();
         self.sm_done.d.next = false;
         self.cta_slots();
