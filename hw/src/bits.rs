@@ -6,6 +6,16 @@
 
 use rust_hdl::prelude::*;
 
+/// A mask of the low `n` bits (all 64 from 64 on): a warp's threads, a
+/// beat's lanes, the SM's warps.
+pub fn ones(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
 /// Number of set bits of `x`.
 #[derive(LogicBlock, Default)]
 pub struct Popc64 {

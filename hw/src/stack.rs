@@ -227,7 +227,7 @@ impl ReconvStack {
             depth: Constant::new((depth as u64).into()),
             shift: Constant::new(shift.into()),
             idx_mask: Constant::new((slots as u64 - 1).into()),
-            full: Constant::new((u64::MAX >> (64 - warp_size)).into()),
+            full: Constant::new(crate::bits::ones(warp_size as u32).into()),
             rpc_none: Constant::new((RPC_NONE as u64).into()),
             plant: Constant::new(crate::plant::mask().into()),
             _warps: warps,

@@ -285,7 +285,7 @@ impl Sm {
             self.carry.waddr.next = bit_cast::<ADDR_BITS, 8>(self.init_w.q.val());
             self.carry.we.next = true;
             self.carry.wdata.next = 0.into();
-            self.w_live.d.next = self.w_live.q.val() | (bits::<64>(1) << self.init_w.q.val());
+            self.w_live.d.next = (self.w_live.q.val() | (bits::<64>(1) << self.init_w.q.val())) & self.all_warps.val();
             self.rem.d.next = 0.into();
             if self.rem.q.val() > bit_cast::<32, 8>(self.ws.val()) {
                 self.rem.d.next = self.rem.q.val() - bit_cast::<32, 8>(self.ws.val());

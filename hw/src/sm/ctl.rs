@@ -257,13 +257,13 @@ impl Sm {
             self.bar_cr.we.next = true;
             self.bar_tag.we.next = true;
             if (self.cls.val() == class::BARRED) | !self.f_mod.val().get_bit(0) {
-                self.w_wait.d.next = self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val());
+                self.w_wait.d.next = (self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val())) & self.all_warps.val();
             }
             // (A plain `bar` writes rd and rop too: they are read
             // only for a warp with a pending reduction.)
             self.w_info.we.next = true;
             if self.cls.val() == class::BARRED {
-                self.w_red.d.next = self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val());
+                self.w_red.d.next = (self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val())) & self.all_warps.val();
             }
             self.n_bk.next = 0.into();
             self.n_state.next = SmState::BarCheck;
@@ -308,9 +308,9 @@ impl Sm {
             }
         }
         if (((self.w_wait.q.val() >> self.bw64.val()) & 1) != 0) & (bit_cast::<8, 4>(self.bw_bar.val()) == self.bk.q.val()) {
-            self.w_wait.d.next = self.w_wait.q.val() & !(bits::<64>(1) << self.bw64.val());
+            self.w_wait.d.next = self.w_wait.q.val() & !(bits::<64>(1) << self.bw64.val()) & self.all_warps.val();
             if ((self.w_red.q.val() >> self.bw64.val()) & 1) != 0 {
-                self.w_red.d.next = self.w_red.q.val() & !(bits::<64>(1) << self.bw64.val());
+                self.w_red.d.next = self.w_red.q.val() & !(bits::<64>(1) << self.bw64.val()) & self.all_warps.val();
                 self.n_bw.next = self.bw.q.val();
                 self.n_bk.next = self.bk.q.val();
                 self.n_state.next = SmState::BarWb;

@@ -252,7 +252,7 @@ impl Sm {
         }
         if self.state.q.val() == SmState::Fetch {
             if self.fq_empty.q.val() {
-                self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fq_warp.q.val());
+                self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fq_warp.q.val()) & self.all_warps.val();
                 self.n_state.next = SmState::Sched;
             } else if self.fq_pc.q.val() >= self.r_code_len.q.val() {
                 self.t_code.d.next = trap::BAD_PC.into();

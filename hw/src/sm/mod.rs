@@ -75,7 +75,7 @@ mod reads;
 mod update;
 
 use crate::alu::IntAlu;
-use crate::bits::{Gather, Popc64};
+use crate::bits::{ones, Gather, Popc64};
 use crate::coalesce::Coalescer;
 use crate::decode::modv::{red, space, width};
 use crate::decode::{aux, class, operand, DecodeRom};
@@ -868,7 +868,8 @@ pub struct Sm {
     n_bars: Constant<Bits<32>>,
     last_bar: Constant<Bits<8>>,
     full: Constant<Bits<64>>,
-    lane_ones: Constant<Bits<64>>,
+    /// The SM's warps, a bit each: what the per-warp masks' writes keep.
+    all_warps: Constant<Bits<64>>,
     budget: Constant<Bits<64>>,
     rpc_none: Constant<Bits<32>>,
     op_trap: Constant<Bits<7>>,

@@ -22,7 +22,7 @@ impl Sm {
             return Err(ConfigError(format!("{lanes} lanes: the RTL's beat-wide memory path has at most 32")));
         }
         let c8 = |v: u64| Constant::new(v.into());
-        let full = if cfg.warp_size == 64 { u64::MAX } else { (1u64 << cfg.warp_size) - 1 };
+        let full = ones(cfg.warp_size);
         Ok(Sm {
             clock: Default::default(),
             host_we: Default::default(),
@@ -565,7 +565,7 @@ impl Sm {
             last_bar: c8(BARRIERS as u64 - 1),
             full: Constant::new(full.into()),
             full32: Constant::new((full & 0xffff_ffff).into()),
-            lane_ones: Constant::new(((1u64 << lanes) - 1).into()),
+            all_warps: Constant::new(ones(cfg.warps).into()),
             budget: Constant::new(cfg.instruction_budget.into()),
             rpc_none: Constant::new((RPC_NONE as u64).into()),
             op_trap: Constant::new((Opcode::Trap as u64).into()),
@@ -576,7 +576,7 @@ impl Sm {
             plant: Constant::new(crate::plant::mask().into()),
             lm32: Constant::new((cfg.warp_size as u64 - 1).into()),
             lm8: Constant::new((cfg.warp_size as u64 - 1).into()),
-            lanes_mask: Constant::new(((1u64 << lanes) - 1).into()),
+            lanes_mask: Constant::new(ones(cfg.lanes).into()),
             wbytes: Constant::new((cfg.bus_bits as u64 / 8).into()),
             wlog: Constant::new(((cfg.bus_bits / 8).trailing_zeros() as u64).into()),
             walign: Constant::new((!(cfg.bus_bits as u64 / 8 - 1) & 0xffff_ffff).into()),
