@@ -47,11 +47,7 @@ impl Sm {
                 self.n_hbeat.next = self.wm_qbeat.q[i].val();
             }
         }
-        if (self.state.q.val() == SmState::BeatReq)
-            & self.wm_issue.val()
-            & !self.wb_stall.val()
-            & (self.wm_qt.q.val() == self.n_qh.val())
-        {
+        if (self.state.q.val() == SmState::BeatReq) & self.wm_issue.val() & !self.wb_stall.val() & (self.wm_qt.q.val() == self.n_qh.val()) {
             self.n_hbeat.next = self.beat.q.val();
         }
         for l in 0..self._lanes {
