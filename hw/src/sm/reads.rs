@@ -4,11 +4,11 @@
 //!
 //! Every memory reads synchronously (block RAM). The register files,
 //! predicates, carry, exited and barrier RAMs and the fast accesses' RAMs
-//! (`fa_adr`, `fa_hw`) are read where their word is
-//! needed, so their read addresses of the next cycle are computed at the
-//! end of `update()` from the next-state values (`n_*`, assigned wherever
-//! the registers' `d` would be). The instruction memory takes the stack
-//! top's pc a cycle before `Fetch` uses the word.
+//! (`fa_adr`, `fa_hw`) are read where their word is needed, so their read
+//! addresses of the next cycle are computed at the end of `update()` from
+//! the next-state values (`n_*`, assigned wherever the registers' `d`
+//! would be). The instruction memory takes the stack top's pc a cycle
+//! before `Fetch` uses the word.
 //!
 //! Parts of `Sm::update()` (`#[hdl_part]`): see the module doc of `sm`.
 
