@@ -56,6 +56,10 @@ for k in range(0, 6):
 cap = rows[0][2]
 out.append(f'<line x1="{L}" y1="{y(cap):.1f}" x2="{W-20}" y2="{y(cap):.1f}" stroke="#c33" stroke-dasharray="4 3"/>')
 out.append(f'<text x="{W-22}" y="{y(cap)-4:.1f}" text-anchor="end" fill="#c33">the part: {cap:,} LUTs</text>')
+# The budget: at most 75% of the part's LUTs (issue 21).
+bud = cap * 3 // 4
+out.append(f'<line x1="{L}" y1="{y(bud):.1f}" x2="{W-20}" y2="{y(bud):.1f}" stroke="#c93" stroke-dasharray="2 3"/>')
+out.append(f'<text x="{W-22}" y="{y(bud)+14:.1f}" text-anchor="end" fill="#c93">75%: {bud:,} LUTs</text>')
 pts = " ".join(f"{x(i):.1f},{y(r[1]):.1f}" for i, r in enumerate(rows))
 out.append(f'<polyline points="{pts}" fill="none" stroke="#36c" stroke-width="2"/>')
 for i, (n, l, a, ff, dsp, fmax) in enumerate(rows):
