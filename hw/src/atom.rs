@@ -40,9 +40,9 @@ pub struct AtomAlu {
     ones: Constant<Bits<64>>,
     sign32: Constant<Bits<64>>,
     sign64: Constant<Bits<64>>,
-    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     /// 1 where an FP add takes `fsum`, else 0.
     _fadds: usize,
+    /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
 

@@ -23,6 +23,8 @@ impl Sm {
         }
         let c8 = |v: u64| Constant::new(v.into());
         let full = ones(cfg.warp_size);
+        // FP units of either width: the shared unit, division and square root, FP atomics.
+        let fp = cfg.fp32 || cfg.fp64;
         Ok(Sm {
             clock: Default::default(),
             host_we: Default::default(),
@@ -237,7 +239,7 @@ impl Sm {
             cl_hot: Default::default(),
             cl_ok: Default::default(),
             sh_acc: Regs::new(lanes),
-            smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize, cfg.fp32 || cfg.fp64),
+            smem: SharedMem::new(lanes, cfg.shared_banks as usize, cfg.shared_bytes as usize, fp),
             sm_pass: Default::default(),
             sm_done: Default::default(),
             sm_lanes: Default::default(),
@@ -480,8 +482,8 @@ impl Sm {
             bitu: IntAlu::bit_unit(),
             divs: (0..cfg.int_div as usize).map(|_| Divider::default()).collect(),
             fpus: (0..if cfg.fp32 { lanes } else { 0 }).map(|_| Fpu::new(crate::fpu::lane_ops(cfg.units()))).collect(),
-            fp_shared: (0..(cfg.fp32 || cfg.fp64) as usize).map(|_| Fpu::new(crate::fpu::shared_ops(cfg.units()))).collect(),
-            fds: (0..(cfg.fp32 || cfg.fp64) as usize).map(|_| FpDivSqrt::default()).collect(),
+            fp_shared: (0..fp as usize).map(|_| Fpu::new(crate::fpu::shared_ops(cfg.units()))).collect(),
+            fds: (0..fp as usize).map(|_| FpDivSqrt::default()).collect(),
             sfus: (0..cfg.fp32 as usize).map(|_| Sfu::default()).collect(),
             sched: WarpPick::default(),
             rom: DecodeRom::new(cfg.units()),
@@ -597,8 +599,8 @@ impl Sm {
             _lanes: lanes,
             _sh_win: sh_win,
             _fpus: if cfg.fp32 { lanes } else { 0 },
-            _fp_shared: (cfg.fp32 || cfg.fp64) as usize,
-            _fds: (cfg.fp32 || cfg.fp64) as usize,
+            _fp_shared: fp as usize,
+            _fds: fp as usize,
             _sfus: cfg.fp32 as usize,
             _divs: cfg.int_div as usize,
             _words: cfg.bus_bits as usize / 32,
