@@ -362,6 +362,9 @@ enum Cmd {
         /// Area per block: each distinct module synthesized on its own, children as black boxes (no place and route).
         #[arg(long, conflicts_with = "block")]
         blocks: bool,
+        /// Place and route the whole SM from its blocks' netlists (synthesized as --blocks, then joined): for a design whose flattened synthesis takes too long.
+        #[arg(long, conflicts_with_all = ["block", "blocks", "no_place"])]
+        by_block: bool,
         /// Synthesis only: no place and route, no bitstream.
         #[arg(long)]
         no_place: bool,
@@ -727,6 +730,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
             out,
             json,
             blocks,
+            by_block,
             no_place,
             monitors,
             baseline,
@@ -742,7 +746,13 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 }
             };
             let slug: String = design.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-            let what = if blocks { "blocks" } else { block.as_deref().unwrap_or("top") };
+            let what = if blocks {
+                "blocks"
+            } else if by_block {
+                "by-block"
+            } else {
+                block.as_deref().unwrap_or("top")
+            };
             let what: String = what.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
             let out = out.unwrap_or_else(|| PathBuf::from(format!("target/heddle-synth/{slug}-{what}-{target}")));
             crate::synth::run(crate::synth::Request {
@@ -754,6 +764,7 @@ fn exec(cmd: Cmd, quiet: bool) -> Result<i32, String> {
                 out,
                 json,
                 blocks,
+                by_block,
                 place: !no_place,
                 monitors,
                 baseline,

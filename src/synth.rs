@@ -1,7 +1,7 @@
 //! `heddle synth`: the SM (or one of its blocks, or any Verilog file) through
 //! the open FPGA flow of `heddle_fpga`, reported as a table or JSON.
 
-use heddle_fpga::blocks;
+use heddle_fpga::{blocks, join};
 use heddle_fpga::report::Outcome;
 use heddle_fpga::verilog::{self, Port, SCAN_TOP};
 use heddle_fpga::{Options, Target};
@@ -20,6 +20,8 @@ pub struct Request {
     pub out: PathBuf,
     pub json: bool,
     pub blocks: bool,
+    /// Place and route the whole design from its blocks' netlists.
+    pub by_block: bool,
     pub place: bool,
     /// Keep the retire, memory and CTA monitors and the performance
     /// counters (simulation's ports) in the build.
@@ -48,31 +50,43 @@ pub fn is_monitor(p: &Port) -> bool {
 pub fn run(req: Request) -> Result<i32, String> {
     let start = Instant::now();
     let mut progress = |what: &str| eprintln!("[{:>5.0} s] {what}", start.elapsed().as_secs_f64());
+    let keep = |p: &Port| req.monitors || req.block.is_some() || !is_monitor(p);
     if req.blocks {
-        let keep = |p: &Port| req.monitors || !is_monitor(p);
         let b = blocks::run(&req.design, &req.verilog, req.target, &req.out, req.limit, &keep, &mut progress)?;
         print(&b, req.json)?;
         let failed = b.rows.iter().any(|r| r.failed.is_some());
         return Ok(if failed { 1 } else { baseline(&req, &b)? });
     }
+    let opts = Options { target: req.target, freq_mhz: req.freq_mhz, out: req.out.clone(), place: req.place, limit: req.limit };
+    if req.by_block {
+        let (b, report) = join::run(&req.design, &req.verilog, &opts, &keep, &mut progress)?;
+        if let Some(b) = b {
+            eprintln!("{b}");
+        }
+        return finish(&req, &report);
+    }
     let all = verilog::modules(&req.verilog)?;
     let top = req.block.clone().unwrap_or_else(|| "top".into());
     let tree = verilog::subtree(&all, &top)?;
     let dut: String = tree.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n");
-    let keep = |p: &Port| req.monitors || req.block.is_some() || !is_monitor(p);
     let wrapper = verilog::scan_wrapper(tree[0], keep);
     let sources = vec![("dut.v".to_string(), dut), ("scan.v".to_string(), wrapper)];
-    let opts = Options { target: req.target, freq_mhz: req.freq_mhz, out: req.out.clone(), place: req.place, limit: req.limit };
     let design = match &req.block {
         Some(b) => format!("{} block {b}", req.design),
         None => req.design.clone(),
     };
     let report = heddle_fpga::run(&design, SCAN_TOP, &sources, &opts, &mut progress)?;
-    print(&report, req.json)?;
+    finish(&req, &report)
+}
+
+/// Prints the report, writes it to `report.json` in the output folder, and
+/// compares it with the baseline: the exit status.
+fn finish(req: &Request, report: &heddle_fpga::Report) -> Result<i32, String> {
+    print(report, req.json)?;
     std::fs::write(req.out.join("report.json"), serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?)
         .map_err(|e| format!("cannot write report.json: {e}"))?;
     Ok(match report.outcome {
-        Outcome::Synthesized | Outcome::Routed { .. } => baseline(&req, &report)?,
+        Outcome::Synthesized | Outcome::Routed { .. } => baseline(req, report)?,
         Outcome::DoesNotFit { .. } | Outcome::Failed { .. } => 1,
     })
 }

@@ -396,6 +396,40 @@ fn blocks_leave_out_what_only_the_monitors_use() {
     assert_eq!(ffs(&["--monitors"]), 32);
 }
 
+/// `--by-block`: every block synthesized on its own, the copies of one
+/// body (`top$inc$0`, `top$inc$1`) once, their netlists joined under the
+/// scan wrapper and placed and routed as one design to a bitstream. What
+/// only a monitor output uses (`perf_cycles`) is left out, as in a whole
+/// build.
+#[test]
+fn a_design_joined_from_its_blocks_routes_to_a_bitstream() {
+    let dir = scratch("by-block");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("top.v");
+    let inc = |n: u32| {
+        format!(
+            "module top$inc${n}(clock,a,y);\n    input wire clock;\n    input wire [7:0] a;\n    output reg [7:0] y;\n    \
+             initial y = 0;\n    always @(posedge clock) y <= a + 8'd1;\nendmodule\n"
+        )
+    };
+    let top = "module top(clock,a,y,perf_cycles);\n    input wire clock;\n    input wire [7:0] a;\n    output wire [7:0] y;\n    \
+               output reg [31:0] perf_cycles;\n    wire [7:0] m;\n    top$inc$0 inc0(\n        .clock(clock),\n        .a(a),\n        \
+               .y(m)\n    );\n    top$inc$1 inc1(\n        .clock(clock),\n        .a(m),\n        .y(y)\n    );\n    \
+               initial perf_cycles = 0;\n    always @(posedge clock) perf_cycles <= perf_cycles + 1;\nendmodule\n";
+    std::fs::write(&file, format!("{top}\n{}\n{}", inc(0), inc(1))).unwrap();
+    let out = dir.join("out");
+    let (code, stdout, stderr) =
+        heddle(&["synth", "--verilog", file.to_str().unwrap(), "--by-block", "--target", "ecp5-25f", "--json", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(r["outcome"]["kind"], "routed", "{stdout}");
+    // Two 8-bit registers, and the scan wrapper's 8 input and 8 output bits.
+    assert_eq!(r["cells"]["ffs"], 32, "{stdout}");
+    assert!(r["timing"]["fmax_mhz"].as_f64().unwrap() > 1.0, "{stdout}");
+    assert!(std::fs::metadata(out.join("top.bit")).map(|m| m.len()).unwrap_or(0) > 1000, "no bitstream: {stderr}");
+    assert!(stderr.contains("top$inc$0 (x2)") && stderr.contains("blocks joined"), "{stderr}");
+}
+
 /// `SmConfig::memories` is what the exported Verilog declares: every RAM's
 /// module, words, width and read style, for every preset and a few
 /// variants, as `heddle synth`'s memory budget reads them; and every one

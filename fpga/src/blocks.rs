@@ -26,6 +26,16 @@ pub struct Row {
     pub seconds: f64,
     /// Why it could not be synthesized, if it could not.
     pub failed: Option<String>,
+    /// Every module with this body, `module` first.
+    #[serde(skip)]
+    pub names: Vec<String>,
+    /// Where it was synthesized (`synth.json`), and the module that netlist
+    /// holds it as (`module`, or [`verilog::BLOCK_TOP`] for the design's
+    /// top without the outputs left out).
+    #[serde(skip)]
+    pub dir: std::path::PathBuf,
+    #[serde(skip)]
+    pub netlist_top: String,
 }
 
 /// Every block of a design.
@@ -55,23 +65,24 @@ pub fn run(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Blocks, String> {
     let all = verilog::modules(verilog)?;
-    let mut groups: Vec<(&Module, u64)> = Vec::new();
+    let mut groups: Vec<(&Module, Vec<String>)> = Vec::new();
     let mut bodies: Vec<String> = Vec::new();
     let inside_parent = |m: &Module| m.is_flop_bank() && all.iter().any(|p| p.children.contains(&m.name));
     for m in all.iter().filter(|m| !inside_parent(m)) {
         let body = m.body();
         match bodies.iter().position(|b| *b == body) {
-            Some(i) => groups[i].1 += 1,
+            Some(i) => groups[i].1.push(m.name.clone()),
             None => {
                 bodies.push(body);
-                groups.push((m, 1));
+                groups.push((m, vec![m.name.clone()]));
             }
         }
     }
     let mut rows = Vec::new();
     let mut tools = flow::versions(target)?;
     let n = groups.len();
-    for (i, (m, copies)) in groups.into_iter().enumerate() {
+    for (i, (m, names)) in groups.into_iter().enumerate() {
+        let copies = names.len() as u64;
         let opts = Options { target, freq_mhz: 0.0, out: out.join(format!("{i:03}")), place: false, limit };
         let mut text = verilog::with_blackboxes(&all, m);
         // The design's top: without the outputs `keep` leaves out.
@@ -91,7 +102,17 @@ pub fn run(
         if done {
             progress(&format!("block {}/{n}: {} (x{copies}), synthesized before", i + 1, m.name));
             let (cells, memories, seconds) = flow::synthesized(&opts.out, target.family())?;
-            rows.push(Row { module: m.name.clone(), copies, cells, memories, seconds, failed: None });
+            rows.push(Row {
+                module: m.name.clone(),
+                copies,
+                cells,
+                memories,
+                seconds,
+                failed: None,
+                names,
+                dir: opts.out,
+                netlist_top: top.into(),
+            });
             continue;
         }
         let _ = std::fs::remove_file(opts.out.join("stat.json"));
@@ -109,6 +130,9 @@ pub fn run(
             memories: r.memories.clone(),
             seconds: r.seconds(),
             failed,
+            names,
+            dir: opts.out,
+            netlist_top: top.into(),
         });
     }
     let family = target.family();

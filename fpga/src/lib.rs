@@ -9,6 +9,8 @@
 //! - [`flow`]: running the tools and reading their results;
 //! - [`report`]: the report types and tables;
 //! - [`blocks`]: area per block;
+//! - [`join`]: the whole design placed and routed from its blocks'
+//!   netlists;
 //! - [`budget`]: the memory arrays read from the Verilog, against the part,
 //!   before any tool runs.
 //!
@@ -18,6 +20,7 @@
 pub mod blocks;
 pub mod budget;
 pub mod flow;
+pub mod join;
 pub mod report;
 pub mod target;
 pub mod verilog;

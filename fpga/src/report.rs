@@ -217,6 +217,12 @@ impl Report {
         }
     }
 
+    /// The netlist's cells, and the LUTs they occupy of the part's.
+    pub fn set_cells(&mut self, cells: Cells, target: Target) {
+        self.lut_equivalent = Use { used: cells.lut_equivalent(target.family()), available: target.capacity().luts };
+        self.cells = cells;
+    }
+
     pub fn seconds(&self) -> f64 {
         self.stages.iter().map(|s| s.seconds).sum()
     }
