@@ -1,9 +1,9 @@
 //! `heddle synth`: the SM (or one of its blocks, or any Verilog file) through
 //! the open FPGA flow of `heddle_fpga`, reported as a table or JSON.
 
-use heddle_fpga::{blocks, join};
 use heddle_fpga::report::Outcome;
 use heddle_fpga::verilog::{self, Port, SCAN_TOP};
+use heddle_fpga::{blocks, join};
 use heddle_fpga::{Options, Target};
 use std::path::PathBuf;
 use std::time::Instant;

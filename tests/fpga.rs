@@ -418,8 +418,17 @@ fn a_design_joined_from_its_blocks_routes_to_a_bitstream() {
                initial perf_cycles = 0;\n    always @(posedge clock) perf_cycles <= perf_cycles + 1;\nendmodule\n";
     std::fs::write(&file, format!("{top}\n{}\n{}", inc(0), inc(1))).unwrap();
     let out = dir.join("out");
-    let (code, stdout, stderr) =
-        heddle(&["synth", "--verilog", file.to_str().unwrap(), "--by-block", "--target", "ecp5-25f", "--json", "--out", out.to_str().unwrap()]);
+    let (code, stdout, stderr) = heddle(&[
+        "synth",
+        "--verilog",
+        file.to_str().unwrap(),
+        "--by-block",
+        "--target",
+        "ecp5-25f",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(r["outcome"]["kind"], "routed", "{stdout}");

@@ -245,7 +245,9 @@ pub fn place(r: &mut Report, opts: &Options, progress: &mut dyn FnMut(&str)) -> 
     });
     if let Err(reason) = pnr_res {
         let why = reason.to_lowercase();
-        let full = ["unable to place", "utilisation", "utilization", "not enough", "too many", "no bel", "available"].iter().any(|w| why.contains(w));
+        let full = ["unable to place", "utilisation", "utilization", "not enough", "too many", "no bel", "available"]
+            .iter()
+            .any(|w| why.contains(w));
         r.outcome = if full { Outcome::DoesNotFit { reason } } else { Outcome::Failed { stage: "nextpnr".into(), reason } };
         return Ok(());
     }

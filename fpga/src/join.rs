@@ -55,11 +55,7 @@ pub fn run(
 
     // The scan wrapper, around the top as its block's netlist holds it.
     let top_row = b.rows.iter().find(|row| row.names.contains(&root.name)).ok_or("the top's block is missing")?;
-    let dut = if top_row.netlist_top == root.name {
-        root.clone()
-    } else {
-        verilog::modules(&verilog::port_wrapper(root, keep))?.remove(0)
-    };
+    let dut = if top_row.netlist_top == root.name { root.clone() } else { verilog::modules(&verilog::port_wrapper(root, keep))?.remove(0) };
     let scan_text = verilog::scan_wrapper(&dut, |_| true) + "\n" + &dut.blackbox();
     let scan_opts = Options { target, freq_mhz, out: out.join("scan"), place: false, limit };
     let scan = flow::run(&format!("{design} scan wrapper"), SCAN_TOP, &[("scan.v".into(), scan_text)], &scan_opts, progress)?;
@@ -78,7 +74,8 @@ pub fn run(
     let joined = join(&parts)?;
     std::fs::write(out.join("joined.json"), joined.to_string()).map_err(|e| format!("cannot write joined.json: {e}"))?;
     let opts = Options { place: true, ..opts.clone() };
-    let script = format!("read_json joined.json; hierarchy -top {SCAN_TOP}; flatten; tee -q -o stat.json stat -json; write_json synth.json");
+    let script =
+        format!("read_json joined.json; hierarchy -top {SCAN_TOP}; flatten; tee -q -o stat.json stat -json; write_json synth.json");
     if let Err(reason) = flow::yosys(&mut r, &script, &format!("{design}'s blocks joined"), &opts, progress) {
         r.outcome = Outcome::Failed { stage: "yosys".into(), reason };
         return Ok((Some(b), r));
@@ -138,10 +135,12 @@ mod tests {
         let bb = serde_json::json!({"attributes": {"blackbox": "1"}, "ports": {}, "cells": {}});
         let lane = serde_json::json!({"attributes": {"top": "1"}, "ports": {"x": {}}, "cells": {"l": {"type": "LUT4"}}});
         std::fs::write(a.join("synth.json"), serde_json::json!({"modules": {"lane$0": lane, "LUT4": bb}}).to_string()).unwrap();
-        let scan = serde_json::json!({"attributes": {"top": "1"}, "ports": {}, "cells": {"d0": {"type": "lane$0"}, "d1": {"type": "lane$1"}}});
+        let scan =
+            serde_json::json!({"attributes": {"top": "1"}, "ports": {}, "cells": {"d0": {"type": "lane$0"}, "d1": {"type": "lane$1"}}});
         std::fs::write(s.join("synth.json"), serde_json::json!({"modules": {SCAN_TOP: scan, "lane$0": bb, "lane$1": bb}}).to_string())
             .unwrap();
-        let parts = vec![(a.as_path(), "lane$0", vec!["lane$0".to_string(), "lane$1".to_string()]), (s.as_path(), SCAN_TOP, vec![SCAN_TOP.into()])];
+        let parts =
+            vec![(a.as_path(), "lane$0", vec!["lane$0".to_string(), "lane$1".to_string()]), (s.as_path(), SCAN_TOP, vec![SCAN_TOP.into()])];
         let j = join(&parts).unwrap();
         let m = j["modules"].as_object().unwrap();
         assert_eq!(m.len(), 4, "{j}");
