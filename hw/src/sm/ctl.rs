@@ -87,10 +87,9 @@ impl Sm {
             self.ready.next = self.w_live.q.val() & !(self.w_wait.q.val() & !bits::<64>(2));
         }
         self.sched.ready.next = self.ready.val();
-        if self.pf_on.val() {
-            // The prefetch picks another warp.
-            self.sched.ready.next = self.ready.val() & !(bits::<64>(1) << self.cur.q.val());
-        }
+        // The prefetch picks another warp.
+        self.sched.skip.next = self.cur.q.val();
+        self.sched.skip_on.next = self.pf_on.val();
         self.sched.last.next = self.last.q.val();
     }
 

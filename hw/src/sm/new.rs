@@ -485,7 +485,7 @@ impl Sm {
             fp_shared: (0..fp as usize).map(|_| Fpu::new(crate::fpu::shared_ops(cfg.units()))).collect(),
             fds: (0..fp as usize).map(|_| FpDivSqrt::default()).collect(),
             sfus: (0..cfg.fp32 as usize).map(|_| Sfu::default()).collect(),
-            sched: WarpPick::default(),
+            sched: WarpPick::new(warps),
             rom: DecodeRom::new(cfg.units()),
             pf_rom: DecodeRom::new(cfg.units()),
             popc: Popc64::default(),
