@@ -95,6 +95,10 @@ pub struct ReconvStack {
     stale: Reg<Bit>,
     /// Per warp: entries, and the top entry.
     sps: Regs<Bits<8>>,
+    /// Per warp: its top is not live (TOP would pop), kept with the top
+    /// and the entry count, so that `settled` is one flip-flop of the
+    /// warp on `warp`, not a compare behind its top's multiplexer.
+    t_dead: Regs<Bit>,
     t_pc: Regs<Bits<32>>,
     t_rpc: Regs<Bits<32>>,
     t_mask: Regs<Bits<64>>,
@@ -128,6 +132,9 @@ pub struct ReconvStack {
     push_mask: Signal<Local, Bits<64>>,
     push_call: Signal<Local, Bit>,
     top_live: Signal<Local, Bit>,
+    /// The warp's `t_dead` bit, and what it becomes with this cycle's writes.
+    tp_dead: Signal<Local, Bit>,
+    new_dead: Signal<Local, Bit>,
     /// The RAMs' read and write addresses.
     raddr: Signal<Local, Bits<ADDR_BITS>>,
     waddr: Signal<Local, Bits<ADDR_BITS>>,
@@ -189,6 +196,7 @@ impl ReconvStack {
             frameless: Default::default(),
             stale: Default::default(),
             sps: Regs::new(warps),
+            t_dead: Regs::new(warps),
             t_pc: Regs::new(warps),
             t_rpc: Regs::new(warps),
             t_mask: Regs::new(warps),
@@ -218,6 +226,8 @@ impl ReconvStack {
             push_mask: Default::default(),
             push_call: Default::default(),
             top_live: Default::default(),
+            tp_dead: Default::default(),
+            new_dead: Default::default(),
             raddr: Default::default(),
             waddr: Default::default(),
             pcrpc: SyncRam::new(entries),
@@ -240,12 +250,15 @@ impl Logic for ReconvStack {
     fn update(&mut self) {
         dff_setup!(self, clock, state, l_warp, l_pc, l_target, l_rejoin, l_mask, old_mask, walk, stop_at_call, fault, frameless, stale);
         self.sps.clock.next = self.clock.val();
+        self.t_dead.clock.next = self.clock.val();
         self.t_pc.clock.next = self.clock.val();
         self.t_rpc.clock.next = self.clock.val();
         self.t_mask.clock.next = self.clock.val();
         self.t_call.clock.next = self.clock.val();
         #[hdl_hold]
         self.sps.hold();
+        #[hdl_hold]
+        self.t_dead.hold();
         #[hdl_hold]
         self.t_pc.hold();
         #[hdl_hold]
@@ -268,9 +281,11 @@ impl Logic for ReconvStack {
         self.tp_rpc.next = 0.into();
         self.tp_mask.next = 0.into();
         self.tp_call.next = false;
+        self.tp_dead.next = false;
         for w in 0..self._warps {
             if self.cur_warp.val() == self.index[w].val() {
                 self.sp.next = self.sps.q[w].val();
+                self.tp_dead.next = self.t_dead.q[w].val();
                 self.tp_pc.next = self.t_pc.q[w].val();
                 self.tp_rpc.next = self.t_rpc.q[w].val();
                 self.tp_mask.next = self.t_mask.q[w].val();
@@ -291,7 +306,7 @@ impl Logic for ReconvStack {
         self.depth_used.next = self.sp.val();
         // The top entry is live (or there is none): TOP stops popping.
         self.top_live.next = (self.sp.val() == 0) | ((self.tp_mask.val() != 0) & (self.tp_pc.val() != self.tp_rpc.val()));
-        self.settled.next = (self.state.q.val() == StackState::Idle) & self.top_live.val();
+        self.settled.next = (self.state.q.val() == StackState::Idle) & !self.tp_dead.val();
         self.busy.next = self.state.q.val() != StackState::Idle;
         self.overflow.next = self.fault.q.val();
         self.no_frame.next = self.frameless.q.val();
@@ -489,6 +504,18 @@ impl Logic for ReconvStack {
                 self.new_call.next = self.push_call.val();
             }
         }
+        // t_dead: the warp's top is not live after this cycle's writes (top_live of
+        // its new entry count and top).
+        self.new_dead.next = self.sp.val() != 0;
+        if self.sp_we.val() {
+            self.new_dead.next = self.sp_new.val() != 0;
+        }
+        if self.top_we.val() {
+            self.new_dead.next =
+                self.new_dead.val() & (((self.new_mask.val() & self.full.val()) == 0) | (self.new_pc.val() == self.new_rpc.val()));
+        } else {
+            self.new_dead.next = self.new_dead.val() & !((self.tp_mask.val() != 0) & (self.tp_pc.val() != self.tp_rpc.val()));
+        }
         self.pcrpc.raddr.next = self.raddr.val();
         self.emask.raddr.next = self.raddr.val();
         self.ecall.raddr.next = self.raddr.val();
@@ -499,6 +526,9 @@ impl Logic for ReconvStack {
             if self.cur_warp.val() == self.index[w].val() {
                 if self.sp_we.val() {
                     self.sps.d[w].next = self.sp_new.val();
+                }
+                if self.sp_we.val() | self.top_we.val() {
+                    self.t_dead.d[w].next = self.new_dead.val();
                 }
                 if self.top_we.val() {
                     self.t_pc.d[w].next = self.new_pc.val();
