@@ -4,7 +4,8 @@
 //!
 //! Each warp's top entry and stack pointer are flip-flops, so the top of
 //! the warp on the `warp` input is always on the `top_*` outputs (a
-//! multiplexer, no memory read). The entries below the top live in block
+//! multiplexer, no memory read); `settled` is a flip-flop per warp written
+//! with its top (`t_dead`). The entries below the top live in block
 //! RAM (`warps` x `depth` rounded up to a power of two), read
 //! synchronously: a push writes the old top into it, a pop reads the new
 //! top out of it a cycle later. Commands (pulse `start` while `busy` is
