@@ -41,6 +41,8 @@ pub struct WarpPick {
     down: Vec<Constant<Bits<6>>>,
     down_bit: Vec<Constant<Bits<64>>>,
     _warps: usize,
+    /// warps - 1: the warps that can be above another.
+    _above: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
@@ -68,6 +70,7 @@ impl WarpPick {
             down: (0..warps as u64).rev().map(|w| Constant::new(w.into())).collect(),
             down_bit: (0..warps as u64).rev().map(|w| Constant::new((1u64 << w).into())).collect(),
             _warps: warps,
+            _above: warps - 1,
         }
     }
 }
@@ -82,8 +85,9 @@ impl Default for WarpPick {
 impl Logic for WarpPick {
     #[hdl_gen]
     fn update(&mut self) {
+        // Warp 0 is above no warp: down[i] for i < warps - 1.
         self.above.next = 0.into();
-        for i in 0..self._warps {
+        for i in 0..self._above {
             if self.down[i].val() > self.last.val() {
                 self.above.next = self.above.val() | self.down_bit[i].val();
             }
