@@ -3,8 +3,7 @@
 
 use heddle_fpga::report::Outcome;
 use heddle_fpga::verilog::{self, Port, SCAN_TOP};
-use heddle_fpga::{blocks, join};
-use heddle_fpga::{Options, Target};
+use heddle_fpga::{blocks, join, Options, Target};
 use std::path::PathBuf;
 use std::time::Instant;
 

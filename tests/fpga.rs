@@ -49,6 +49,14 @@ fn heddle(args: &[&str]) -> (i32, String, String) {
     (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
 }
 
+/// `heddle synth --verilog FILE MODE --target ecp5-25f --json --out OUT EXTRA...`.
+fn synth_file(file: &std::path::Path, mode: &str, out: &std::path::Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args =
+        vec!["synth", "--verilog", file.to_str().unwrap(), mode, "--target", "ecp5-25f", "--json", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    heddle(&args)
+}
+
 /// The CI smoke: one block of the SM (the scheduler of `tiny`) through
 /// yosys, nextpnr and the packer to a bitstream, on each family.
 #[test]
@@ -348,18 +356,7 @@ fn a_held_register_is_a_flip_flop_enable() {
     )
     .unwrap();
     assert_eq!((r.cells.ffs, r.cells.luts), (16, 0), "{r}");
-    let out = dir.join("blocks");
-    let (code, stdout, stderr) = heddle(&[
-        "synth",
-        "--verilog",
-        file.to_str().unwrap(),
-        "--blocks",
-        "--target",
-        "ecp5-25f",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (code, stdout, stderr) = synth_file(&file, "--blocks", &dir.join("blocks"), &[]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let b: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let rows = b["rows"].as_array().unwrap();
@@ -383,11 +380,7 @@ fn blocks_leave_out_what_only_the_monitors_use() {
     )
     .unwrap();
     let ffs = |extra: &[&str]| {
-        let out = dir.join(format!("out{}", extra.len()));
-        let mut args = vec!["synth", "--verilog", file.to_str().unwrap(), "--blocks", "--target", "ecp5-25f", "--json", "--out"];
-        args.push(out.to_str().unwrap());
-        args.extend_from_slice(extra);
-        let (code, stdout, stderr) = heddle(&args);
+        let (code, stdout, stderr) = synth_file(&file, "--blocks", &dir.join(format!("out{}", extra.len())), extra);
         assert_eq!(code, 0, "{stdout}{stderr}");
         let b: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         b["total"]["ffs"].as_u64().unwrap()
@@ -418,17 +411,7 @@ fn a_design_joined_from_its_blocks_routes_to_a_bitstream() {
                initial perf_cycles = 0;\n    always @(posedge clock) perf_cycles <= perf_cycles + 1;\nendmodule\n";
     std::fs::write(&file, format!("{top}\n{}\n{}", inc(0), inc(1))).unwrap();
     let out = dir.join("out");
-    let (code, stdout, stderr) = heddle(&[
-        "synth",
-        "--verilog",
-        file.to_str().unwrap(),
-        "--by-block",
-        "--target",
-        "ecp5-25f",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (code, stdout, stderr) = synth_file(&file, "--by-block", &out, &[]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(r["outcome"]["kind"], "routed", "{stdout}");

@@ -29,11 +29,12 @@ pub struct Row {
     /// Every module with this body, `module` first.
     #[serde(skip)]
     pub names: Vec<String>,
-    /// Where it was synthesized (`synth.json`), and the module that netlist
-    /// holds it as (`module`, or [`verilog::BLOCK_TOP`] for the design's
-    /// top without the outputs left out).
+    /// Where it was synthesized (its `synth.json`).
     #[serde(skip)]
     pub dir: std::path::PathBuf,
+    /// The module that netlist holds it as: `module`, or
+    /// [`verilog::BLOCK_TOP`] for the design's top without the outputs
+    /// left out.
     #[serde(skip)]
     pub netlist_top: String,
 }

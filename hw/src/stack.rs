@@ -133,6 +133,8 @@ pub struct ReconvStack {
     push_mask: Signal<Local, Bits<64>>,
     push_call: Signal<Local, Bit>,
     top_live: Signal<Local, Bit>,
+    /// The top has threads and has not reached its rejoin pc.
+    top_runs: Signal<Local, Bit>,
     /// The warp's `t_dead` bit, and what it becomes with this cycle's writes.
     tp_dead: Signal<Local, Bit>,
     new_dead: Signal<Local, Bit>,
@@ -227,6 +229,7 @@ impl ReconvStack {
             push_mask: Default::default(),
             push_call: Default::default(),
             top_live: Default::default(),
+            top_runs: Default::default(),
             tp_dead: Default::default(),
             new_dead: Default::default(),
             raddr: Default::default(),
@@ -306,7 +309,8 @@ impl Logic for ReconvStack {
         self.empty.next = self.sp.val() == 0;
         self.depth_used.next = self.sp.val();
         // The top entry is live (or there is none): TOP stops popping.
-        self.top_live.next = (self.sp.val() == 0) | ((self.tp_mask.val() != 0) & (self.tp_pc.val() != self.tp_rpc.val()));
+        self.top_runs.next = (self.tp_mask.val() != 0) & (self.tp_pc.val() != self.tp_rpc.val());
+        self.top_live.next = (self.sp.val() == 0) | self.top_runs.val();
         self.settled.next = (self.state.q.val() == StackState::Idle) & !self.tp_dead.val();
         self.busy.next = self.state.q.val() != StackState::Idle;
         self.overflow.next = self.fault.q.val();
@@ -515,7 +519,7 @@ impl Logic for ReconvStack {
             self.new_dead.next =
                 self.new_dead.val() & (((self.new_mask.val() & self.full.val()) == 0) | (self.new_pc.val() == self.new_rpc.val()));
         } else {
-            self.new_dead.next = self.new_dead.val() & !((self.tp_mask.val() != 0) & (self.tp_pc.val() != self.tp_rpc.val()));
+            self.new_dead.next = self.new_dead.val() & !self.top_runs.val();
         }
         self.pcrpc.raddr.next = self.raddr.val();
         self.emask.raddr.next = self.raddr.val();
