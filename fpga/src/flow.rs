@@ -138,11 +138,7 @@ pub fn run(
     let mut r = Report::new(design, t, versions(t)?);
     // The memories alone against the part, before any tool runs.
     let text: String = sources.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join("\n");
-    if let Ok(all) = crate::verilog::modules(&text) {
-        if let Ok(tree) = crate::verilog::subtree(&all, top) {
-            r.budget = Some(Budget::of(&tree, t));
-        }
-    }
+    r.budget = Budget::of_design(&text, top, t);
     if let Some(why) = r.budget.as_ref().and_then(|b| b.short(t)).filter(|_| opts.place) {
         r.outcome = Outcome::DoesNotFit { reason: format!("{why} (--no-place synthesizes it anyway)") };
         return Ok(r);

@@ -40,7 +40,7 @@ pub fn run(
     let all = verilog::modules(verilog)?;
     let root = all.iter().find(|m| !all.iter().any(|p| p.children.contains(&m.name))).ok_or("the design has no top module")?;
     let mut r = Report::new(design, target, flow::versions(target)?);
-    r.budget = Some(Budget::of(&verilog::subtree(&all, &root.name)?, target));
+    r.budget = Budget::of_design(verilog, &root.name, target);
     if let Some(why) = r.budget.as_ref().and_then(|b| b.short(target)) {
         r.outcome = Outcome::DoesNotFit { reason: format!("{why} (--blocks synthesizes it anyway)") };
         return Ok((None, r));
