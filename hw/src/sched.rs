@@ -6,8 +6,8 @@
 //! No rotation and no adder: the pick is the lowest ready warp above
 //! `last`, or else the lowest ready warp, each a priority encoder over the
 //! SM's `warps` bits. Both picks, with and without `skip`, come from the
-//! registered inputs (`ready`, `last`, `skip`); `skip_on`, which the SM
-//! decides late in its cycle, only chooses between them at the end.
+//! registered inputs (`ready`, `last`, `skip`); `skip_on` (the SM gives
+//! it from its registered state) chooses between them at the end.
 //! `ready` has no bits at or above `warps`. Without a ready warp, `pick` is
 //! `last + 1` (and `any` is low).
 

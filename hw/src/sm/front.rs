@@ -269,6 +269,7 @@ impl Sm {
             } else {
                 self.icount.d.next = self.icount.q.val() + 1;
                 self.n_ir.next = self.imem.rdata.val();
+                self.dw.d.next = self.pf_rom.word.val();
                 self.pc.d.next = self.fq_pc.q.val();
                 self.active.d.next = self.fq_mask.q.val();
                 self.exec.d.next = self.fe_exec.val();
@@ -310,6 +311,7 @@ impl Sm {
             if self.pf_st.q.val() == pf::READY {
                 self.n_cur.next = self.pf_cur.q.val();
                 self.n_ir.next = self.pf_ir.q.val();
+                self.dw.d.next = self.pf_rom.word.val();
                 self.pc.d.next = self.pf_pc.q.val();
                 self.active.d.next = self.pf_active.q.val();
                 self.exec.d.next = self.pf_exec.q.val();

@@ -21,29 +21,29 @@ impl Sm {
             self.f_c.next = operand::RZ.into();
         }
         self.f_rpc.next = bit_cast::<32, 20>(self.ir.q.val().get_bits::<20>(12));
-        self.rom.op.next = self.f_op.val();
-        // The prefetched instruction's class.
+        // The prefetched instruction's class, or (in Fetch) the fetched
+        // word's decode, which `dw` takes with the word.
         self.pf_word.next = self.pf_ir.q.val();
-        if self.pf_st.q.val() == pf::WORD {
+        if (self.pf_st.q.val() == pf::WORD) | (self.state.q.val() == SmState::Fetch) {
             self.pf_word.next = self.imem.rdata.val();
         }
         self.pf_rom.op.next = self.pf_word.val().get_bits::<7>(0);
         self.pf_cls.next = self.pf_rom.word.val().get_bits::<5>(0);
-        self.cls.next = self.rom.word.val().get_bits::<5>(0);
+        self.cls.next = self.dw.q.val().get_bits::<5>(0);
         self.ity64.next = self.f_mod.val().get_bit(5);
-        self.wide_a.next = self.rom.word.val().get_bit(5) | (self.rom.word.val().get_bit(15) & self.ity64.val());
-        self.wide_b.next = self.rom.word.val().get_bit(6);
-        self.dwords.next = self.rom.word.val().get_bits::<2>(7);
-        if self.rom.word.val().get_bit(13) & self.ity64.val() {
+        self.wide_a.next = self.dw.q.val().get_bit(5) | (self.dw.q.val().get_bit(15) & self.ity64.val());
+        self.wide_b.next = self.dw.q.val().get_bit(6);
+        self.dwords.next = self.dw.q.val().get_bits::<2>(7);
+        if self.dw.q.val().get_bit(13) & self.ity64.val() {
             self.dwords.next = 2.into();
         }
-        self.setp.next = self.rom.word.val().get_bit(9);
-        self.is_fp.next = self.rom.word.val().get_bit(12);
-        self.is_sfu.next = self.rom.word.val().get_bit(16);
-        self.is_shared.next = self.rom.word.val().get_bit(17);
-        self.is_iter.next = self.rom.word.val().get_bit(18);
+        self.setp.next = self.dw.q.val().get_bit(9);
+        self.is_fp.next = self.dw.q.val().get_bit(12);
+        self.is_sfu.next = self.dw.q.val().get_bit(16);
+        self.is_shared.next = self.dw.q.val().get_bit(17);
+        self.is_iter.next = self.dw.q.val().get_bit(18);
         self.is_div.next = self.is_iter.val() & !self.is_fp.val() & !self.is_sfu.val();
-        self.is_shfl.next = self.rom.word.val().get_bit(14);
+        self.is_shfl.next = self.dw.q.val().get_bit(14);
         // Predicate destination: d[2:0], or mod[4:2] for shfl's in-range predicate.
         self.pd.next = self.f_d.val().get_bits::<3>(0);
         if self.is_shfl.val() {
@@ -54,7 +54,7 @@ impl Sm {
         // instruction in Aux, or of the prefetched one in its Aux step:
         // d[6:3], mod[3:0] or a[3:0] by the ROM's operand selector.
         self.aux_ir.next = self.ir.q.val();
-        self.auxsel.next = self.rom.word.val().get_bits::<2>(10);
+        self.auxsel.next = self.dw.q.val().get_bits::<2>(10);
         if (self.pf_st.q.val() == pf::AUX) | (self.pf_st.q.val() == pf::WORD) {
             self.aux_ir.next = self.pf_word.val();
             self.auxsel.next = self.pf_rom.word.val().get_bits::<2>(10);

@@ -78,7 +78,7 @@ use crate::alu::IntAlu;
 use crate::bits::{ones, Gather, Popc64};
 use crate::coalesce::Coalescer;
 use crate::decode::modv::{red, space, width};
-use crate::decode::{aux, class, operand, DecodeRom};
+use crate::decode::{aux, class, operand, DecodeRom, WORD_BITS as ROM_BITS};
 use crate::div::Divider;
 use crate::fdivsqrt::FpDivSqrt;
 use crate::fpu::Fpu;
@@ -269,6 +269,10 @@ pub struct Sm {
     cur: Reg<Bits<6>>,
     pc: Reg<Bits<32>>,
     ir: Reg<Bits<64>>,
+    /// `ir`'s decode ROM word, taken with it (from `pf_rom`): the
+    /// instruction's class and shape come from a register, not through
+    /// the ROM in the cycle that uses them.
+    dw: Reg<Bits<ROM_BITS>>,
     active: Reg<Bits<64>>,
     exec: Reg<Bits<64>>,
     paux: Reg<Bits<64>>,
@@ -743,8 +747,7 @@ pub struct Sm {
     /// With `fp32`: the special-function unit, one for the lanes.
     sfus: Vec<Sfu>,
     sched: WarpPick,
-    rom: DecodeRom,
-    /// The prefetched instruction's decode.
+    /// The prefetched instruction's decode, and in Fetch the fetched one's (for `dw`).
     pf_rom: DecodeRom,
     popc: Popc64,
     coal: Coalescer,
@@ -814,7 +817,7 @@ pub struct Sm {
     fe_go: Signal<Local, Bit>,
     /// The fetched word is on the instruction memory's read port (the cycle after `fe_go`).
     fq_go: Signal<Local, Bit>,
-    /// The prefetched instruction's word: `pf_ir`, or the one being read (`pf_st` 5).
+    /// The word `pf_rom` decodes: `pf_ir`, or the one being read (`pf_st` 5, and in Fetch).
     pf_word: Signal<Local, Bits<64>>,
     /// The prefetch's Aux step runs this cycle: in `pf_st` 2, or with the
     /// fetch (`pf_st` 5) when the instruction has no predicate operand.
