@@ -579,7 +579,10 @@ impl Logic for SharedMem {
         self.pend.d.next = self.act.val() & !self.served.val();
         self.left.next = (self.act.val() & !self.served.val()) != 0;
         if self.mode.val() == self.load.val() {
-            self.left.next = ((self.act.val() & !self.served.val()) | self.xbar.grant.val()) != 0;
+            // The lanes granted now are left too (their words come in the
+            // next cycle), and the crossbar grants active lanes only: a
+            // load's pass is left while it has active lanes.
+            self.left.next = self.act.val() != 0;
         }
         self.waited.next = (self.mode.val() != self.atomic.val()) & ((self.act.val() & !self.xbar.grant.val()) != 0);
         // The atomic lane (the lowest active one): its operands, 32 or 64 bits.

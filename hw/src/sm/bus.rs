@@ -176,13 +176,16 @@ impl Sm {
         // The prefetch starts during an ALU instruction's beats or a memory
         // instruction's (not a cycle that may commit); it holds the stack or
         // the predicate read port in pf_st 1 and 2, when a commit waits for it.
+        // Whether a cycle may commit comes from the registered state: a
+        // store's last request and a pipelined shared load's last pass,
+        // which wait for the bus or the banks, start no prefetch.
         self.pf_on.next = ((self.state.q.val() == SmState::Exec) & !self.commit_now.val())
             | (self.state.q.val() == SmState::BeatAddr)
             | (self.state.q.val() == SmState::BeatData)
-            | ((self.state.q.val() == SmState::BeatReq) & !self.commit_st.val())
-            | ((self.state.q.val() == SmState::SmemAcc) & !self.sp_end.val())
-            | ((self.state.q.val() == SmState::BeatWb) & !self.commit_ld.val())
-            | ((self.state.q.val() == SmState::FastHi) & !self.commit_ld.val());
+            | ((self.state.q.val() == SmState::BeatReq)
+                & !(self.beat_last.val() & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fa_one.val())))
+            | ((self.state.q.val() == SmState::SmemAcc) & !(self.spipe.q.val() & self.sp_fin.q.val()))
+            | (((self.state.q.val() == SmState::BeatWb) | (self.state.q.val() == SmState::FastHi)) & !self.commit_wb.val());
         self.pf_wait.next = (self.pf_st.q.val() == pf::TOP) | (self.pf_st.q.val() == pf::AUX) | (self.pf_st.q.val() == pf::WORD);
         self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
         // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),

@@ -80,10 +80,10 @@ impl Sm {
             & !self.smem.clearing.val()
             & !self.smem.left.val()
             & self.sp_fin.q.val();
-        self.commit_ld.next =
+        self.commit_wb.next =
             ((self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val()))
-                | ((self.state.q.val() == SmState::FastHi) & self.beat_last.val())
-                | self.sp_end.val();
+                | ((self.state.q.val() == SmState::FastHi) & self.beat_last.val());
+        self.commit_ld.next = self.commit_wb.val() | self.sp_end.val();
         self.beat_end.next = false;
         self.br_uni.next = (self.cls.val() == class::BRA) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         for l in 0..self._lanes {

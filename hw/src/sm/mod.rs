@@ -803,6 +803,8 @@ pub struct Sm {
     committing: Signal<Local, Bit>,
     /// A load's last write-back cycle; a store's last request.
     commit_ld: Signal<Local, Bit>,
+    /// A load's last write-back cycle in `BeatWb` or `FastHi` (not a pipelined shared load's).
+    commit_wb: Signal<Local, Bit>,
     /// A memory instruction's beat is done (see the block after the state match).
     beat_end: Signal<Local, Bit>,
     commit_st: Signal<Local, Bit>,

@@ -523,6 +523,7 @@ impl Sm {
             ex_stall: Default::default(),
             committing: Default::default(),
             commit_ld: Default::default(),
+            commit_wb: Default::default(),
             beat_end: Default::default(),
             commit_st: Default::default(),
             rp_fin: Default::default(),
