@@ -23,7 +23,6 @@ impl Sm {
         }
         self.smem.size.next = self.sm_size.val();
         self.smem.atom_op.next = self.f_mod.val().get_bits::<4>(0);
-        self.smem.start.next = false;
         self.smem.clear.next = false;
         self.sh_rows.next = (self.r_total.q.val() + self.row_round.val()) >> self.row_log.val();
         self.smem.clear_rows.next = self.sh_rows.val().get_bits::<16>(0);
@@ -110,6 +109,22 @@ impl Sm {
         // The bus takes the other lanes, below the first lane the SM faults.
         self.port_mask.next = self.sh_lanes.val() & !self.sh_mask.val() & self.sh_below.val();
         self.coal.active.next = self.port_mask.val();
+        // No bus transfer pending, in flight or unanswered, from the
+        // registers: where `wm_fin` would say so after this cycle's answers,
+        // without waiting for them. A pipelined shared load (no bus lanes)
+        // ends its `BeatReq` on it, and its pass starts with it (`sp_start`;
+        // `SmemAcc` starts one the memory's clearing held back).
+        self.wm_quiet.next = !self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0) & (self.port_mask.val() == 0);
+        if self.wm_go.q.val() {
+            self.wm_quiet.next =
+                !self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0) & (self.wm_pend.q.val() == 0) & (self.wm_fly.q.val() == 0);
+        }
+        self.smem.start.next = (self.state.q.val() == SmState::BeatReq)
+            & self.spipe.q.val()
+            & self.wm_quiet.val()
+            & !self.sh_found.val()
+            & (self.sh_mask.val() != 0)
+            & !self.smem.clearing.val();
     }
 
     /// The memory loop's next executing thread at or after mt (m_found: there is one).
@@ -330,6 +345,10 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_beat_req(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
+        self.beat_fin.next = self.wm_fin.val();
+        if self.spipe.q.val() {
+            self.beat_fin.next = self.wm_quiet.val();
+        }
         self.n_mk.next = 0.into();
         self.sm_lanes.d.next = self.sh_mask.val();
         self.wm_go.d.next = true;
@@ -390,7 +409,7 @@ impl Sm {
                 self.t_lane.d.next = self.mt.q.val() + self.wm_fli.val();
                 self.n_state.next = SmState::Trapped;
             }
-        } else if self.wm_fin.val() {
+        } else if self.beat_fin.val() {
             if self.sh_found.val() {
                 self.t_code.d.next = trap::SHARED_OUT_OF_BOUNDS.into();
                 if self.sh_mis.val() {
@@ -570,7 +589,6 @@ impl Sm {
             self.n_beat.next = self.beat.q.val() + 1;
         }
         if !self.smem.clearing.val() {
-            self.smem.start.next = true;
             self.sm_pass.d.next = true;
             if self.smem.waited.val() {
                 self.c_conf.d.next = self.c_conf.q.val() + 1;

@@ -511,6 +511,10 @@ pub struct Sm {
     wm_leaders: Signal<Local, Bits<32>>,
     wm_issue: Signal<Local, Bit>,
     wm_fin: Signal<Local, Bit>,
+    /// `wm_fin` from the registers alone (see `smem_lanes`).
+    wm_quiet: Signal<Local, Bit>,
+    /// `BeatReq` is done with the bus: `wm_fin`, or a pipelined shared load's `wm_quiet`.
+    beat_fin: Signal<Local, Bit>,
     wm_nparts: Signal<Local, Bits<32>>,
     wm_fli: Signal<Local, Bits<8>>,
     wm_tb: Signal<Local, Bits<64>>,

@@ -314,6 +314,8 @@ impl Sm {
             wm_leaders: Default::default(),
             wm_issue: Default::default(),
             wm_fin: Default::default(),
+            wm_quiet: Default::default(),
+            beat_fin: Default::default(),
             wm_nparts: Default::default(),
             wm_fli: Default::default(),
             wm_tb: Default::default(),
