@@ -345,10 +345,6 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_beat_req(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.beat_fin.next = self.wm_fin.val();
-        if self.spipe.q.val() {
-            self.beat_fin.next = self.wm_quiet.val();
-        }
         self.n_mk.next = 0.into();
         self.sm_lanes.d.next = self.sh_mask.val();
         self.wm_go.d.next = true;

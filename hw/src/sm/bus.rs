@@ -115,6 +115,10 @@ impl Sm {
             & (self.pend_now.val() == 0)
             & (self.fly_now.val() == 0)
             & (self.cnt_now.val() == 0);
+        self.beat_fin.next = self.wm_fin.val();
+        if self.spipe.q.val() {
+            self.beat_fin.next = self.wm_quiet.val();
+        }
         self.wm_li.next = 0.into();
         self.wm_adr.next = 0.into();
         self.wm_fli.next = 0.into();
