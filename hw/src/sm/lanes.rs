@@ -72,13 +72,13 @@ impl Sm {
             & (!self.wide.val() | (self.phase.q.val() == 3))
             & !self.su_wait.val();
         // A load commits in its last write-back cycle (a pipelined shared
-        // load's: its last pass's end); a store (or an atomic into rz) in
+        // load's: its last pass's end, no lane active); a store (or an atomic into rz) in
         // its last beat's request, when the bus serves it all (see
         // `committing`).
         self.sp_end.next = self.spipe.q.val()
             & (self.state.q.val() == SmState::SmemAcc)
             & !self.smem.clearing.val()
-            & !self.smem.left.val()
+            & !self.smem.active.val()
             & self.sp_fin.q.val();
         self.commit_wb.next =
             ((self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val()))
