@@ -457,9 +457,9 @@ pub struct SharedMem {
     pub fsum: Signal<In, Bits<64>>,
     /// Lanes of the pass remain after this cycle.
     pub left: Signal<Out, Bit>,
-    /// The pass has lanes this cycle: a load's `left`, without the crossbar
-    /// the other modes' `left` depends on.
-    pub active: Signal<Out, Bit>,
+    /// Lanes of the pass wait from the last cycle (not with `start`): a
+    /// load's `left` is `start` with lanes in `mask`, or `pending`.
+    pub pending: Signal<Out, Bit>,
     /// A load or store lane waited this cycle for a bank another lane held.
     pub waited: Signal<Out, Bit>,
     pub clearing: Signal<Out, Bit>,
@@ -519,7 +519,7 @@ impl SharedMem {
             fb: Default::default(),
             fsum: Default::default(),
             left: Default::default(),
-            active: Default::default(),
+            pending: Default::default(),
             waited: Default::default(),
             clearing: Default::default(),
             xbar: BankXbar::new(lanes, banks),
@@ -581,13 +581,13 @@ impl Logic for SharedMem {
             }
         }
         self.pend.d.next = self.act.val() & !self.served.val();
-        self.active.next = self.act.val() != 0;
+        self.pending.next = self.pend.q.val() != 0;
         self.left.next = (self.act.val() & !self.served.val()) != 0;
         if self.mode.val() == self.load.val() {
             // The lanes granted now are left too (their words come in the
             // next cycle), and the crossbar grants active lanes only: a
             // load's pass is left while it has active lanes.
-            self.left.next = self.active.val();
+            self.left.next = self.act.val() != 0;
         }
         self.waited.next = (self.mode.val() != self.atomic.val()) & ((self.act.val() & !self.xbar.grant.val()) != 0);
         // The atomic lane (the lowest active one): its operands, 32 or 64 bits.

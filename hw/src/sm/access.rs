@@ -125,6 +125,18 @@ impl Sm {
             & !self.sh_found.val()
             & (self.sh_mask.val() != 0)
             & !self.smem.clearing.val();
+        // A load commits in its last write-back cycle (a pipelined shared
+        // load's: its last pass's end, when SharedMem's `left` would fall:
+        // from `pending`, or from the lanes of a pass that starts now,
+        // without the start's other terms); a store (or an atomic into rz) in
+        // its last beat's request, when the bus serves it all (see
+        // `committing`).
+        self.sp_end.next = self.spipe.q.val()
+            & (self.state.q.val() == SmState::SmemAcc)
+            & !self.smem.clearing.val()
+            & !((self.sm_pass.q.val() & self.smem.pending.val()) | (!self.sm_pass.q.val() & (self.sh_mask.val() != 0)))
+            & self.sp_fin.q.val();
+        self.commit_ld.next = self.commit_wb.val() | self.sp_end.val();
     }
 
     /// The memory loop's next executing thread at or after mt (m_found: there is one).

@@ -71,19 +71,9 @@ impl Sm {
             & self.beat_last.val()
             & (!self.wide.val() | (self.phase.q.val() == 3))
             & !self.su_wait.val();
-        // A load commits in its last write-back cycle (a pipelined shared
-        // load's: its last pass's end, no lane active); a store (or an atomic into rz) in
-        // its last beat's request, when the bus serves it all (see
-        // `committing`).
-        self.sp_end.next = self.spipe.q.val()
-            & (self.state.q.val() == SmState::SmemAcc)
-            & !self.smem.clearing.val()
-            & !self.smem.active.val()
-            & self.sp_fin.q.val();
         self.commit_wb.next =
             ((self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val()))
                 | ((self.state.q.val() == SmState::FastHi) & self.beat_last.val());
-        self.commit_ld.next = self.commit_wb.val() | self.sp_end.val();
         self.beat_end.next = false;
         self.br_uni.next = (self.cls.val() == class::BRA) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
         for l in 0..self._lanes {
