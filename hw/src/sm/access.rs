@@ -114,23 +114,21 @@ impl Sm {
         // without waiting for them. A pipelined shared load (no bus lanes)
         // ends its `BeatReq` on it, and its pass starts with it (`sp_start`;
         // `SmemAcc` starts one the memory's clearing held back).
-        self.wm_quiet.next = !self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0) & (self.port_mask.val() == 0);
+        self.wm_quiet.next = self.port_mask.val() == 0;
         if self.wm_go.q.val() {
-            self.wm_quiet.next =
-                !self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0) & (self.wm_pend.q.val() == 0) & (self.wm_fly.q.val() == 0);
+            self.wm_quiet.next = (self.wm_pend.q.val() == 0) & (self.wm_fly.q.val() == 0);
         }
+        self.wm_quiet.next = self.wm_quiet.val() & !self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0);
         self.smem.start.next = (self.state.q.val() == SmState::BeatReq)
             & self.spipe.q.val()
             & self.wm_quiet.val()
             & !self.sh_found.val()
             & (self.sh_mask.val() != 0)
             & !self.smem.clearing.val();
-        // A load commits in its last write-back cycle (a pipelined shared
-        // load's: its last pass's end, when SharedMem's `left` would fall:
-        // from `pending`, or from the lanes of a pass that starts now,
-        // without the start's other terms); a store (or an atomic into rz) in
-        // its last beat's request, when the bus serves it all (see
-        // `committing`).
+        // A load commits in its last write-back cycle (`commit_wb`), a
+        // pipelined shared load at its last pass's end: where SharedMem's
+        // `left` falls, which for a load is `pending`, or the lanes of a
+        // pass that starts now (in `SmemAcc`, `start` is `!sm_pass`).
         self.sp_end.next = self.spipe.q.val()
             & (self.state.q.val() == SmState::SmemAcc)
             & !self.smem.clearing.val()

@@ -173,23 +173,29 @@ impl Sm {
             self.wbl.dat_i[i].next = self.wb_dat_r[i].val();
         }
         self.fa_one.next = self.fast.q.val() & (self.words.val() == 1);
-        self.commit_st.next = (self.state.q.val() == SmState::BeatReq)
-            & self.beat_last.val()
-            & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fa_one.val())
-            & self.wm_fin.val();
+        // A store (or an atomic into rz, or a fast load of a word) commits
+        // in its last beat's request, when the bus serves it all.
+        self.st_last.next = self.beat_last.val() & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fa_one.val());
+        self.commit_st.next = (self.state.q.val() == SmState::BeatReq) & self.st_last.val() & self.wm_fin.val();
         // The prefetch starts during an ALU instruction's beats or a memory
-        // instruction's (not a cycle that may commit); it holds the stack or
-        // the predicate read port in pf_st 1 and 2, when a commit waits for it.
-        // Whether a cycle may commit comes from the registered state: a
-        // store's last request and a pipelined shared load's last pass,
-        // which wait for the bus or the banks, start no prefetch.
-        self.pf_on.next = ((self.state.q.val() == SmState::Exec) & !self.commit_now.val())
+        // instruction's (`in_beats`), not in a cycle that may commit; it
+        // holds the stack or the predicate read port in pf_st 1 and 2, when
+        // a commit waits for it. Whether a cycle may commit comes from the
+        // registered state: a store's last request and a pipelined shared
+        // load's last pass, which wait for the bus or the banks, start no
+        // prefetch.
+        self.in_beats.next = (self.state.q.val() == SmState::Exec)
             | (self.state.q.val() == SmState::BeatAddr)
             | (self.state.q.val() == SmState::BeatData)
-            | ((self.state.q.val() == SmState::BeatReq)
-                & !(self.beat_last.val() & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fa_one.val())))
-            | ((self.state.q.val() == SmState::SmemAcc) & !(self.spipe.q.val() & self.sp_fin.q.val()))
-            | (((self.state.q.val() == SmState::BeatWb) | (self.state.q.val() == SmState::FastHi)) & !self.commit_wb.val());
+            | (self.state.q.val() == SmState::BeatReq)
+            | (self.state.q.val() == SmState::SmemAcc)
+            | (self.state.q.val() == SmState::BeatWb)
+            | (self.state.q.val() == SmState::FastHi);
+        self.pf_on.next = self.in_beats.val()
+            & !(((self.state.q.val() == SmState::Exec) & self.commit_now.val())
+                | ((self.state.q.val() == SmState::BeatReq) & self.st_last.val())
+                | ((self.state.q.val() == SmState::SmemAcc) & self.spipe.q.val() & self.sp_fin.q.val())
+                | self.commit_wb.val());
         self.pf_wait.next = (self.pf_st.q.val() == pf::TOP) | (self.pf_st.q.val() == pf::AUX) | (self.pf_st.q.val() == pf::WORD);
         self.ex_stall.next = self.commit_now.val() & self.pf_wait.val();
         // The warp whose stack top is fetched from: Top's, Sched's pick (fe_main),

@@ -88,16 +88,9 @@ impl Sm {
         }
         self.sched.ready.next = self.ready.val();
         // The prefetch picks another warp: in the states where `pf_on` may
-        // be true, which the registered state says early (`pf_on` itself
-        // waits for the cycle's commit decision).
+        // be true (`in_beats`, from the registered state).
         self.sched.skip.next = self.cur.q.val();
-        self.sched.skip_on.next = (self.state.q.val() == SmState::Exec)
-            | (self.state.q.val() == SmState::BeatAddr)
-            | (self.state.q.val() == SmState::BeatData)
-            | (self.state.q.val() == SmState::BeatReq)
-            | (self.state.q.val() == SmState::SmemAcc)
-            | (self.state.q.val() == SmState::BeatWb)
-            | (self.state.q.val() == SmState::FastHi);
+        self.sched.skip_on.next = self.in_beats.val();
         self.sched.last.next = self.last.q.val();
     }
 

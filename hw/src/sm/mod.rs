@@ -812,6 +812,11 @@ pub struct Sm {
     /// A memory instruction's beat is done (see the block after the state match).
     beat_end: Signal<Local, Bit>,
     commit_st: Signal<Local, Bit>,
+    /// The last beat of a store, an atomic into rz or a fast one-word load.
+    st_last: Signal<Local, Bit>,
+    /// An instruction's beats run (`Exec` and the memory beats): the
+    /// prefetch may start (`pf_on`).
+    in_beats: Signal<Local, Bit>,
     /// The instruction's compare and carry results with the committing beat's included.
     rp_fin: Signal<Local, Bits<64>>,
     rc_fin: Signal<Local, Bits<64>>,

@@ -528,6 +528,8 @@ impl Sm {
             commit_wb: Default::default(),
             beat_end: Default::default(),
             commit_st: Default::default(),
+            st_last: Default::default(),
+            in_beats: Default::default(),
             rp_fin: Default::default(),
             rc_fin: Default::default(),
             cc_fin: Default::default(),
