@@ -99,11 +99,10 @@ fn array_decl(line: &str) -> Option<(u64, u64)> {
 }
 
 impl Budget {
-    /// The budget of module `top` of `verilog` and the modules below it
-    /// (none for Verilog the flow cannot read, or without `top`).
-    pub fn of_design(verilog: &str, top: &str, target: Target) -> Option<Budget> {
-        let all = crate::verilog::modules(verilog).ok()?;
-        Some(Budget::of(&crate::verilog::subtree(&all, top).ok()?, target))
+    /// The budget of module `top` of a design's modules and the modules
+    /// below it (none without `top`).
+    pub fn of_design(all: &[Module], top: &str, target: Target) -> Option<Budget> {
+        Some(Budget::of(&crate::verilog::subtree(all, top).ok()?, target))
     }
 
     pub fn of(modules: &[&Module], target: Target) -> Budget {

@@ -138,7 +138,7 @@ pub fn run(
     let mut r = Report::new(design, t, versions(t)?);
     // The memories alone against the part, before any tool runs.
     let text: String = sources.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join("\n");
-    r.budget = Budget::of_design(&text, top, t);
+    r.budget = crate::verilog::modules(&text).ok().and_then(|all| Budget::of_design(&all, top, t));
     if let Some(why) = r.budget.as_ref().and_then(|b| b.short(t)).filter(|_| opts.place) {
         r.outcome = Outcome::DoesNotFit { reason: format!("{why} (--no-place synthesizes it anyway)") };
         return Ok(r);

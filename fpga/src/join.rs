@@ -8,8 +8,8 @@
 //! What differs from a whole synthesis: nothing is optimised across a
 //! block's ports (a constant or an unused output of a child stays logic in
 //! its parent), so the joined netlist is the per-block area's: larger and
-//! slower than a flattened synthesis (`tiny` with one lane, 22% more LUTs
-//! and two thirds of the Fmax, docs/fpga.md).
+//! slower than a flattened synthesis (`tiny` with one lane: a fifth more
+//! LUTs and 11-33% less Fmax, docs/fpga.md).
 
 use crate::blocks::{self, Blocks};
 use crate::budget::Budget;
@@ -40,7 +40,7 @@ pub fn run(
     let all = verilog::modules(verilog)?;
     let root = all.iter().find(|m| !all.iter().any(|p| p.children.contains(&m.name))).ok_or("the design has no top module")?;
     let mut r = Report::new(design, target, flow::versions(target)?);
-    r.budget = Budget::of_design(verilog, &root.name, target);
+    r.budget = Budget::of_design(&all, &root.name, target);
     if let Some(why) = r.budget.as_ref().and_then(|b| b.short(target)) {
         r.outcome = Outcome::DoesNotFit { reason: format!("{why} (--blocks synthesizes it anyway)") };
         return Ok((None, r));
