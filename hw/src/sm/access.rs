@@ -29,7 +29,6 @@ impl Sm {
         self.clr_from.next = bit_cast::<16, 8>(self.slot.q.val()) * self.sh_rows.val().get_bits::<16>(0);
         self.smem.clear_from.next = self.clr_from.val().get_bits::<16>(0);
         self.sh_base.next = (bit_cast::<16, 8>(self.cur_slot.val()) * self.sh_rows.val().get_bits::<16>(0)) << self.row_log.val();
-        self.mk4.next = bit_cast::<32, 3>(self.mk.q.val()) << 2;
         self.sh_mask.next = 0.into();
         self.sh_found.next = false;
         self.sh_first.next = 0.into();
@@ -94,7 +93,14 @@ impl Sm {
                     self.sh_mis.next = true;
                     self.sh_below.next = self.lane_bit[l].val() - 1;
                 }
-                self.smem.addr[l].next = self.soff[l].val() + self.mk4.val() + self.sh_base.val();
+                // `SmemAcc` reads its passes' addresses from `sadr`, taken in
+                // `BeatReq` (where a pipelined load's pass starts from these).
+                if self.state.q.val() == SmState::SmemAcc {
+                    self.smem.addr[l].next = self.sadr.q[l].val();
+                } else {
+                    self.smem.addr[l].next = self.soff[l].val() + self.sh_base.val();
+                    self.sadr.d[l].next = self.soff[l].val() + self.sh_base.val();
+                }
                 match self.mk.q.val().index() {
                     0 => self.smem.wdata[l].next = self.lw0.q[l].val().get_bits::<32>(0),
                     1 => self.smem.wdata[l].next = self.lw1.q[l].val().get_bits::<32>(0),
@@ -105,7 +111,11 @@ impl Sm {
                 self.smem.c[l].next = self.lw_hi[l].val();
             }
         }
+        // In `SmemAcc`, a pass's lanes are the beat's shared lanes, taken in `BeatReq`.
         self.smem.mask.next = self.sh_mask.val();
+        if self.state.q.val() == SmState::SmemAcc {
+            self.smem.mask.next = self.sm_lanes.q.val();
+        }
         // The bus takes the other lanes, below the first lane the SM faults.
         self.port_mask.next = self.sh_lanes.val() & !self.sh_mask.val() & self.sh_below.val();
         self.coal.active.next = self.port_mask.val();
@@ -132,7 +142,7 @@ impl Sm {
         self.sp_end.next = self.spipe.q.val()
             & (self.state.q.val() == SmState::SmemAcc)
             & !self.smem.clearing.val()
-            & !((self.sm_pass.q.val() & self.smem.pending.val()) | (!self.sm_pass.q.val() & (self.sh_mask.val() != 0)))
+            & !((self.sm_pass.q.val() & self.smem.pending.val()) | (!self.sm_pass.q.val() & (self.sm_lanes.q.val() != 0)))
             & self.sp_fin.q.val();
         self.commit_ld.next = self.commit_wb.val() | self.sp_end.val();
     }
@@ -641,6 +651,10 @@ impl Sm {
             }
             if !self.smem.left.val() {
                 self.sm_pass.d.next = false;
+                // The next pass is the next 32-bit word of each lane's access.
+                for l in 0..self._lanes {
+                    self.sadr.d[l].next = self.sadr.q[l].val() + 4;
+                }
                 self.n_mk.next = self.mk.q.val() + 1;
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.sm_passes.val() {
                     self.n_mk.next = 0.into();

@@ -359,6 +359,8 @@ pub struct Sm {
     /// Beat-wide memory: per lane the address, four data words and the loaded data.
     /// (64 bits wide, zero-extended: hdl_gen cannot `bit_cast` in a lane loop.)
     ladr: Regs<Bits<64>>,
+    /// Per lane: its shared-memory byte offset for `SmemAcc`'s passes (see `smem_lanes`).
+    sadr: Regs<Bits<32>>,
     lw0: Regs<Bits<64>>,
     lw1: Regs<Bits<64>>,
     lw2: Regs<Bits<64>>,
@@ -781,7 +783,6 @@ pub struct Sm {
     sh_below: Signal<Local, Bits<32>>,
     port_mask: Signal<Local, Bits<32>>,
     asz: Signal<Local, Bits<32>>,
-    mk4: Signal<Local, Bits<32>>,
     /// A memory beat's request or shared-memory cycle: the shared-lane logic runs.
     in_beat: Signal<Local, Bit>,
     m_space: Signal<Local, Bits<3>>,
