@@ -25,6 +25,16 @@
 //! old and new values, a store's as it writes. The SM holds a pass's
 //! addresses until `left` falls.
 //!
+//! A pass starts in one of two ways. `start` takes `mask` and `addr`,
+//! which the SM gives from its registers; a pipelined load's pass may
+//! instead start from this cycle's logic, with `pstart`, `pmask` and
+//! `paddr` (the SM then holds the same addresses on `addr` from the next
+//! cycle). `left` depends on the first kind and on registers only: not on
+//! the crossbar, nor on a `pstart` (a pass started by `pstart` is left
+//! while it has lanes pending). A store's pass is left while two of its
+//! lanes still wait on one bank (the crossbar serves one lane per bank),
+//! an atomic's while it has a lane after the one it writes now.
+//!
 //! A new CTA's shared memory reads as zeros: `clear` zeroes the rows of its slot's window,
 //! one row of every bank per cycle (`clearing` meanwhile).
 
@@ -426,6 +436,10 @@ pub struct SharedMem {
     /// the lanes not yet served are served in the following cycles.
     pub start: Signal<In, Bit>,
     pub mask: Signal<In, Bits<32>>,
+    /// A load pass starts this cycle from `pmask` and `paddr` instead (see
+    /// the module doc).
+    pub pstart: Signal<In, Bit>,
+    pub pmask: Signal<In, Bits<32>>,
     pub mode: Signal<In, Bits<2>>,
     /// As [`BankXbar::size`].
     pub size: Signal<In, Bits<2>>,
@@ -435,6 +449,8 @@ pub struct SharedMem {
     pub addr: Vec<Signal<In, Bits<32>>>,
     pub wdata: Vec<Signal<In, Bits<32>>>,
     pub b: Vec<Signal<In, Bits<64>>>,
+    /// Per lane: byte offset for `pstart`.
+    pub paddr: Vec<Signal<In, Bits<32>>>,
     pub c: Vec<Signal<In, Bits<64>>>,
     /// Zero rows `clear_from`..`clear_from + clear_rows` of every bank (a
     /// CTA slot's window), starting next cycle.
@@ -455,11 +471,8 @@ pub struct SharedMem {
     pub fa: Signal<Out, Bits<64>>,
     pub fb: Signal<Out, Bits<64>>,
     pub fsum: Signal<In, Bits<64>>,
-    /// Lanes of the pass remain after this cycle.
+    /// Lanes of the pass remain after this cycle (see the module doc).
     pub left: Signal<Out, Bit>,
-    /// Lanes of the pass wait from the last cycle (not with `start`): a
-    /// load's `left` is `start` with lanes in `mask`, or `pending`.
-    pub pending: Signal<Out, Bit>,
     /// A load or store lane waited this cycle for a bank another lane held.
     pub waited: Signal<Out, Bit>,
     pub clearing: Signal<Out, Bit>,
@@ -476,6 +489,11 @@ pub struct SharedMem {
     clr: Reg<Bits<16>>,
     clr_end: Reg<Bits<16>>,
     act: Signal<Local, Bits<32>>,
+    /// `act` but for a `pstart`'s lanes: what `left` looks at.
+    act_r: Signal<Local, Bits<32>>,
+    /// Store: banks taken by a lower lane of `act_r`, and a second lane on one.
+    taken: Signal<Local, Bits<32>>,
+    clash: Signal<Local, Bit>,
     /// Lanes the crossbar serves this cycle (none in an atomic's read cycle).
     served: Signal<Local, Bits<32>>,
     found: Signal<Local, Bit>,
@@ -483,7 +501,12 @@ pub struct SharedMem {
     ac: Signal<Local, Bits<64>>,
     /// The `mode` codes.
     load: Constant<Bits<2>>,
+    store: Constant<Bits<2>>,
     atomic: Constant<Bits<2>>,
+    /// A lane's bank: `(addr >> 2) & bank_mask`, as a bit of `taken`.
+    bank_mask: Constant<Bits<32>>,
+    one: Constant<Bits<32>>,
+    bank_bit: Signal<Local, Bits<32>>,
     _lanes: usize,
     _banks: usize,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
@@ -499,6 +522,8 @@ impl SharedMem {
             clock: Default::default(),
             start: Default::default(),
             mask: Default::default(),
+            pstart: Default::default(),
+            pmask: Default::default(),
             mode: Default::default(),
             size: Default::default(),
             atom_op: Default::default(),
@@ -506,6 +531,7 @@ impl SharedMem {
             wdata: v(lanes),
             b: v(lanes),
             c: v(lanes),
+            paddr: v(lanes),
             clear: Default::default(),
             clear_from: Default::default(),
             clear_rows: Default::default(),
@@ -519,7 +545,6 @@ impl SharedMem {
             fb: Default::default(),
             fsum: Default::default(),
             left: Default::default(),
-            pending: Default::default(),
             waited: Default::default(),
             clearing: Default::default(),
             xbar: BankXbar::new(lanes, banks),
@@ -532,12 +557,19 @@ impl SharedMem {
             clr: Default::default(),
             clr_end: Default::default(),
             act: Default::default(),
+            act_r: Default::default(),
+            taken: Default::default(),
+            clash: Default::default(),
             served: Default::default(),
             found: Default::default(),
             ab: Default::default(),
             ac: Default::default(),
             load: Constant::new(mode::LOAD.into()),
+            store: Constant::new(mode::STORE.into()),
             atomic: Constant::new(mode::ATOMIC.into()),
+            bank_mask: Constant::new((banks as u64 - 1).into()),
+            one: Constant::new(1.into()),
+            bank_bit: Default::default(),
             _lanes: lanes,
             _banks: banks,
         }
@@ -554,9 +586,13 @@ impl Logic for SharedMem {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, pend, rq, aph, clr, clr_end);
-        self.act.next = self.pend.q.val();
+        self.act_r.next = self.pend.q.val();
         if self.start.val() {
-            self.act.next = self.mask.val();
+            self.act_r.next = self.mask.val();
+        }
+        self.act.next = self.act_r.val();
+        if self.pstart.val() {
+            self.act.next = self.pmask.val();
         }
         self.xbar.active.next = self.act.val();
         self.xbar.mode.next = self.mode.val();
@@ -581,21 +617,23 @@ impl Logic for SharedMem {
             }
         }
         self.pend.d.next = self.act.val() & !self.served.val();
-        self.pending.next = self.pend.q.val() != 0;
-        self.left.next = (self.act.val() & !self.served.val()) != 0;
-        if self.mode.val() == self.load.val() {
-            // The lanes granted now are left too (their words come in the
-            // next cycle), and the crossbar grants active lanes only: a
-            // load's pass is left while it has active lanes.
-            self.left.next = self.act.val() != 0;
-        }
         self.waited.next = (self.mode.val() != self.atomic.val()) & ((self.act.val() & !self.xbar.grant.val()) != 0);
         // The atomic lane (the lowest active one): its operands, 32 or 64 bits.
         self.found.next = false;
         self.ab.next = 0.into();
         self.ac.next = 0.into();
+        self.taken.next = 0.into();
+        self.clash.next = false;
         for l in 0..self._lanes {
+            if self.act_r.val().get_bit(l) {
+                self.bank_bit.next = self.one.val() << ((self.addr[l].val() >> 2) & self.bank_mask.val());
+                self.clash.next = self.clash.val() | ((self.taken.val() & self.bank_bit.val()) != 0);
+                self.taken.next = self.taken.val() | self.bank_bit.val();
+            }
             self.xbar.addr[l].next = self.addr[l].val();
+            if self.pstart.val() {
+                self.xbar.addr[l].next = self.paddr[l].val();
+            }
             self.xbar.wdata[l].next = self.wdata[l].val();
             self.rd.addr[l].next = self.addr[l].val();
             self.rword[l].next = self.rd.rword[l].val();
@@ -604,6 +642,17 @@ impl Logic for SharedMem {
                 self.ab.next = self.b[l].val();
                 self.ac.next = self.c[l].val();
             }
+        }
+        // `left` from `act_r` (the module doc). A load's granted lanes are
+        // left too (their words come in the next cycle): it is left while
+        // it has active lanes; an atomic writes its lowest lane in its
+        // second cycle; a store serves one lane per bank.
+        self.left.next = self.act_r.val() != 0;
+        if (self.mode.val() == self.atomic.val()) & self.aph.q.val() {
+            self.left.next = (self.act_r.val() & (self.act_r.val() - 1)) != 0;
+        }
+        if self.mode.val() == self.store.val() {
+            self.left.next = self.clash.val();
         }
         // The atomic unit, on the atomic lane.
         self.atom.en.next = self.mode.val() == self.atomic.val();

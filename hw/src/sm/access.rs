@@ -52,7 +52,8 @@ impl Sm {
             }
             self.lsh[l].next = false;
             self.soff[l].next = 0.into();
-            self.smem.addr[l].next = 0.into();
+            self.smem.addr[l].next = self.sadr.q[l].val();
+            self.smem.paddr[l].next = 0.into();
             self.smem.wdata[l].next = 0.into();
             self.smem.b[l].next = 0.into();
             self.smem.c[l].next = 0.into();
@@ -93,12 +94,10 @@ impl Sm {
                     self.sh_mis.next = true;
                     self.sh_below.next = self.lane_bit[l].val() - 1;
                 }
-                // `SmemAcc` reads its passes' addresses from `sadr`, taken in
-                // `BeatReq` (where a pipelined load's pass starts from these).
-                if self.state.q.val() == SmState::SmemAcc {
-                    self.smem.addr[l].next = self.sadr.q[l].val();
-                } else {
-                    self.smem.addr[l].next = self.soff[l].val() + self.sh_base.val();
+                // `SmemAcc`'s passes take their addresses from `sadr`, set in
+                // `BeatReq`, where a pipelined load's pass starts from them (`paddr`).
+                self.smem.paddr[l].next = self.soff[l].val() + self.sh_base.val();
+                if self.state.q.val() == SmState::BeatReq {
                     self.sadr.d[l].next = self.soff[l].val() + self.sh_base.val();
                 }
                 match self.mk.q.val().index() {
@@ -111,11 +110,9 @@ impl Sm {
                 self.smem.c[l].next = self.lw_hi[l].val();
             }
         }
-        // In `SmemAcc`, a pass's lanes are the beat's shared lanes, taken in `BeatReq`.
-        self.smem.mask.next = self.sh_mask.val();
-        if self.state.q.val() == SmState::SmemAcc {
-            self.smem.mask.next = self.sm_lanes.q.val();
-        }
+        // A pass's lanes: the beat's shared lanes, taken in `BeatReq` (`sm_lanes`).
+        self.smem.mask.next = self.sm_lanes.q.val();
+        self.smem.pmask.next = self.sh_mask.val();
         // The bus takes the other lanes, below the first lane the SM faults.
         self.port_mask.next = self.sh_lanes.val() & !self.sh_mask.val() & self.sh_below.val();
         self.coal.active.next = self.port_mask.val();
@@ -129,20 +126,19 @@ impl Sm {
             self.wm_quiet.next = (self.wm_pend.q.val() == 0) & (self.wm_fly.q.val() == 0);
         }
         self.wm_quiet.next = self.wm_quiet.val() & !self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0);
-        self.smem.start.next = (self.state.q.val() == SmState::BeatReq)
+        self.smem.start.next = false;
+        self.smem.pstart.next = (self.state.q.val() == SmState::BeatReq)
             & self.spipe.q.val()
             & self.wm_quiet.val()
             & !self.sh_found.val()
             & (self.sh_mask.val() != 0)
             & !self.smem.clearing.val();
         // A load commits in its last write-back cycle (`commit_wb`), a
-        // pipelined shared load at its last pass's end: where SharedMem's
-        // `left` falls, which for a load is `pending`, or the lanes of a
-        // pass that starts now (in `SmemAcc`, `start` is `!sm_pass`).
+        // pipelined shared load at its last pass's end.
         self.sp_end.next = self.spipe.q.val()
             & (self.state.q.val() == SmState::SmemAcc)
             & !self.smem.clearing.val()
-            & !((self.sm_pass.q.val() & self.smem.pending.val()) | (!self.sm_pass.q.val() & (self.sm_lanes.q.val() != 0)))
+            & !self.smem.left.val()
             & self.sp_fin.q.val();
         self.commit_ld.next = self.commit_wb.val() | self.sp_end.val();
     }
