@@ -625,8 +625,8 @@ impl Logic for SharedMem {
         self.taken.next = 0.into();
         self.clash.next = false;
         for l in 0..self._lanes {
+            self.bank_bit.next = self.one.val() << ((self.addr[l].val() >> 2) & self.bank_mask.val());
             if self.act_r.val().get_bit(l) {
-                self.bank_bit.next = self.one.val() << ((self.addr[l].val() >> 2) & self.bank_mask.val());
                 self.clash.next = self.clash.val() | ((self.taken.val() & self.bank_bit.val()) != 0);
                 self.taken.next = self.taken.val() | self.bank_bit.val();
             }
