@@ -304,6 +304,7 @@ wire [3:0] cmp = modv[MOD_ICMP_LO +: 4];
 // the other operand for each negative one: x*y - 2^n*((x<0 ? y : 0) + (y<0 ? x : 0)).
 // mul and mad (32 bits) use the low 32 x 32 product (four 18x18 DSP blocks on
 // ECP5), from the SM's register of it: the multiply has a cycle of its own.
+always @(*) pll = {pll};
 wire [63:0] p_ll = pll_q;
 {mul64_wires}wire [31:0] fix32 = ((sgn & a32[31]) ? b32 : 32'd0) + ((sgn & b32[31]) ? a32 : 32'd0);
 wire [63:0] p32 = {p_ll[63:32] - fix32, p_ll[31:0]};
@@ -548,7 +549,6 @@ always @(*) begin
 end
 
 always @(*) begin
-    pll = {pll};
     d = 32'd0;
     cout = 1'b0;
     cc_we = 1'b0;
