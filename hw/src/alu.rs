@@ -1,5 +1,4 @@
-//! `IntAlu`: one lane's integer ALU, combinational but for the multiply,
-//! whose product (`pll`) the SM registers and gives back (`pll_q`).
+//! `IntAlu`: one lane's integer ALU, combinational.
 //!
 //! A custom block: its simulation model is the ISA's scalar semantics
 //! (`heddle_isa::scalar::int`, the code the golden model runs), its Verilog
@@ -46,13 +45,6 @@ pub struct IntAlu {
     /// The carry flag is written (`.cc` on add, sub, mad).
     pub cc_we: Signal<Out, Bit>,
     pub pout: Signal<Out, Bit>,
-    /// The unsigned product of `a` and `b`'s low words (the DSP blocks), and
-    /// its register in the SM, `pll_q`: `mul` and `mad` (and `mul64`'s low
-    /// product) take their product from `pll_q`, so their operands must be
-    /// held a cycle before `d` is read (the SM's `mph`). Its model computes
-    /// `d` from the operands alone.
-    pub pll: Signal<Out, Bits<64>>,
-    pub pll_q: Signal<In, Bits<64>>,
     /// The 64 x 64-bit multiplier is built (`SmConfig::mul64`).
     _mul64: bool,
     /// The 64-bit shifters are built (`SmConfig::shift64`).
@@ -83,11 +75,6 @@ impl IntAlu {
 
     fn built(&self, op: u8) -> bool {
         op < 128 && self._omit >> op & 1 == 0
-    }
-
-    /// It has a multiplier (`pll`): it is built for `mul`, `mad` or `mul64`.
-    fn multiplies(&self) -> bool {
-        [Opcode::Mul, Opcode::Mad, Opcode::Mul64].iter().any(|&op| self.built(op as u8))
     }
 }
 
@@ -235,10 +222,6 @@ impl Logic for IntAlu {
         if !inputs.contains(&true) {
             return;
         }
-        self.pll.next = 0.into();
-        if self.multiplies() {
-            self.pll.next = ((self.a.val().to_u64() & 0xffff_ffff) * (self.b.val().to_u64() & 0xffff_ffff)).into();
-        }
         let op = self.op.val().index() as u8;
         if !self.built(op) {
             (self.d.next, self.cout.next, self.cc_we.next, self.pout.next) = (0.into(), false, false, false);
@@ -261,7 +244,6 @@ impl Logic for IntAlu {
     }
 
     fn connect(&mut self) {
-        self.pll.connect();
         self.d.connect();
         self.cout.connect();
         self.cc_we.connect();
@@ -275,8 +257,7 @@ impl Logic for IntAlu {
             .replace("{mul64_wires}", mul64_wires)
             .replace("{mul64_arm}", mul64_arm)
             .replace("{shift64_funnel}", shift64_funnel)
-            .replace("{shift64_arm}", shift64_arm)
-            .replace("{pll}", if self.multiplies() { "a[31:0] * b[31:0]" } else { "64'd0" });
+            .replace("{shift64_arm}", shift64_arm);
         let built = |label: &str| TABLE.iter().any(|r| label == op_param(r.mnemonic) && self.built(r.opcode as u8));
         let body = format!("{}{}", isa_localparams(), omit_arms(&arms, built));
         Verilog::Custom(crate::plant::patch(
@@ -302,10 +283,8 @@ wire [3:0] cmp = modv[MOD_ICMP_LO +: 4];
 
 // A signed product differs from the unsigned one only in its high half, by
 // the other operand for each negative one: x*y - 2^n*((x<0 ? y : 0) + (y<0 ? x : 0)).
-// mul and mad (32 bits) use the low 32 x 32 product (four 18x18 DSP blocks on
-// ECP5), from the SM's register of it: the multiply has a cycle of its own.
-always @(*) pll = {pll};
-wire [63:0] p_ll = pll_q;
+// mul and mad (32 bits) use the low 32 x 32 product (four 18x18 DSP blocks on ECP5).
+wire [63:0] p_ll = a[31:0] * b[31:0];
 {mul64_wires}wire [31:0] fix32 = ((sgn & a32[31]) ? b32 : 32'd0) + ((sgn & b32[31]) ? a32 : 32'd0);
 wire [63:0] p32 = {p_ll[63:32] - fix32, p_ll[31:0]};
 wire [31:0] mul_t = hi ? p32[63:32] : p32[31:0];

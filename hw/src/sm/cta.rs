@@ -119,8 +119,6 @@ impl Sm {
         #[hdl_hold]
         self.sadr.hold();
         #[hdl_hold]
-        self.mprod.hold();
-        #[hdl_hold]
         self.lw0.hold();
         #[hdl_hold]
         self.lw1.hold();
@@ -140,7 +138,6 @@ impl Sm {
         self.clo.clock.next = self.clock.val();
         self.ladr.clock.next = self.clock.val();
         self.sadr.clock.next = self.clock.val();
-        self.mprod.clock.next = self.clock.val();
         self.lrd_hi.clock.next = self.clock.val();
         self.lrd_lo.clock.next = self.clock.val();
         self.lw0.clock.next = self.clock.val();

@@ -67,21 +67,10 @@ impl Sm {
             & self.is_shared.val()
             & (!self.wide.val() | (self.phase.q.val() == 2))
             & !(self.su_on.q.val() & self.su_done.val() & (self.su_lane.q.val() == self.lanes.val() - 1));
-        // A 32-bit `mul` or `mad` beat's first cycle: the product goes to
-        // `mprod` (wide instructions have theirs by phase 2).
-        self.mul_wait.next = (self.state.q.val() == SmState::Exec)
-            & (self.cls.val() == class::ALU)
-            & ((self.f_op.val() == self.op_mul.val()) | (self.f_op.val() == self.op_mad.val()))
-            & !self.wide.val()
-            & !self.mph.q.val();
-        if self.state.q.val() != SmState::Exec {
-            self.mph.d.next = false;
-        }
         self.commit_now.next = (self.state.q.val() == SmState::Exec)
             & self.beat_last.val()
             & (!self.wide.val() | (self.phase.q.val() == 3))
-            & !self.su_wait.val()
-            & !self.mul_wait.val();
+            & !self.su_wait.val();
         self.commit_wb.next =
             ((self.state.q.val() == SmState::BeatWb) & self.beat_last.val() & (bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val()))
                 | ((self.state.q.val() == SmState::FastHi) & self.beat_last.val());
@@ -163,13 +152,11 @@ impl Sm {
             self.alus[l].c.next = self.vc[l].val().get_bits::<32>(0);
             self.alus[l].cin.next = self.beat_carry.val().get_bit(l);
             self.alus[l].pin.next = self.beat_paux.val().get_bit(l);
-            self.alus[l].pll_q.next = self.mprod.q[l].val();
             // A 64-bit result's high word is computed in phase 3 (see Exec).
             self.alus[l].half.next = self.wide.val() & (self.phase.q.val() == 3);
             #[hdl_skip]
             settle!(self.alus[l]);
             self.lane_d[l].next = bit_cast::<64, 32>(self.alus[l].d.val());
-            self.mprod.d[l].next = self.alus[l].pll.val();
             self.gp.bits[l].next = self.alus[l].pout.val();
             self.gc.bits[l].next = self.alus[l].cout.val();
         }
@@ -290,7 +277,6 @@ impl Sm {
         self.bitu.cin.next = false;
         self.bitu.pin.next = false;
         self.bitu.half.next = false;
-        self.bitu.pll_q.next = 0.into();
         if self.is_shared.val() & !self.is_fp.val() & !self.is_iter.val() {
             self.bitu.op.next = self.f_op.val();
             self.bitu.modv.next = self.f_mod.val();
@@ -532,13 +518,9 @@ impl Sm {
         } else if self.su_wait.val() {
             self.c_exec.d.next = self.c_exec.q.val() + 1;
             self.su_on.d.next = true;
-        } else if self.mul_wait.val() {
-            self.c_exec.d.next = self.c_exec.q.val() + 1;
-            self.mph.d.next = true;
         } else {
             self.c_exec.d.next = self.c_exec.q.val() + 1;
             self.su_on.d.next = false;
-            self.mph.d.next = false;
             if self.wide.val() {
                 self.n_phase.next = self.phase.q.val() + 1;
             }

@@ -556,12 +556,6 @@ pub struct Sm {
     su_next: Signal<Local, Bits<8>>,
     /// Exec waits for a shared unit this cycle.
     su_wait: Signal<Local, Bit>,
-    /// A `mul` or `mad` beat: its first cycle multiplies into `mprod`
-    /// (`mul_wait`), its second (`mph`) computes and writes from it.
-    mul_wait: Signal<Local, Bit>,
-    mph: Reg<Bit>,
-    /// Per lane: its ALU's product of the last cycle's operands (`IntAlu::pll_q`).
-    mprod: Regs<Bits<64>>,
     /// A shared unit starts on lane `su_next` at this cycle's edge.
     su_start: Signal<Local, Bit>,
     /// The lane whose operands go to the shared units: an iterative one
@@ -930,9 +924,6 @@ pub struct Sm {
     /// A shared atomic's FP add: `fadd.rn.ftz` on lane 0's unit, `dadd.rn` on the shared one.
     op_fadd: Constant<Bits<7>>,
     op_dadd: Constant<Bits<7>>,
-    /// The opcodes that take their product from `mprod`.
-    op_mul: Constant<Bits<7>>,
-    op_mad: Constant<Bits<7>>,
     mod_ftz: Constant<Bits<6>>,
     _lanes: usize,
     /// Entries of sbuf ShflSelect reads a cycle: `lanes` from 4 lanes (a

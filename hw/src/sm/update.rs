@@ -27,7 +27,7 @@ impl Logic for Sm {
             bk, bw, r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth,
             t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh,
             wm_qt, wm_drain, wm_single, wm_rep, sh_k, cl_tgt, cl_hot, cl_ok, port_a, port_b, port_c, fast, spipe, sp_mask, sp_base, sp_fin,
-            phit, mph
+            phit
         );
         self.n_state.next = self.state.q.val();
         self.n_cur.next = self.cur.q.val();
