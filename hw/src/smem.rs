@@ -29,9 +29,9 @@
 //! which the SM gives from its registers; a pipelined load's pass may
 //! instead start from this cycle's logic, with `pstart`, `pmask` and
 //! `paddr` (the SM then holds the same addresses on `addr` from the next
-//! cycle). `left` depends on the first kind and on registers only: not on
-//! the crossbar, nor on a `pstart` (a pass started by `pstart` is left
-//! while it has lanes pending). A store's pass is left while two of its
+//! cycle). `left` and `grant` depend on the first kind and on registers
+//! only: not on the crossbar, nor on a `pstart` (a pass started by
+//! `pstart` is left while it has lanes pending). A store's pass is left while two of its
 //! lanes still wait on one bank (the crossbar serves one lane per bank),
 //! an atomic's while it has a lane after the one it writes now.
 //!
@@ -491,9 +491,12 @@ pub struct SharedMem {
     act: Signal<Local, Bits<32>>,
     /// `act` but for a `pstart`'s lanes: what `left` looks at.
     act_r: Signal<Local, Bits<32>>,
-    /// Store: banks taken by a lower lane of `act_r`, and a second lane on one.
+    /// Store: banks taken by a lower lane of `act_r`, a second lane on one,
+    /// and the lanes first on theirs.
     taken: Signal<Local, Bits<32>>,
     clash: Signal<Local, Bit>,
+    sgrant: Signal<Local, Bits<32>>,
+    lane_bit: Vec<Constant<Bits<32>>>,
     /// Lanes the crossbar serves this cycle (none in an atomic's read cycle).
     served: Signal<Local, Bits<32>>,
     found: Signal<Local, Bit>,
@@ -560,6 +563,8 @@ impl SharedMem {
             act_r: Default::default(),
             taken: Default::default(),
             clash: Default::default(),
+            sgrant: Default::default(),
+            lane_bit: (0..lanes).map(|l| Constant::new((1u64 << l).into())).collect(),
             served: Default::default(),
             found: Default::default(),
             ab: Default::default(),
@@ -604,16 +609,13 @@ impl Logic for SharedMem {
         self.served.next = self.xbar.grant.val();
         self.rq.d.next = 0.into();
         self.aph.d.next = false;
-        self.grant.next = self.xbar.grant.val();
         if self.mode.val() == self.load.val() {
             self.rq.d.next = self.xbar.grant.val();
-            self.grant.next = self.rq.q.val();
         }
         if self.mode.val() == self.atomic.val() {
             self.aph.d.next = (self.act.val() != 0) & !self.aph.q.val();
             if !self.aph.q.val() {
                 self.served.next = 0.into();
-                self.grant.next = 0.into();
             }
         }
         self.pend.d.next = self.act.val() & !self.served.val();
@@ -624,9 +626,13 @@ impl Logic for SharedMem {
         self.ac.next = 0.into();
         self.taken.next = 0.into();
         self.clash.next = false;
+        self.sgrant.next = 0.into();
         for l in 0..self._lanes {
             self.bank_bit.next = self.one.val() << ((self.addr[l].val() >> 2) & self.bank_mask.val());
             if self.act_r.val().get_bit(l) {
+                if (self.taken.val() & self.bank_bit.val()) == 0 {
+                    self.sgrant.next = self.sgrant.val() | self.lane_bit[l].val();
+                }
                 self.clash.next = self.clash.val() | ((self.taken.val() & self.bank_bit.val()) != 0);
                 self.taken.next = self.taken.val() | self.bank_bit.val();
             }
@@ -653,6 +659,19 @@ impl Logic for SharedMem {
         }
         if self.mode.val() == self.store.val() {
             self.left.next = self.clash.val();
+        }
+        // `grant` from `act_r` too, as the crossbar serves: a load's lanes
+        // a cycle after it served them, an atomic's lowest lane in its
+        // second cycle, a store's lanes each first on its bank.
+        self.grant.next = self.sgrant.val();
+        if self.mode.val() == self.load.val() {
+            self.grant.next = self.rq.q.val();
+        }
+        if self.mode.val() == self.atomic.val() {
+            self.grant.next = 0.into();
+            if self.aph.q.val() {
+                self.grant.next = self.act_r.val() & !(self.act_r.val() - 1);
+            }
         }
         // The atomic unit, on the atomic lane.
         self.atom.en.next = self.mode.val() == self.atomic.val();
