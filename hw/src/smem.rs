@@ -31,9 +31,10 @@
 //! `paddr` (the SM then holds the same addresses on `addr` from the next
 //! cycle). `left` and `grant` depend on the first kind and on registers
 //! only: not on the crossbar, nor on a `pstart` (a pass started by
-//! `pstart` is left while it has lanes pending). A store's pass is left while two of its
-//! lanes still wait on one bank (the crossbar serves one lane per bank),
-//! an atomic's while it has a lane after the one it writes now.
+//! `pstart` is left while it has lanes pending). A store's pass is left
+//! while two of its lanes still wait on one bank (the crossbar serves one
+//! lane per bank), an atomic's while it has a lane after the one it
+//! writes now.
 //!
 //! A new CTA's shared memory reads as zeros: `clear` zeroes the rows of its slot's window,
 //! one row of every bank per cycle (`clearing` meanwhile).
@@ -449,9 +450,9 @@ pub struct SharedMem {
     pub addr: Vec<Signal<In, Bits<32>>>,
     pub wdata: Vec<Signal<In, Bits<32>>>,
     pub b: Vec<Signal<In, Bits<64>>>,
+    pub c: Vec<Signal<In, Bits<64>>>,
     /// Per lane: byte offset for `pstart`.
     pub paddr: Vec<Signal<In, Bits<32>>>,
-    pub c: Vec<Signal<In, Bits<64>>>,
     /// Zero rows `clear_from`..`clear_from + clear_rows` of every bank (a
     /// CTA slot's window), starting next cycle.
     pub clear: Signal<In, Bit>,
