@@ -25,6 +25,45 @@ macro_rules! block_ports {
     };
 }
 
+/// A namespace of a block's constants or local signals: a struct whose
+/// fields are named `group$field` in the block's Verilog module, not a
+/// child module. Its `Block` has nothing to update: constants never
+/// change, and a local signal's value is what its block's logic last
+/// assigned (locals are never committed). A group of locals is named in
+/// the block's `#[hdl_gen(locals(...))]`, so that the vendored definite-
+/// assignment check reads `self.group.x` as the block's own signal.
+macro_rules! namespace {
+    ($(#[$sdoc:meta])* $vis:vis struct $name:ident { $($(#[$doc:meta])* $field:ident: $ty:ty,)* }) => {
+        $(#[$sdoc])*
+        $vis struct $name {
+            $($(#[$doc])* pub $field: $ty,)*
+        }
+
+        impl Logic for $name {
+            fn update(&mut self) {}
+            fn connect(&mut self) {}
+        }
+
+        impl Block for $name {
+            fn connect_all(&mut self) {
+                $(self.$field.connect_all();)*
+            }
+            fn update_all(&mut self) {}
+            fn has_changed(&self) -> bool {
+                false
+            }
+            fn accept(&self, name: &str, probe: &mut dyn Probe) {
+                probe.visit_start_namespace(name, self);
+                $(self.$field.accept(stringify!($field), probe);)*
+                probe.visit_end_namespace(name, self);
+            }
+            fn wants_update(&self) -> bool {
+                false
+            }
+        }
+    };
+}
+
 /// Evaluates a combinational child now, inside its parent's `#[hdl_gen]`
 /// logic, after the logic has assigned the child's inputs and before it
 /// reads the child's outputs: the parent reads this pass's answer instead of

@@ -24,17 +24,17 @@ impl Sm {
         self.smem.size.next = self.sm_size.val();
         self.smem.atom_op.next = self.f_mod.val().get_bits::<4>(0);
         self.smem.clear.next = false;
-        self.sh_rows.next = (self.r_total.q.val() + self.row_round.val()) >> self.row_log.val();
+        self.sh_rows.next = (self.r_total.q.val() + self.consts.row_round.val()) >> self.consts.row_log.val();
         self.smem.clear_rows.next = self.sh_rows.val().get_bits::<16>(0);
         self.clr_from.next = bit_cast::<16, 8>(self.slot.q.val()) * self.sh_rows.val().get_bits::<16>(0);
         self.smem.clear_from.next = self.clr_from.val().get_bits::<16>(0);
-        self.sh_base.next = (bit_cast::<16, 8>(self.cur_slot.val()) * self.sh_rows.val().get_bits::<16>(0)) << self.row_log.val();
+        self.sh_base.next = (bit_cast::<16, 8>(self.cur_slot.val()) * self.sh_rows.val().get_bits::<16>(0)) << self.consts.row_log.val();
         self.sh_mask.next = 0.into();
         self.sh_found.next = false;
         self.sh_first.next = 0.into();
         self.sh_addr.next = 0.into();
         self.sh_mis.next = false;
-        self.sh_below.next = self.lanes_mask.val();
+        self.sh_below.next = self.consts.lanes_mask.val();
         self.in_beat.next = (self.state.q.val() == SmState::BeatReq) | (self.state.q.val() == SmState::SmemAcc);
         // A pipelined shared load's pass serves its own beat's lanes: the
         // lane mask is already the next beat's.
@@ -42,13 +42,13 @@ impl Sm {
         if self.spipe.q.val() & (self.state.q.val() == SmState::SmemAcc) {
             self.sh_lanes.next = self.sp_mask.q.val();
         }
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.sp_word[l].next = bit_cast::<64, 32>(self.smem.rword[l].val());
             if (self.mwidth.val() == width::S8) & self.smem.rword[l].val().get_bit(7) {
-                self.sp_word[l].next = bit_cast::<64, 32>(self.smem.rword[l].val()) | self.sx8.val();
+                self.sp_word[l].next = bit_cast::<64, 32>(self.smem.rword[l].val()) | self.consts.sx8.val();
             }
             if (self.mwidth.val() == width::S16) & self.smem.rword[l].val().get_bit(15) {
-                self.sp_word[l].next = bit_cast::<64, 32>(self.smem.rword[l].val()) | self.sx16.val();
+                self.sp_word[l].next = bit_cast::<64, 32>(self.smem.rword[l].val()) | self.consts.sx16.val();
             }
             self.lsh[l].next = false;
             self.soff[l].next = 0.into();
@@ -60,24 +60,26 @@ impl Sm {
             if self.in_beat.val() {
                 self.lsh[l].next = self.m_space.val() == space::SHARED;
                 self.soff[l].next = self.ladr.q[l].val().get_bits::<32>(0);
-                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.sh_win.val()) & (self.soff[l].val() < self.lo_win.val())
+                if (self.m_space.val() == space::GEN)
+                    & (self.soff[l].val() >= self.consts.sh_win.val())
+                    & (self.soff[l].val() < self.consts.lo_win.val())
                 {
                     self.lsh[l].next = true;
-                    self.soff[l].next = self.soff[l].val() - self.sh_win.val();
+                    self.soff[l].next = self.soff[l].val() - self.consts.sh_win.val();
                 }
                 // In bounds: offset < total and total - offset >= size (no overflow).
                 if self.lsh[l].val() & self.sh_lanes.val().get_bit(l) {
-                    self.sh_mask.next = self.sh_mask.val() | self.lane_bit[l].val();
+                    self.sh_mask.next = self.sh_mask.val() | self.consts.lane_bit[l].val();
                     if !self.sh_found.val()
                         & (((self.soff[l].val() & (self.asz.val() - 1)) != 0)
                             | (self.soff[l].val() >= self.r_total.q.val())
                             | ((self.r_total.q.val() - self.soff[l].val()) < self.asz.val()))
                     {
                         self.sh_found.next = true;
-                        self.sh_first.next = self.index[l].val();
+                        self.sh_first.next = self.consts.index[l].val();
                         self.sh_addr.next = self.ladr.q[l].val().get_bits::<32>(0);
                         self.sh_mis.next = (self.soff[l].val() & (self.asz.val() - 1)) != 0;
-                        self.sh_below.next = self.lane_bit[l].val() - 1;
+                        self.sh_below.next = self.consts.lane_bit[l].val() - 1;
                     }
                 }
                 // Other lanes (not atomics: the memory checks those) are checked
@@ -89,10 +91,10 @@ impl Sm {
                     & ((self.soff[l].val() & (self.asz.val() - 1)) != 0)
                 {
                     self.sh_found.next = true;
-                    self.sh_first.next = self.index[l].val();
+                    self.sh_first.next = self.consts.index[l].val();
                     self.sh_addr.next = self.ladr.q[l].val().get_bits::<32>(0);
                     self.sh_mis.next = true;
-                    self.sh_below.next = self.lane_bit[l].val() - 1;
+                    self.sh_below.next = self.consts.lane_bit[l].val() - 1;
                 }
                 // `SmemAcc`'s passes take their addresses from `sadr`, set in
                 // `BeatReq`, where a pipelined load's pass starts from them (`paddr`).
@@ -117,19 +119,19 @@ impl Sm {
         self.port_mask.next = self.sh_lanes.val() & !self.sh_mask.val() & self.sh_below.val();
         self.coal.active.next = self.port_mask.val();
         // No bus transfer pending, in flight or unanswered, from the
-        // registers: where `wm_fin` would say so after this cycle's answers,
+        // registers: where `wm.fin` would say so after this cycle's answers,
         // without waiting for them. A pipelined shared load (no bus lanes)
         // ends its `BeatReq` on it, and its pass starts with it (`sp_start`;
         // `SmemAcc` starts one the memory's clearing held back).
-        self.wm_quiet.next = self.port_mask.val() == 0;
+        self.wm.quiet.next = self.port_mask.val() == 0;
         if self.wm_go.q.val() {
-            self.wm_quiet.next = (self.wm_pend.q.val() == 0) & (self.wm_fly.q.val() == 0);
+            self.wm.quiet.next = (self.wm_pend.q.val() == 0) & (self.wm_fly.q.val() == 0);
         }
-        self.wm_quiet.next = self.wm_quiet.val() & !self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0);
+        self.wm.quiet.next = self.wm.quiet.val() & !self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0);
         self.smem.start.next = false;
         self.smem.pstart.next = (self.state.q.val() == SmState::BeatReq)
             & self.spipe.q.val()
-            & self.wm_quiet.val()
+            & self.wm.quiet.val()
             & !self.sh_found.val()
             & (self.sh_mask.val() != 0)
             & !self.smem.clearing.val();
@@ -149,9 +151,9 @@ impl Sm {
         self.m_next.next = 0.into();
         self.m_found.next = false;
         if self.state.q.val() == SmState::MemAddr {
-            for e in 0..self._ws {
-                if !self.m_found.val() & self.exec.q.val().get_bit(e) & (self.index64[e].val() >= self.mt64.val()) {
-                    self.m_next.next = self.index64[e].val();
+            for e in 0..self._count.ws {
+                if !self.m_found.val() & self.exec.q.val().get_bit(e) & (self.consts.index64[e].val() >= self.mt64.val()) {
+                    self.m_next.next = self.consts.index64[e].val();
                     self.m_found.next = true;
                 }
             }
@@ -164,22 +166,22 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_mem_addr(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.n_mk.next = 0.into();
+        self.n.mk.next = 0.into();
         if ((self.exec.q.val() >> self.mt.q.val()) & 1) != 0 {
-            self.n_state.next = SmState::MemData;
+            self.n.state.next = SmState::MemData;
             if (self.cls.val() == class::BAR) | (self.cls.val() == class::BARRED) {
-                self.n_bar_id.next = self.sel_b.val().get_bits::<32>(0);
+                self.n.bar_id.next = self.sel_b.val().get_bits::<32>(0);
                 if self.f_i.val() {
-                    self.n_bar_id.next = self.f_imm.val();
+                    self.n.bar_id.next = self.f_imm.val();
                 }
                 self.bar_count.d.next = self.sel_a.val().get_bits::<32>(0);
-                self.n_state.next = SmState::BarArrive;
+                self.n.state.next = SmState::BarArrive;
             }
         } else {
             // Skip to the next executing thread, or finish.
-            self.n_mt.next = self.m_next.val().get_bits::<8>(0);
+            self.n.mt.next = self.m_next.val().get_bits::<8>(0);
             if !self.m_found.val() {
-                self.n_state.next = SmState::Commit;
+                self.n.state.next = SmState::Commit;
             }
         }
     }
@@ -189,7 +191,7 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_mem_data(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.n_mk.next = self.mk.q.val() + 1;
+        self.n.mk.next = self.mk.q.val() + 1;
         match self.mk.q.val().index() {
             0 => self.wb0.d.next = self.sel_c.val().get_bits::<32>(0),
             1 => self.wb1.d.next = self.sel_c.val().get_bits::<32>(0),
@@ -200,7 +202,7 @@ impl Sm {
             _ => self.wb4.d.next = self.sel_c.val().get_bits::<32>(0),
         }
         if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
-            self.n_state.next = SmState::MemReq;
+            self.n.state.next = SmState::MemReq;
         }
     }
 
@@ -209,22 +211,22 @@ impl Sm {
     pub(super) fn on_mem_req(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
         self.mem_req.next = true;
-        self.n_mk.next = 0.into();
+        self.n.mk.next = 0.into();
         self.rb_lo.d.next = self.mem_rdata.val();
         if self.mem_fault.val() {
             self.t_code.d.next = trap::MEMORY.into();
             self.t_pc.d.next = self.pc.q.val();
             self.t_lane.d.next = self.mt.q.val();
-            self.n_state.next = SmState::Trapped;
+            self.n.state.next = SmState::Trapped;
         } else if (self.f_d.val() == operand::RZ) | self.f_mod.val().get_bit(1) {
             // No result (free, __assertfail) or no destination.
-            self.n_state.next = SmState::MemAddr;
-            self.n_mt.next = self.mt.q.val() + 1;
-            if self.mt.q.val() == self.ws.val() - 1 {
-                self.n_state.next = SmState::Commit;
+            self.n.state.next = SmState::MemAddr;
+            self.n.mt.next = self.mt.q.val() + 1;
+            if self.mt.q.val() == self.consts.ws.val() - 1 {
+                self.n.state.next = SmState::Commit;
             }
         } else {
-            self.n_state.next = SmState::MemWb;
+            self.n.state.next = SmState::MemWb;
         }
     }
 
@@ -233,24 +235,24 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_mem_wb(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.n_mk.next = self.mk.q.val() + 1;
-        self.rd_word.next = self.rb_lo.q.val() & self.lo32.val();
+        self.n.mk.next = self.mk.q.val() + 1;
+        self.rd_word.next = self.rb_lo.q.val() & self.consts.lo32.val();
         if self.mk.q.val() != 0 {
             self.rd_word.next = self.rb_lo.q.val() >> 32;
         }
-        for l in 0..self._lanes {
-            if (self.m_lane.val() == self.index[l].val()) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ) {
+        for l in 0..self._count.lanes {
+            if (self.m_lane.val() == self.consts.index[l].val()) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ) {
                 self.rf[l].we.next = true;
             }
-            self.rf[l].waddr.next =
-                self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
+            self.rf[l].waddr.next = self.rf_base.val()
+                | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.consts.rmask.val());
             self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.rd_word.val());
         }
         if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
-            self.n_state.next = SmState::MemAddr;
-            self.n_mt.next = self.mt.q.val() + 1;
-            if self.mt.q.val() == self.ws.val() - 1 {
-                self.n_state.next = SmState::Commit;
+            self.n.state.next = SmState::MemAddr;
+            self.n.mt.next = self.mt.q.val() + 1;
+            if self.mt.q.val() == self.consts.ws.val() - 1 {
+                self.n.state.next = SmState::Commit;
             }
         }
     }
@@ -261,7 +263,7 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_beat_addr(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.n_mk.next = 0.into();
+        self.n.mk.next = 0.into();
         self.wm_go.d.next = false;
         self.wm_single.d.next = false;
         // A fast instruction's later beats keep the queue: the earlier
@@ -269,11 +271,11 @@ impl Sm {
         if !self.fast.q.val() | (self.beat.q.val() == 0) {
             self.wm_drain.d.next = false;
             self.wm_cnt.d.next = 0.into();
-            self.n_qh.next = 0.into();
+            self.n.qh.next = 0.into();
             self.wm_qt.d.next = 0.into();
         }
         self.beat_lanes();
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             if self.cls.val() == class::ATOM {
                 self.ladr.d[l].next = self.va[l].val();
             }
@@ -289,16 +291,16 @@ impl Sm {
         } else if self.phit.q.val() {
             // A kept parameter: no transfer; the monitor hears of it as of
             // shared lanes (`smem_done`, in BeatWb's first cycle).
-            for l in 0..self._lanes {
+            for l in 0..self._count.lanes {
                 self.lrd_lo.d[l].next = self.pcache.val.val();
             }
             self.sm_done.d.next = true;
             self.sm_lanes.d.next = self.lane_mask.val();
-            self.n_state.next = SmState::BeatWb;
+            self.n.state.next = SmState::BeatWb;
         } else if self.cls.val() == class::LD {
-            self.n_state.next = SmState::BeatReq;
+            self.n.state.next = SmState::BeatReq;
         } else {
-            self.n_state.next = SmState::BeatData;
+            self.n.state.next = SmState::BeatData;
         }
     }
 
@@ -306,11 +308,11 @@ impl Sm {
     /// data cleared.
     #[hdl_part]
     pub(super) fn beat_lanes(&mut self) {
-        self.n_mt.next = self.beat_base.val();
-        for l in 0..self._lanes {
+        self.n.mt.next = self.beat_base.val();
+        for l in 0..self._count.lanes {
             self.lrd_lo.d[l].next = 0.into();
             self.lrd_hi.d[l].next = 0.into();
-            self.ladr.d[l].next = (self.va[l].val() + self.lane_b[l].val()) & self.lo32.val();
+            self.ladr.d[l].next = (self.va[l].val() + self.lane_b[l].val()) & self.consts.lo32.val();
         }
     }
 
@@ -325,7 +327,7 @@ impl Sm {
         if self.lane_mask.val() == 0 {
             self.beat_end.next = true;
         } else {
-            self.n_state.next = SmState::BeatReq;
+            self.n.state.next = SmState::BeatReq;
         }
     }
 
@@ -334,8 +336,8 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_beat_data(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.n_mk.next = self.mk.q.val() + 1;
-        for l in 0..self._lanes {
+        self.n.mk.next = self.mk.q.val() + 1;
+        for l in 0..self._count.lanes {
             if self.cls.val() == class::ST {
                 match self.mk.q.val().index() {
                     0 => self.lw0.d[l].next = self.vc[l].val(),
@@ -344,7 +346,7 @@ impl Sm {
                     _ => self.lw3.d[l].next = self.vc[l].val(),
                 }
             } else if self.mk.q.val() == 0 {
-                self.lw0.d[l].next = self.lane_b[l].val() & self.lo32.val();
+                self.lw0.d[l].next = self.lane_b[l].val() & self.consts.lo32.val();
                 self.lw2.d[l].next = self.vc[l].val();
             } else {
                 self.lw1.d[l].next = self.vb[l].val();
@@ -352,7 +354,7 @@ impl Sm {
             }
         }
         if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {
-            self.n_state.next = SmState::BeatReq;
+            self.n.state.next = SmState::BeatReq;
         }
     }
 
@@ -361,41 +363,41 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_beat_req(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.n_mk.next = 0.into();
+        self.n.mk.next = 0.into();
         self.sm_lanes.d.next = self.sh_mask.val();
         self.wm_go.d.next = true;
-        self.wm_pend.d.next = self.pend_now.val();
-        self.wm_part.d.next = self.part_now.val();
-        self.wm_fly.d.next = self.fly_now.val();
-        self.wm_cnt.d.next = self.cnt_now.val();
+        self.wm_pend.d.next = self.wm.pend_now.val();
+        self.wm_part.d.next = self.wm.part_now.val();
+        self.wm_fly.d.next = self.wm.fly_now.val();
+        self.wm_cnt.d.next = self.wm.cnt_now.val();
         if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
-            self.n_qh.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
+            self.n.qh.next = (self.wm_qh.q.val() + 1) & self.consts.wm_qmask.val();
         }
         if self.wm_drain.q.val() & (self.wm_cnt.q.val() == 0) {
             // Drained: CYC is low this cycle; the retries start in the next.
             self.wm_drain.d.next = false;
         }
-        if self.wm_issue.val() & !self.wb_stall.val() {
-            for i in 0..self._depth {
-                if self.wm_qt.q.val() == self.index[i].val() {
-                    self.wm_qrun.d[i].next = self.wm_runw.val();
-                    self.wm_qpart.d[i].next = self.part_now.val();
+        if self.wm.issue.val() & !self.wb_stall.val() {
+            for i in 0..self._count.depth {
+                if self.wm_qt.q.val() == self.consts.index[i].val() {
+                    self.wm_qrun.d[i].next = self.wm.runw.val();
+                    self.wm_qpart.d[i].next = self.wm.part_now.val();
                     self.wm_qbeat.d[i].next = self.beat.q.val();
                 }
             }
-            self.wm_qt.d.next = (self.wm_qt.q.val() + 1) & self.wm_qmask.val();
-            self.wm_cnt.d.next = self.cnt_now.val() + 1;
-            self.wm_fly.d.next = self.fly_now.val() | self.wm_runw.val();
-            self.wm_part.d.next = self.part_now.val() + 1;
-            if (self.part_now.val() + 1) == self.wm_nparts.val() {
-                self.wm_pend.d.next = self.pend_now.val() & !self.wm_runw.val();
+            self.wm_qt.d.next = (self.wm_qt.q.val() + 1) & self.consts.wm_qmask.val();
+            self.wm_cnt.d.next = self.wm.cnt_now.val() + 1;
+            self.wm_fly.d.next = self.wm.fly_now.val() | self.wm.runw.val();
+            self.wm_part.d.next = self.wm.part_now.val() + 1;
+            if (self.wm.part_now.val() + 1) == self.wm.nparts.val() {
+                self.wm_pend.d.next = self.wm.pend_now.val() & !self.wm.runw.val();
                 self.wm_part.d.next = 0.into();
             }
             self.c_txn.d.next = self.c_txn.q.val() + 1;
         }
-        if self.wm_ack.val() {
-            for l in 0..self._lanes {
-                if self.wm_hrun.val().get_bit(l) {
+        if self.wm.ack.val() {
+            for l in 0..self._count.lanes {
+                if self.wm.hrun.val().get_bit(l) {
                     self.lrd_lo.d[l].next = self.lrd_lo.q[l].val() | self.wbl.rlo[l].val();
                     self.lrd_hi.d[l].next = self.lrd_hi.q[l].val() | self.wbl.rhi[l].val();
                     if self.cls.val() == class::ATOM {
@@ -405,21 +407,21 @@ impl Sm {
             }
         }
         // (A fast instruction's `ERR` starts it again: `fast_abort`.)
-        if self.wm_err.val() & !self.fast.q.val() {
-            if (self.wm_hrun.val() & (self.wm_hrun.val() - 1)) != 0 {
+        if self.wm.err.val() & !self.fast.q.val() {
+            if (self.wm.hrun.val() & (self.wm.hrun.val() - 1)) != 0 {
                 // Drain the younger transfers (the memory refuses them), then
                 // retry every lane not done, this transfer's a lane at a time.
                 self.wm_drain.d.next = true;
                 self.wm_single.d.next = true;
-                self.wm_rep.d.next = self.wm_hrun.val();
-                self.wm_pend.d.next = self.pend_now.val() | self.fly_now.val();
+                self.wm_rep.d.next = self.wm.hrun.val();
+                self.wm_pend.d.next = self.wm.pend_now.val() | self.wm.fly_now.val();
                 self.wm_part.d.next = 0.into();
                 self.wm_fly.d.next = 0.into();
             } else {
                 self.t_code.d.next = trap::MEMORY.into();
                 self.t_pc.d.next = self.pc.q.val();
-                self.t_lane.d.next = self.mt.q.val() + self.wm_fli.val();
-                self.n_state.next = SmState::Trapped;
+                self.t_lane.d.next = self.mt.q.val() + self.wm.fli.val();
+                self.n.state.next = SmState::Trapped;
             }
         } else if self.beat_fin.val() {
             if self.sh_found.val() {
@@ -430,10 +432,10 @@ impl Sm {
                 self.t_val.d.next = self.sh_addr.val();
                 self.t_pc.d.next = self.pc.q.val();
                 self.t_lane.d.next = self.mt.q.val() + self.sh_first.val();
-                self.n_state.next = SmState::Trapped;
+                self.n.state.next = SmState::Trapped;
             } else if self.sh_mask.val() != 0 {
                 self.sm_pass.d.next = false;
-                self.n_state.next = SmState::SmemAcc;
+                self.n.state.next = SmState::SmemAcc;
                 if self.spipe.q.val() {
                     self.sp_start();
                 }
@@ -441,14 +443,14 @@ impl Sm {
                 self.beat_end.next = true;
             } else if self.fast.q.val() {
                 // A fast 64-bit load: its second words, a beat a cycle.
-                self.n_beat.next = 0.into();
-                self.n_state.next = SmState::FastHi;
+                self.n.beat.next = 0.into();
+                self.n.state.next = SmState::FastHi;
             } else {
-                self.n_state.next = SmState::BeatWb;
+                self.n.state.next = SmState::BeatWb;
             }
         }
         // A fast beat other than the last goes on once its transfers are out.
-        if self.fast.q.val() & self.fa_issued.val() & !self.sh_found.val() & !self.beat_last.val() & !self.wm_err.val() {
+        if self.fast.q.val() & self.fa_issued.val() & !self.sh_found.val() & !self.beat_last.val() & !self.wm.err.val() {
             self.beat_end.next = true;
         }
     }
@@ -461,12 +463,12 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_fast_drain(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        if self.cnt_now.val() == 0 {
+        if self.wm.cnt_now.val() == 0 {
             self.wm_drain.d.next = false;
             self.fast.d.next = false;
-            self.n_beat.next = 0.into();
+            self.n.beat.next = 0.into();
             self.mem_redo.next = true;
-            self.n_state.next = SmState::BeatAddr;
+            self.n.state.next = SmState::BeatAddr;
         }
     }
 
@@ -476,16 +478,16 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_fast_hi(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.fa_hi[l].next = self.fa_hw[l].rdata.val();
             self.rf[l].we.next = self.beat_exec.val().get_bit(l) & ((self.f_d.val() + 1) != operand::RZ);
-            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
+            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.consts.rmask.val());
             self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 32>(self.fa_hi[l].val());
         }
         if self.beat_last.val() {
             self.beat_end.next = true;
         } else {
-            self.n_beat.next = self.beat.q.val() + 1;
+            self.n.beat.next = self.beat.q.val() + 1;
         }
     }
 
@@ -501,48 +503,48 @@ impl Sm {
             | (self.state.q.val() == SmState::BeatReq)
             | (self.state.q.val() == SmState::FastDrain);
         if self.fast.q.val() & self.fa_beats.val() {
-            self.wm_cnt.d.next = self.cnt_now.val();
+            self.wm_cnt.d.next = self.wm.cnt_now.val();
             if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
-                self.n_qh.next = (self.wm_qh.q.val() + 1) & self.wm_qmask.val();
+                self.n.qh.next = (self.wm_qh.q.val() + 1) & self.consts.wm_qmask.val();
             }
         }
         self.wm_hbeat.next = 0.into();
-        for i in 0..self._depth {
-            if self.wm_qh.q.val() == self.index[i].val() {
+        for i in 0..self._count.depth {
+            if self.wm_qh.q.val() == self.consts.index[i].val() {
                 self.wm_hbeat.next = self.wm_qbeat.q[i].val();
             }
         }
-        self.fa_hbase.next = self.wm_hbeat.val() << self.log_l.val();
-        self.fa_load.next = self.fast.q.val() & self.wm_ack.val() & (self.cls.val() == class::LD);
+        self.fa_hbase.next = self.wm_hbeat.val() << self.consts.log_l.val();
+        self.fa_load.next = self.fast.q.val() & self.wm.ack.val() & (self.cls.val() == class::LD);
         if self.fast.q.val() {
             self.bus_done.next = false;
         }
         if self.fast.q.val()
             & (self.cls.val() == class::ST)
-            & self.wm_issue.val()
+            & self.wm.issue.val()
             & !self.wb_stall.val()
-            & ((self.part_now.val() + 1) == self.wm_nparts.val())
+            & ((self.wm.part_now.val() + 1) == self.wm.nparts.val())
         {
             self.bus_done.next = true;
-            self.bus_mask.next = self.wm_runw.val();
+            self.bus_mask.next = self.wm.runw.val();
         }
         // The answer to a parameter load the cache may keep: the same
         // value on every lane.
         if self.fa_load.val() & self.pk_look.val() {
             self.pcache.fill.next = true;
-            for l in 0..self._lanes {
-                if self.wm_hrun.val().get_bit(l) {
+            for l in 0..self._count.lanes {
+                if self.wm.hrun.val().get_bit(l) {
                     self.pcache.fdata.next = self.wbl.rlo[l].val();
                 }
             }
         }
         if self.fa_load.val() {
             self.bus_done.next = true;
-            self.bus_mask.next = self.wm_hrun.val();
+            self.bus_mask.next = self.wm.hrun.val();
             self.mem_thread.next = self.warp_t0.val() | bit_cast::<16, 8>(self.fa_hbase.val());
             self.mem_lane.next = self.fa_hbase.val();
         }
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.fa_hi[l].next = 0.into();
             self.fa_ladr[l].next = 0.into();
             if self.fa_load.val() {
@@ -552,21 +554,21 @@ impl Sm {
             if self.fa_load.val() {
                 self.wbl.raddr[l].next = self.fa_ladr[l].val();
             }
-            self.fa_word[l].next = self.wbl.rlo[l].val() & self.lo32.val();
+            self.fa_word[l].next = self.wbl.rlo[l].val() & self.consts.lo32.val();
             if (self.mwidth.val() == width::S8) & self.wbl.rlo[l].val().get_bit(7) {
-                self.fa_word[l].next = (self.wbl.rlo[l].val() & self.lo32.val()) | self.sx8.val();
+                self.fa_word[l].next = (self.wbl.rlo[l].val() & self.consts.lo32.val()) | self.consts.sx8.val();
             }
             if (self.mwidth.val() == width::S16) & self.wbl.rlo[l].val().get_bit(15) {
-                self.fa_word[l].next = (self.wbl.rlo[l].val() & self.lo32.val()) | self.sx16.val();
+                self.fa_word[l].next = (self.wbl.rlo[l].val() & self.consts.lo32.val()) | self.consts.sx16.val();
             }
-            if self.fa_load.val() & self.wm_hrun.val().get_bit(l) {
+            if self.fa_load.val() & self.wm.hrun.val().get_bit(l) {
                 self.mem_laddr[l].next = self.fa_ladr[l].val();
                 self.mem_ldata[l].next = self.wbl.rlo[l].val();
                 self.mem_ldata_hi[l].next = self.wbl.rhi[l].val();
                 self.rf[l].we.next = self.f_d.val() != operand::RZ;
-                self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val())
-                    | (bit_cast::<ADDR_BITS, 8>(self.wm_hbeat.val()) << self.rbits.val())
-                    | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
+                self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.consts.rf_wshift.val())
+                    | (bit_cast::<ADDR_BITS, 8>(self.wm_hbeat.val()) << self.consts.rbits.val())
+                    | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.consts.rmask.val());
                 self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.fa_word[l].val());
                 if self.words.val() == 2 {
                     self.fa_hw[l].we.next = true;
@@ -581,10 +583,10 @@ impl Sm {
     /// start again (`FastDrain`). It overrides the state the beat chose.
     #[hdl_part]
     pub(super) fn fast_abort(&mut self) {
-        self.fa_abort.next = self.fast.q.val() & self.wm_err.val() & self.fa_beats.val();
+        self.fa_abort.next = self.fast.q.val() & self.wm.err.val() & self.fa_beats.val();
         if self.fa_abort.val() {
             self.wm_drain.d.next = true;
-            self.n_state.next = SmState::FastDrain;
+            self.n.state.next = SmState::FastDrain;
         }
     }
 
@@ -598,7 +600,7 @@ impl Sm {
         self.sp_base.d.next = self.rf_base.val();
         self.sp_fin.d.next = self.beat_last.val();
         if !self.beat_last.val() {
-            self.n_beat.next = self.beat.q.val() + 1;
+            self.n.beat.next = self.beat.q.val() + 1;
         }
         if !self.smem.clearing.val() {
             self.sm_pass.d.next = true;
@@ -619,18 +621,18 @@ impl Sm {
         if !self.smem.clearing.val() {
             self.smem.start.next = !self.sm_pass.q.val();
             self.sm_pass.d.next = true;
-            for l in 0..self._lanes {
+            for l in 0..self._count.lanes {
                 if self.smem.grant.val().get_bit(l) {
                     if self.spipe.q.val() {
                         // Pipelined: the word goes to the register now.
                         self.mem_ldata[l].next = bit_cast::<64, 32>(self.smem.rword[l].val());
                         self.rf[l].we.next = self.f_d.val() != operand::RZ;
-                        self.rf[l].waddr.next = self.sp_base.q.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
+                        self.rf[l].waddr.next = self.sp_base.q.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.consts.rmask.val());
                         self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.sp_word[l].val());
                     }
                     if self.cls.val() == class::ATOM {
                         self.lrd_lo.d[l].next = self.smem.aold.val();
-                        self.lw0.d[l].next = self.smem.anew.val() & self.lo32.val();
+                        self.lw0.d[l].next = self.smem.anew.val() & self.consts.lo32.val();
                         self.lw1.d[l].next = self.smem.anew.val() >> 32;
                     } else {
                         match self.mk.q.val().index() {
@@ -648,12 +650,12 @@ impl Sm {
             if !self.smem.left.val() {
                 self.sm_pass.d.next = false;
                 // The next pass is the next 32-bit word of each lane's access.
-                for l in 0..self._lanes {
+                for l in 0..self._count.lanes {
                     self.sadr.d[l].next = self.sadr.q[l].val() + 4;
                 }
-                self.n_mk.next = self.mk.q.val() + 1;
+                self.n.mk.next = self.mk.q.val() + 1;
                 if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.sm_passes.val() {
-                    self.n_mk.next = 0.into();
+                    self.n.mk.next = 0.into();
                     if self.spipe.q.val() {
                         // The monitor hears of the beat now; the next beat's
                         // address is taken in this cycle (its registers were
@@ -670,7 +672,7 @@ impl Sm {
                         if (self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) {
                             self.beat_end.next = true;
                         } else {
-                            self.n_state.next = SmState::BeatWb;
+                            self.n.state.next = SmState::BeatWb;
                         }
                     }
                 }
@@ -683,23 +685,23 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_beat_wb(&mut self) {
         self.c_mem.d.next = self.c_mem.q.val() + 1;
-        self.n_mk.next = self.mk.q.val() + 1;
-        for l in 0..self._lanes {
+        self.n.mk.next = self.mk.q.val() + 1;
+        for l in 0..self._count.lanes {
             match self.mk.q.val().index() {
-                0 => self.lrd_word[l].next = self.lrd_lo.q[l].val() & self.lo32.val(),
+                0 => self.lrd_word[l].next = self.lrd_lo.q[l].val() & self.consts.lo32.val(),
                 1 => self.lrd_word[l].next = self.lrd_lo.q[l].val() >> 32,
-                2 => self.lrd_word[l].next = self.lrd_hi.q[l].val() & self.lo32.val(),
+                2 => self.lrd_word[l].next = self.lrd_hi.q[l].val() & self.consts.lo32.val(),
                 _ => self.lrd_word[l].next = self.lrd_hi.q[l].val() >> 32,
             }
             if (self.mwidth.val() == width::S8) & self.lrd_lo.q[l].val().get_bit(7) {
-                self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx8.val();
+                self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.consts.lo32.val()) | self.consts.sx8.val();
             }
             if (self.mwidth.val() == width::S16) & self.lrd_lo.q[l].val().get_bit(15) {
-                self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.lo32.val()) | self.sx16.val();
+                self.lrd_word[l].next = (self.lrd_lo.q[l].val() & self.consts.lo32.val()) | self.consts.sx16.val();
             }
             self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val()) != operand::RZ);
-            self.rf[l].waddr.next =
-                self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.rmask.val());
+            self.rf[l].waddr.next = self.rf_base.val()
+                | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + bit_cast::<7, 3>(self.mk.q.val())) & self.consts.rmask.val());
             self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lrd_word[l].val());
         }
         if bit_cast::<3, 3>(self.mk.q.val() + 1) == self.words.val() {

@@ -32,143 +32,185 @@
 
 use super::*;
 
+namespace! {
+    /// The bus master's values of a cycle.
+    #[derive(Default)]
+    pub(super) struct BusCycle {
+        /// This cycle's answer to the oldest outstanding transfer (`ACK`; a new
+        /// `ERR`; it completes its lanes' accesses), that transfer's lanes and
+        /// part; the lanes to issue, the part, the lanes in flight and the
+        /// transfers outstanding after it; the transfer to issue (its first
+        /// lane, the next transfer's, its lanes; that lane's index and address;
+        /// the lanes alone in their transfers; transfer starts); whether one
+        /// goes out, and whether the beat's bus work ends this cycle; parts per
+        /// lane access; the lane of a one-lane transfer.
+        ack: Signal<Local, Bit>,
+        err: Signal<Local, Bit>,
+        pdone: Signal<Local, Bit>,
+        hrun: Signal<Local, Bits<32>>,
+        hpart: Signal<Local, Bits<32>>,
+        pend_now: Signal<Local, Bits<32>>,
+        part_now: Signal<Local, Bits<32>>,
+        fly_now: Signal<Local, Bits<32>>,
+        cnt_now: Signal<Local, Bits<8>>,
+        single_now: Signal<Local, Bit>,
+        lead: Signal<Local, Bits<32>>,
+        nxt: Signal<Local, Bits<32>>,
+        nxt1: Signal<Local, Bits<32>>,
+        runw: Signal<Local, Bits<32>>,
+        li: Signal<Local, Bits<8>>,
+        adr: Signal<Local, Bits<32>>,
+        solo: Signal<Local, Bits<32>>,
+        leaders: Signal<Local, Bits<32>>,
+        issue: Signal<Local, Bit>,
+        fin: Signal<Local, Bit>,
+        /// `fin` from the registers alone (see `smem_lanes`).
+        quiet: Signal<Local, Bit>,
+        nparts: Signal<Local, Bits<32>>,
+        fli: Signal<Local, Bits<8>>,
+        /// The store data of the transfer's first lane (its two 64-bit halves).
+        tb: Signal<Local, Bits<64>>,
+        tc: Signal<Local, Bits<64>>,
+    }
+}
+
 impl Sm {
     /// The bus master (the module doc). It acts in BeatReq: up to BUS_DEPTH
     /// transfers outstanding, one issued per cycle, answered in order.
     #[hdl_part]
     pub(super) fn bus_master(&mut self) {
-        self.wm_hrun.next = 0.into();
-        self.wm_hpart.next = 0.into();
-        for i in 0..self._depth {
-            if self.wm_qh.q.val() == self.index[i].val() {
-                self.wm_hrun.next = self.wm_qrun.q[i].val();
-                self.wm_hpart.next = self.wm_qpart.q[i].val();
+        self.wm.hrun.next = 0.into();
+        self.wm.hpart.next = 0.into();
+        for i in 0..self._count.depth {
+            if self.wm_qh.q.val() == self.consts.index[i].val() {
+                self.wm.hrun.next = self.wm_qrun.q[i].val();
+                self.wm.hpart.next = self.wm_qpart.q[i].val();
             }
         }
-        self.wm_ack.next = self.wb_ack.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
-        self.wm_err.next = self.wb_err.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
+        self.wm.ack.next = self.wb_ack.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
+        self.wm.err.next = self.wb_err.val() & (self.wm_cnt.q.val() != 0) & !self.wm_drain.q.val();
         // An access wider than a bus word takes one transfer per word; an
         // atomic is one transfer (its operands and old value travel in tags).
-        self.wm_nparts.next = 1.into();
-        if (self.asz.val() > self.wbytes.val()) & (self.cls.val() != class::ATOM) {
-            self.wm_nparts.next = self.asz.val() >> self.wlog.val();
+        self.wm.nparts.next = 1.into();
+        if (self.asz.val() > self.consts.wbytes.val()) & (self.cls.val() != class::ATOM) {
+            self.wm.nparts.next = self.asz.val() >> self.consts.wlog.val();
         }
-        self.wm_pdone.next = self.wm_ack.val() & ((self.wm_hpart.val() + 1) == self.wm_nparts.val());
-        self.pend_now.next = self.port_mask.val();
-        self.part_now.next = 0.into();
-        self.fly_now.next = 0.into();
+        self.wm.pdone.next = self.wm.ack.val() & ((self.wm.hpart.val() + 1) == self.wm.nparts.val());
+        self.wm.pend_now.next = self.port_mask.val();
+        self.wm.part_now.next = 0.into();
+        self.wm.fly_now.next = 0.into();
         // (The count is the queue's, across a fast instruction's beats.)
-        self.cnt_now.next = self.wm_cnt.q.val();
+        self.wm.cnt_now.next = self.wm_cnt.q.val();
         if self.wm_go.q.val() {
-            self.pend_now.next = self.wm_pend.q.val();
-            self.part_now.next = self.wm_part.q.val();
-            self.fly_now.next = self.wm_fly.q.val();
+            self.wm.pend_now.next = self.wm_pend.q.val();
+            self.wm.part_now.next = self.wm_part.q.val();
+            self.wm.fly_now.next = self.wm_fly.q.val();
         }
-        if self.wm_pdone.val() {
-            self.fly_now.next = self.fly_now.val() & !self.wm_hrun.val();
+        if self.wm.pdone.val() {
+            self.wm.fly_now.next = self.wm.fly_now.val() & !self.wm.hrun.val();
         }
         if (self.wb_ack.val() | self.wb_err.val()) & (self.wm_cnt.q.val() != 0) {
-            self.cnt_now.next = self.wm_cnt.q.val() - 1;
+            self.wm.cnt_now.next = self.wm_cnt.q.val() - 1;
         }
-        self.single_now.next = self.wm_single.q.val() & (((self.pend_now.val() | self.fly_now.val()) & self.wm_rep.q.val()) != 0);
+        self.wm.single_now.next = self.wm_single.q.val() & (((self.wm.pend_now.val() | self.wm.fly_now.val()) & self.wm_rep.q.val()) != 0);
         // Lanes that need a transfer of their own (the coalescer's `solo`):
         // per-thread local addresses (explicit, or in the generic window),
         // and every lane of an atomic or of an access wider than a bus word.
-        self.wm_solo.next = 0.into();
+        self.wm.solo.next = 0.into();
         if self.in_beat.val() {
-            for l in 0..self._lanes {
-                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.lo_win.val()) {
-                    self.wm_solo.next = self.wm_solo.val() | self.lane_bit[l].val();
+            for l in 0..self._count.lanes {
+                if (self.m_space.val() == space::GEN) & (self.soff[l].val() >= self.consts.lo_win.val()) {
+                    self.wm.solo.next = self.wm.solo.val() | self.consts.lane_bit[l].val();
                 }
             }
-            if (self.cls.val() == class::ATOM) | (self.m_space.val() == space::LOCAL) | (self.asz.val() > self.wbytes.val()) {
-                self.wm_solo.next = self.lanes_mask.val();
+            if (self.cls.val() == class::ATOM) | (self.m_space.val() == space::LOCAL) | (self.asz.val() > self.consts.wbytes.val()) {
+                self.wm.solo.next = self.consts.lanes_mask.val();
             }
         }
-        self.coal.solo.next = self.wm_solo.val();
+        self.coal.solo.next = self.wm.solo.val();
         #[hdl_skip]
         settle!(self.coal);
-        self.wm_leaders.next = self.coal.leaders.val();
-        if self.single_now.val() {
-            self.wm_leaders.next = self.lanes_mask.val();
+        self.wm.leaders.next = self.coal.leaders.val();
+        if self.wm.single_now.val() {
+            self.wm.leaders.next = self.consts.lanes_mask.val();
         }
         // The transfer: from the first pending lane up to the next transfer's first.
-        self.wm_lead.next = self.pend_now.val() & (!self.pend_now.val() + 1);
-        self.wm_nxt.next = self.pend_now.val() & self.wm_leaders.val() & !self.wm_lead.val();
-        self.wm_nxt1.next = self.wm_nxt.val() & (!self.wm_nxt.val() + 1);
-        self.wm_runw.next = self.pend_now.val() & (self.wm_nxt1.val() - 1);
-        self.wm_issue.next = self.in_beat.val()
+        self.wm.lead.next = self.wm.pend_now.val() & (!self.wm.pend_now.val() + 1);
+        self.wm.nxt.next = self.wm.pend_now.val() & self.wm.leaders.val() & !self.wm.lead.val();
+        self.wm.nxt1.next = self.wm.nxt.val() & (!self.wm.nxt.val() + 1);
+        self.wm.runw.next = self.wm.pend_now.val() & (self.wm.nxt1.val() - 1);
+        self.wm.issue.next = self.in_beat.val()
             & (self.state.q.val() == SmState::BeatReq)
             & !self.wm_drain.q.val()
-            & !self.wm_err.val()
-            & (self.cnt_now.val() < self.wm_depth.val())
-            & (self.pend_now.val() != 0);
+            & !self.wm.err.val()
+            & (self.wm.cnt_now.val() < self.consts.wm_depth.val())
+            & (self.wm.pend_now.val() != 0);
         // All of this beat's transfers are out (after this cycle's issue).
-        self.fa_issued.next = (self.pend_now.val() == 0)
-            | (self.wm_issue.val()
+        self.fa_issued.next = (self.wm.pend_now.val() == 0)
+            | (self.wm.issue.val()
                 & !self.wb_stall.val()
-                & ((self.pend_now.val() & !self.wm_runw.val()) == 0)
-                & ((self.part_now.val() + 1) == self.wm_nparts.val()));
-        self.wm_fin.next = (self.state.q.val() == SmState::BeatReq)
+                & ((self.wm.pend_now.val() & !self.wm.runw.val()) == 0)
+                & ((self.wm.part_now.val() + 1) == self.wm.nparts.val()));
+        self.wm.fin.next = (self.state.q.val() == SmState::BeatReq)
             & !self.wm_drain.q.val()
-            & !self.wm_err.val()
-            & (self.pend_now.val() == 0)
-            & (self.fly_now.val() == 0)
-            & (self.cnt_now.val() == 0);
-        self.beat_fin.next = self.wm_fin.val();
+            & !self.wm.err.val()
+            & (self.wm.pend_now.val() == 0)
+            & (self.wm.fly_now.val() == 0)
+            & (self.wm.cnt_now.val() == 0);
+        self.beat_fin.next = self.wm.fin.val();
         if self.spipe.q.val() {
-            self.beat_fin.next = self.wm_quiet.val();
+            self.beat_fin.next = self.wm.quiet.val();
         }
-        self.wm_li.next = 0.into();
-        self.wm_adr.next = 0.into();
-        self.wm_fli.next = 0.into();
-        self.wm_tb.next = 0.into();
-        self.wm_tc.next = 0.into();
+        self.wm.li.next = 0.into();
+        self.wm.adr.next = 0.into();
+        self.wm.fli.next = 0.into();
+        self.wm.tb.next = 0.into();
+        self.wm.tc.next = 0.into();
         if self.in_beat.val() {
-            for l in 0..self._lanes {
-                if self.wm_lead.val().get_bit(l) {
-                    self.wm_li.next = self.index[l].val();
-                    self.wm_adr.next = self.ladr.q[l].val().get_bits::<32>(0);
-                    self.wm_tb.next = self.lw_lo[l].val();
-                    self.wm_tc.next = self.lw_hi[l].val();
+            for l in 0..self._count.lanes {
+                if self.wm.lead.val().get_bit(l) {
+                    self.wm.li.next = self.consts.index[l].val();
+                    self.wm.adr.next = self.ladr.q[l].val().get_bits::<32>(0);
+                    self.wm.tb.next = self.lw_lo[l].val();
+                    self.wm.tc.next = self.lw_hi[l].val();
                 }
-                if self.wm_hrun.val().get_bit(l) {
-                    self.wm_fli.next = self.index[l].val();
+                if self.wm.hrun.val().get_bit(l) {
+                    self.wm.fli.next = self.consts.index[l].val();
                 }
             }
         }
         self.wbl.wrun.next = 0.into();
         self.wbl.rrun.next = 0.into();
-        if self.wm_issue.val() {
-            self.wbl.wrun.next = self.wm_runw.val();
+        if self.wm.issue.val() {
+            self.wbl.wrun.next = self.wm.runw.val();
         }
-        if self.wm_ack.val() {
-            self.wbl.rrun.next = self.wm_hrun.val();
+        if self.wm.ack.val() {
+            self.wbl.rrun.next = self.wm.hrun.val();
         }
-        self.wbl.wpart.next = self.part_now.val().get_bits::<3>(0);
-        self.wbl.rpart.next = self.wm_hpart.val().get_bits::<3>(0);
-        if self.plant.val().get_bit(5) {
-            self.wbl.rpart.next = self.part_now.val().get_bits::<3>(0);
+        self.wbl.wpart.next = self.wm.part_now.val().get_bits::<3>(0);
+        self.wbl.rpart.next = self.wm.hpart.val().get_bits::<3>(0);
+        if self.consts.plant.val().get_bit(5) {
+            self.wbl.rpart.next = self.wm.part_now.val().get_bits::<3>(0);
         }
         self.wbl.size.next = self.asz.val().get_bits::<5>(0);
-        self.wb_cyc.next = self.wm_issue.val() | (self.wm_cnt.q.val() != 0);
-        self.wb_stb.next = self.wm_issue.val();
+        self.wb_cyc.next = self.wm.issue.val() | (self.wm_cnt.q.val() != 0);
+        self.wb_stb.next = self.wm.issue.val();
         self.wb_we.next = self.cls.val() == class::ST;
-        self.wb_adr.next = (self.wm_adr.val() & self.walign.val()) + (self.part_now.val() << self.wlog.val());
+        self.wb_adr.next = (self.wm.adr.val() & self.consts.walign.val()) + (self.wm.part_now.val() << self.consts.wlog.val());
         if self.cls.val() == class::ATOM {
-            self.wb_adr.next = self.wm_adr.val();
+            self.wb_adr.next = self.wm.adr.val();
         }
         self.wb_sel.next = self.wbl.sel.val();
         self.wb_tga_space.next = self.m_space.val();
         self.wb_tga_size.next = self.asz.val().get_bits::<5>(0);
-        self.wb_tga_first.next = self.part_now.val() == 0;
-        self.wb_tga_lane.next = self.mt.q.val() + self.wm_li.val();
-        self.wb_tga_thread.next = self.warp_t0.val() | bit_cast::<16, 8>(self.mt.q.val() + self.wm_li.val());
+        self.wb_tga_first.next = self.wm.part_now.val() == 0;
+        self.wb_tga_lane.next = self.mt.q.val() + self.wm.li.val();
+        self.wb_tga_thread.next = self.warp_t0.val() | bit_cast::<16, 8>(self.mt.q.val() + self.wm.li.val());
         self.wb_tgc_atom.next = self.cls.val() == class::ATOM;
         self.wb_tgc_op.next = self.f_mod.val().get_bits::<4>(0);
-        self.wb_tgd_b.next = self.wm_tb.val();
-        self.wb_tgd_c.next = self.wm_tc.val();
-        for i in 0..self._words {
+        self.wb_tgd_b.next = self.wm.tb.val();
+        self.wb_tgd_c.next = self.wm.tc.val();
+        for i in 0..self._count.words {
             self.wb_dat_w[i].next = self.wbl.dat_o[i].val();
             self.wbl.dat_i[i].next = self.wb_dat_r[i].val();
         }
@@ -176,7 +218,7 @@ impl Sm {
         // A store (or an atomic into rz, or a fast load of a word) commits
         // in its last beat's request, when the bus serves it all.
         self.st_last.next = self.beat_last.val() & ((self.cls.val() == class::ST) | (self.f_d.val() == operand::RZ) | self.fa_one.val());
-        self.commit_st.next = (self.state.q.val() == SmState::BeatReq) & self.st_last.val() & self.wm_fin.val();
+        self.commit_st.next = (self.state.q.val() == SmState::BeatReq) & self.st_last.val() & self.wm.fin.val();
         // The prefetch starts during an ALU instruction's beats or a memory
         // instruction's (`in_beats`), not in a cycle that may commit; it
         // holds the stack or the predicate read port in pf_st 1 and 2, when

@@ -19,7 +19,7 @@ impl Sm {
     #[hdl_part]
     pub(super) fn cta_slots(&mut self) {
         self.cur_slot.next = bit_cast::<8, 6>(self.cur.q.val()) >> self.r_slog.q.val();
-        self.warp_t0.next = bit_cast::<16, 6>(self.cur.q.val()) << self.log_ws.val();
+        self.warp_t0.next = bit_cast::<16, 6>(self.cur.q.val()) << self.consts.log_ws.val();
         self.c_base.next = self.cur_slot.val() << self.r_slog.q.val();
         self.i_base.next = self.slot.q.val() << self.r_slog.q.val();
         self.e_slot.next = self.cur_slot.val();
@@ -28,15 +28,15 @@ impl Sm {
         }
         // A slot is busy while any of its warps is live.
         self.slot_busy.next = 0.into();
-        for s in 0..self._ctas {
-            for w in 0..self._warps {
-                if self.w_live.q.val().get_bit(w) & ((self.index[w].val() >> self.r_slog.q.val()) == self.index[s].val()) {
-                    self.slot_busy.next = self.slot_busy.val() | (bits::<64>(1) << self.index64[s].val());
+        for s in 0..self._count.ctas {
+            for w in 0..self._count.warps {
+                if self.w_live.q.val().get_bit(w) & ((self.consts.index[w].val() >> self.r_slog.q.val()) == self.consts.index[s].val()) {
+                    self.slot_busy.next = self.slot_busy.val() | (bits::<64>(1) << self.consts.index64[s].val());
                 }
             }
         }
         // Set in one state only: a default everywhere else, so that it is wiring and not a latch.
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.lrd_word[l].next = 0.into();
         }
         self.c_x.next = 0.into();
@@ -46,23 +46,23 @@ impl Sm {
         self.c_epoch.next = 0.into();
         self.f_any.next = false;
         self.f_slot.next = 0.into();
-        for s in 0..self._ctas {
-            if self.index[s].val() == self.cur_slot.val() {
+        for s in 0..self._count.ctas {
+            if self.consts.index[s].val() == self.cur_slot.val() {
                 self.c_x.next = self.s_x.q[s].val();
                 self.c_y.next = self.s_y.q[s].val();
                 self.c_z.next = self.s_z.q[s].val();
                 self.c_live.next = self.s_live.q[s].val();
             }
-            if self.index[s].val() == self.e_slot.val() {
+            if self.consts.index[s].val() == self.e_slot.val() {
                 self.c_epoch.next = self.s_epoch.q[s].val();
             }
-            if !self.f_any.val() & (self.index[s].val() < self.r_slots.q.val()) & !self.slot_busy.val().get_bit(s) {
+            if !self.f_any.val() & (self.consts.index[s].val() < self.r_slots.q.val()) & !self.slot_busy.val().get_bit(s) {
                 self.f_any.next = true;
-                self.f_slot.next = self.index[s].val();
+                self.f_slot.next = self.consts.index[s].val();
             }
         }
         self.smem.clock.next = self.clock.val();
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.rf[l].clock.next = self.clock.val();
             self.tids[l].clock.next = self.clock.val();
             self.fa_adr[l].clock.next = self.clock.val();
@@ -203,10 +203,10 @@ impl Sm {
                     self.w_wait.d.next = 0.into();
                     self.w_red.d.next = 0.into();
                     self.icount.d.next = 0.into();
-                    self.n_pf_st.next = pf::IDLE.into();
+                    self.n.pf_st.next = pf::IDLE.into();
                     self.t_code.d.next = trap::NONE.into();
                     self.done_f.d.next = false;
-                    self.n_state.next = SmState::Sched;
+                    self.n.state.next = SmState::Sched;
                 }
                 _ => {}
             }
@@ -220,15 +220,15 @@ impl Sm {
         self.epoch.d.next = self.epoch.q.val() + 1;
         if self.epoch.q.val() == 0xffff {
             self.t_code.d.next = trap::EPOCH.into();
-            self.n_state.next = SmState::Trapped;
+            self.n.state.next = SmState::Trapped;
         } else {
             self.cta_start.next = true;
             self.smem.clear.next = true;
             self.init_w.d.next = self.i_base.val();
             self.init_k.d.next = 0.into();
             self.rem.d.next = self.r_nthreads.q.val();
-            for s in 0..self._ctas {
-                if self.index[s].val() == self.slot.q.val() {
+            for s in 0..self._count.ctas {
+                if self.consts.index[s].val() == self.slot.q.val() {
                     self.s_x.d[s].next = self.nx_x.q.val();
                     self.s_y.d[s].next = self.nx_y.q.val();
                     self.s_z.d[s].next = self.nx_z.q.val();
@@ -249,31 +249,31 @@ impl Sm {
                     }
                 }
             }
-            self.n_state.next = SmState::InitWarp;
+            self.n.state.next = SmState::InitWarp;
         }
     }
 
     /// In state `InitWarp`.
     #[hdl_part]
     pub(super) fn on_init_warp(&mut self) {
-        self.n_cur.next = self.init_w.q.val().get_bits::<6>(0);
-        self.pw_warp.next = self.init_w.q.val();
-        self.pw_idx.next = bit_cast::<8, 4>(self.init_k.q.val());
+        self.n.cur.next = self.init_w.q.val().get_bits::<6>(0);
+        self.pw.warp.next = self.init_w.q.val();
+        self.pw.idx.next = bit_cast::<8, 4>(self.init_k.q.val());
         self.init_k.d.next = self.init_k.q.val() + 1;
-        if (self.init_k.q.val() == 0) & (self.c_rf_epoch.val() == self.epoch_last.val()) {
+        if (self.init_k.q.val() == 0) & (self.c_rf_epoch.val() == self.consts.epoch_last.val()) {
             // The warp's epoch is about to wrap: zero its words first.
             self.init_t.d.next = 0.into();
-            self.n_state.next = SmState::InitFill;
+            self.n.state.next = SmState::InitFill;
         }
         if self.init_k.q.val() < 7 {
             // Every predicate RAM at once: then the warp's other state.
-            self.pw_we.next = true;
-            self.pw_all.next = true;
-            self.pw_data.next = 0.into();
+            self.pw.we.next = true;
+            self.pw.all.next = true;
+            self.pw.data.next = 0.into();
             self.init_k.d.next = 7.into();
         } else {
-            for w in 0..self._warps {
-                if self.index[w].val() == self.init_w.q.val() {
+            for w in 0..self._count.warps {
+                if self.consts.index[w].val() == self.init_w.q.val() {
                     self.w_epoch.d[w].next = self.c_rf_epoch.val() + 1;
                 }
             }
@@ -284,14 +284,14 @@ impl Sm {
             self.stack.start.next = true;
             self.exited.waddr.next = bit_cast::<ADDR_BITS, 8>(self.init_w.q.val());
             self.exited.we.next = true;
-            self.exited.wdata.next = !self.present.val() & self.full.val();
+            self.exited.wdata.next = !self.present.val() & self.consts.full.val();
             self.carry.waddr.next = bit_cast::<ADDR_BITS, 8>(self.init_w.q.val());
             self.carry.we.next = true;
             self.carry.wdata.next = 0.into();
-            self.w_live.d.next = (self.w_live.q.val() | (bits::<64>(1) << self.init_w.q.val())) & self.all_warps.val();
+            self.w_live.d.next = (self.w_live.q.val() | (bits::<64>(1) << self.init_w.q.val())) & self.consts.all_warps.val();
             self.rem.d.next = 0.into();
-            if self.rem.q.val() > bit_cast::<32, 8>(self.ws.val()) {
-                self.rem.d.next = self.rem.q.val() - bit_cast::<32, 8>(self.ws.val());
+            if self.rem.q.val() > bit_cast::<32, 8>(self.consts.ws.val()) {
+                self.rem.d.next = self.rem.q.val() - bit_cast::<32, 8>(self.consts.ws.val());
             }
             self.init_k.d.next = 0.into();
             self.init_w.d.next = self.init_w.q.val() + 1;
@@ -300,7 +300,7 @@ impl Sm {
                 self.tid_x.d.next = 0.into();
                 self.tid_y.d.next = 0.into();
                 self.tid_z.d.next = 0.into();
-                self.n_state.next = SmState::InitThread;
+                self.n.state.next = SmState::InitThread;
             }
         }
     }
@@ -309,15 +309,15 @@ impl Sm {
     /// Word init_t of warp init_w's registers, in every lane: zero.
     #[hdl_part]
     pub(super) fn on_init_fill(&mut self) {
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.rf[l].we.next = true;
-            self.rf[l].waddr.next =
-                (bit_cast::<ADDR_BITS, 8>(self.init_w.q.val()) << self.rf_wshift.val()) | bit_cast::<ADDR_BITS, 16>(self.init_t.q.val());
+            self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 8>(self.init_w.q.val()) << self.consts.rf_wshift.val())
+                | bit_cast::<ADDR_BITS, 16>(self.init_t.q.val());
             self.rf[l].wdata.next = 0.into();
         }
         self.init_t.d.next = self.init_t.q.val() + 1;
-        if self.init_t.q.val() == self.rf_warp_last.val() {
-            self.n_state.next = SmState::InitWarp;
+        if self.init_t.q.val() == self.consts.rf_warp_last.val() {
+            self.n.state.next = SmState::InitWarp;
         }
     }
 
@@ -327,7 +327,7 @@ impl Sm {
     /// cycle: the x of each lane's thread wraps at most once.
     #[hdl_part]
     pub(super) fn on_init_thread(&mut self) {
-        self.n_cur.next = bit_cast::<6, 8>(self.i_base.val()) + bit_cast::<6, 16>(self.init_t.q.val() >> self.log_ws.val());
+        self.n.cur.next = bit_cast::<6, 8>(self.i_base.val()) + bit_cast::<6, 16>(self.init_t.q.val() >> self.consts.log_ws.val());
         if self.it_beat.val() {
             self.on_init_beat();
         } else {
@@ -342,19 +342,19 @@ impl Sm {
     #[hdl_part]
     pub(super) fn init_tids(&mut self) {
         // Thread init_t's word: its warp's, at its beat.
-        self.it_addr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.log_ws.val())
+        self.it_addr.next = ((bit_cast::<ADDR_BITS, 16>(self.init_t.q.val() >> self.consts.log_ws.val())
             + bit_cast::<ADDR_BITS, 8>(self.i_base.val()))
-            << self.beat_bits.val())
-            | bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) >> self.log_l.val());
-        self.it_beat.next = self.r_block_x.q.val() >= bit_cast::<32, 8>(self.lanes.val());
+            << self.consts.beat_bits.val())
+            | bit_cast::<ADDR_BITS, 8>((self.init_t.q.val().get_bits::<8>(0) & (self.consts.ws.val() - 1)) >> self.consts.log_l.val());
+        self.it_beat.next = self.r_block_x.q.val() >= bit_cast::<32, 8>(self.consts.lanes.val());
         self.it_y.next = self.tid_y.q.val() + 1;
         self.it_z.next = self.tid_z.q.val();
         if bit_cast::<32, 11>(self.tid_y.q.val() + 1) == self.r_block_y.q.val() {
             self.it_y.next = 0.into();
             self.it_z.next = self.tid_z.q.val() + 1;
         }
-        for l in 0..self._lanes {
-            self.it_x[l].next = self.tid_x.q.val() + bit_cast::<11, 8>(self.index[l].val());
+        for l in 0..self._count.lanes {
+            self.it_x[l].next = self.tid_x.q.val() + bit_cast::<11, 8>(self.consts.index[l].val());
             self.it_tid[l].next = (bit_cast::<32, 7>(self.tid_z.q.val()) << 22)
                 | (bit_cast::<32, 11>(self.tid_y.q.val()) << 11)
                 | bit_cast::<32, 11>(self.it_x[l].val());
@@ -370,28 +370,30 @@ impl Sm {
     /// of the next beat.
     #[hdl_part]
     pub(super) fn on_init_beat(&mut self) {
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.tids[l].we.next = true;
             self.tids[l].waddr.next = self.it_addr.val();
             self.tids[l].wdata.next = self.it_tid[l].val();
         }
-        self.init_t.d.next = self.init_t.q.val() + bit_cast::<16, 8>(self.lanes.val());
-        self.tid_x.d.next = self.tid_x.q.val() + bit_cast::<11, 8>(self.lanes.val());
-        if bit_cast::<32, 11>(self.tid_x.q.val() + bit_cast::<11, 8>(self.lanes.val())) >= self.r_block_x.q.val() {
-            self.tid_x.d.next = self.tid_x.q.val() + bit_cast::<11, 8>(self.lanes.val()) - self.r_block_x.q.val().get_bits::<11>(0);
+        self.init_t.d.next = self.init_t.q.val() + bit_cast::<16, 8>(self.consts.lanes.val());
+        self.tid_x.d.next = self.tid_x.q.val() + bit_cast::<11, 8>(self.consts.lanes.val());
+        if bit_cast::<32, 11>(self.tid_x.q.val() + bit_cast::<11, 8>(self.consts.lanes.val())) >= self.r_block_x.q.val() {
+            self.tid_x.d.next = self.tid_x.q.val() + bit_cast::<11, 8>(self.consts.lanes.val()) - self.r_block_x.q.val().get_bits::<11>(0);
             self.tid_y.d.next = self.it_y.val();
             self.tid_z.d.next = self.it_z.val();
         }
-        if bit_cast::<32, 16>(self.init_t.q.val() + bit_cast::<16, 8>(self.lanes.val())) >= self.r_nthreads.q.val() {
-            self.n_state.next = SmState::Sched;
+        if bit_cast::<32, 16>(self.init_t.q.val() + bit_cast::<16, 8>(self.consts.lanes.val())) >= self.r_nthreads.q.val() {
+            self.n.state.next = SmState::Sched;
         }
     }
 
     /// `InitThread` a thread at a time.
     #[hdl_part]
     pub(super) fn on_init_one(&mut self) {
-        for l in 0..self._lanes {
-            if ((self.init_t.q.val().get_bits::<8>(0) & (self.ws.val() - 1)) & (self.lanes.val() - 1)) == self.index[l].val() {
+        for l in 0..self._count.lanes {
+            if ((self.init_t.q.val().get_bits::<8>(0) & (self.consts.ws.val() - 1)) & (self.consts.lanes.val() - 1))
+                == self.consts.index[l].val()
+            {
                 self.tids[l].we.next = true;
             }
             self.tids[l].waddr.next = self.it_addr.val();
@@ -410,7 +412,7 @@ impl Sm {
             }
         }
         if bit_cast::<32, 16>(self.init_t.q.val() + 1) == self.r_nthreads.q.val() {
-            self.n_state.next = SmState::Sched;
+            self.n.state.next = SmState::Sched;
         }
     }
 }

@@ -6,6 +6,66 @@
 
 use super::*;
 
+namespace! {
+    /// A shuffle, per lane: the source lane by the PTX rules (see
+    /// `lanes`: `b`'s value, its low bits `bl`, whether the bits above are
+    /// all zeros `bz` or ones `bo`; the borrow or carry `wrap`; whether the
+    /// 32-bit `j` is a lane number, `word`; the segment mask `seg`; the
+    /// lane `lane`, its `max`, its source `j`, whether `j` is in range and
+    /// valid, `in_range` and `ok`; the source `src`), then in
+    /// `ShflSelect` the registered source and value.
+    pub(super) struct ShflLanes {
+        b: Vec<Signal<Local, Bits<32>>>,
+        bl: Vec<Signal<Local, Bits<8>>>,
+        bz: Vec<Signal<Local, Bit>>,
+        bo: Vec<Signal<Local, Bit>>,
+        wrap: Vec<Signal<Local, Bit>>,
+        word: Vec<Signal<Local, Bit>>,
+        seg: Vec<Signal<Local, Bits<8>>>,
+        lane: Vec<Signal<Local, Bits<8>>>,
+        max: Vec<Signal<Local, Bits<8>>>,
+        j: Vec<Signal<Local, Bits<8>>>,
+        in_range: Vec<Signal<Local, Bit>>,
+        ok: Vec<Signal<Local, Bit>>,
+        src: Vec<Signal<Local, Bits<8>>>,
+        /// In ShflSelect, this beat's thread's registered source and its validity.
+        pick: Vec<Signal<Local, Bits<8>>>,
+        pick_ok: Vec<Signal<Local, Bit>>,
+        val: Vec<Signal<Local, Bits<32>>>,
+        /// sbuf's entries of window `sh_k`, and whether a lane's source is among them.
+        grp: Vec<Signal<Local, Bits<32>>>,
+        hit: Vec<Signal<Local, Bit>>,
+    }
+}
+
+impl ShflLanes {
+    pub(super) fn new(lanes: usize, sh_win: usize) -> ShflLanes {
+        fn v<T: Default>(n: usize) -> Vec<T> {
+            (0..n).map(|_| T::default()).collect()
+        }
+        ShflLanes {
+            b: v(lanes),
+            bl: v(lanes),
+            bz: v(lanes),
+            bo: v(lanes),
+            wrap: v(lanes),
+            word: v(lanes),
+            seg: v(lanes),
+            lane: v(lanes),
+            max: v(lanes),
+            j: v(lanes),
+            in_range: v(lanes),
+            ok: v(lanes),
+            src: v(lanes),
+            pick: v(lanes),
+            pick_ok: v(lanes),
+            val: v(lanes),
+            grp: v(sh_win),
+            hit: v(lanes),
+        }
+    }
+}
+
 impl Sm {
     /// Barriers.
     #[hdl_part]
@@ -48,7 +108,7 @@ impl Sm {
         self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.c_live.val());
         if self.b_exp.val() != 0 {
             self.b_done.next = (self.b_arr.val() != 0) & (self.b_arr.val() >= self.b_exp.val());
-        } else if self.plant.val().get_bit(3) {
+        } else if self.consts.plant.val().get_bit(3) {
             self.b_done.next = (self.b_arr.val() != 0) & ((self.b_arr.val() + 1) >= self.c_live.val());
         }
         self.bw64.next = bit_cast::<64, 8>(self.bw.q.val());
@@ -81,9 +141,9 @@ impl Sm {
         }
         self.last_w.next = self.c_base.val() + self.r_nwarps.q.val().get_bits::<8>(0) - 1;
         self.popc2.x.next = self.paux.q.val() & self.live_cur.val();
-        self.bw_live.next = (!self.exited.rdata.val() & self.full.val()) >> self.beat_base.val();
+        self.bw_live.next = (!self.exited.rdata.val() & self.consts.full.val()) >> self.beat_base.val();
         self.ready.next = self.w_live.q.val() & !self.w_wait.q.val();
-        if self.plant.val().get_bit(2) {
+        if self.consts.plant.val().get_bit(2) {
             self.ready.next = self.w_live.q.val() & !(self.w_wait.q.val() & !bits::<64>(2));
         }
         self.sched.ready.next = self.ready.val();
@@ -105,7 +165,7 @@ impl Sm {
         self.mt64.next = bit_cast::<64, 8>(self.mt.q.val());
         self.cl_val.next = 0.into();
         self.cl_ok.d.next = false;
-        for e in 0..self._ws {
+        for e in 0..self._count.ws {
             self.gcall.bits[e].next = false;
         }
         // The highest remaining leader as a one-hot mask: res_pred's bits
@@ -124,19 +184,19 @@ impl Sm {
                 self.cl_top.next = bits::<64>(1) << self.mt64.val();
             }
             // One entry is selected: an OR, as the shuffle's read in `lanes`.
-            for e in 0..self._ws {
+            for e in 0..self._count.ws {
                 if self.cl_top.val().get_bit(e) {
                     self.cl_val.next = self.cl_val.val() | self.sbuf.q[e].val();
                 }
             }
-            for e in 0..self._ws {
+            for e in 0..self._count.ws {
                 self.gcall.bits[e].next = self.exec.q.val().get_bit(e) & (self.sbuf.q[e].val() == self.cl_tgt.q.val());
             }
         }
         self.cl_tgt.d.next = self.cl_val.val();
         self.cl_hot.d.next = self.cl_top.val();
         self.gcall.base.next = 0.into();
-        self.cl_dup.next = ((self.gcall.placed.val() & self.full.val()) & (self.cl_hot.q.val() - 1)) != 0;
+        self.cl_dup.next = ((self.gcall.placed.val() & self.consts.full.val()) & (self.cl_hot.q.val() - 1)) != 0;
     }
 
     /// In state `ShflGather`.
@@ -144,11 +204,11 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_shfl_gather(&mut self) {
         self.c_exec.d.next = self.c_exec.q.val() + 1;
-        self.n_beat.next = self.beat.q.val() + 1;
-        if self.beat.q.val() == self.last_beat.val() {
-            self.n_beat.next = 0.into();
+        self.n.beat.next = self.beat.q.val() + 1;
+        if self.beat.q.val() == self.consts.last_beat.val() {
+            self.n.beat.next = 0.into();
             self.sh_k.d.next = 0.into();
-            self.n_state.next = SmState::ShflSelect;
+            self.n.state.next = SmState::ShflSelect;
         }
     }
 
@@ -159,22 +219,22 @@ impl Sm {
     pub(super) fn on_shfl_select(&mut self) {
         self.c_exec.d.next = self.c_exec.q.val() + 1;
         self.sh_k.d.next = self.sh_k.q.val() + 1;
-        for l in 0..self._lanes {
-            if self.sh_hit[l].val() {
-                self.sh_acc.d[l].next = self.sh_val[l].val();
+        for l in 0..self._count.lanes {
+            if self.shfl.hit[l].val() {
+                self.sh_acc.d[l].next = self.shfl.val[l].val();
             } else {
-                self.sh_val[l].next = self.sh_acc.q[l].val();
+                self.shfl.val[l].next = self.sh_acc.q[l].val();
             }
             self.rf[l].we.next =
-                (self.sh_k.q.val() == self.last_win.val()) & self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
-            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 32>(self.sh_val[l].val());
+                (self.sh_k.q.val() == self.consts.last_win.val()) & self.beat_exec.val().get_bit(l) & (self.f_d.val() != operand::RZ);
+            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 32>(self.shfl.val[l].val());
         }
-        if self.sh_k.q.val() == self.last_win.val() {
+        if self.sh_k.q.val() == self.consts.last_win.val() {
             self.sh_k.d.next = 0.into();
-            self.res_pred.d.next = self.res_pred.q.val() | (self.gp.placed.val() & self.full.val());
-            self.n_beat.next = self.beat.q.val() + 1;
-            if self.beat.q.val() == self.last_beat.val() {
-                self.n_state.next = SmState::Commit;
+            self.res_pred.d.next = self.res_pred.q.val() | (self.gp.placed.val() & self.consts.full.val());
+            self.n.beat.next = self.beat.q.val() + 1;
+            if self.beat.q.val() == self.consts.last_beat.val() {
+                self.n.state.next = SmState::Commit;
             }
         }
     }
@@ -183,10 +243,10 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_calli_gather(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-        self.n_beat.next = self.beat.q.val() + 1;
-        if self.beat.q.val() == self.last_beat.val() {
-            self.n_beat.next = 0.into();
-            self.n_state.next = SmState::CalliLead;
+        self.n.beat.next = self.beat.q.val() + 1;
+        if self.beat.q.val() == self.consts.last_beat.val() {
+            self.n.beat.next = 0.into();
+            self.n.state.next = SmState::CalliLead;
         }
     }
 
@@ -201,12 +261,12 @@ impl Sm {
         if self.cl_ok.q.val() & ((self.exec.q.val() & self.cl_hot.q.val()) != 0) & !self.cl_dup.val() {
             self.res_pred.d.next = self.res_pred.q.val() | self.cl_hot.q.val();
         }
-        if self.mt.q.val() != self.ws.val() - 1 {
-            self.n_mt.next = self.mt.q.val() + 1;
+        if self.mt.q.val() != self.consts.ws.val() - 1 {
+            self.n.mt.next = self.mt.q.val() + 1;
         }
         // cl_hot is cl_top only once mt has stayed at the last thread.
         if self.cl_ok.q.val() & (self.cl_hot.q.val() == self.cl_top.val()) {
-            self.n_state.next = SmState::CalliWait;
+            self.n.state.next = SmState::CalliWait;
         }
     }
 
@@ -220,16 +280,16 @@ impl Sm {
             if self.stack.overflow.val() {
                 self.t_code.d.next = trap::STACK_OVERFLOW.into();
                 self.t_pc.d.next = self.pc.q.val();
-                self.n_state.next = SmState::Trapped;
+                self.n.state.next = SmState::Trapped;
             } else if self.res_pred.q.val() == 0 {
-                self.n_state.next = SmState::Commit;
+                self.n.state.next = SmState::Commit;
             } else {
                 self.stack.cmd.next = stack::CMD_PUSHCALL.into();
                 self.stack.target.next = self.cl_tgt.q.val();
-                self.stack.mask.next = self.gcall.placed.val() & self.full.val();
+                self.stack.mask.next = self.gcall.placed.val() & self.consts.full.val();
                 self.stack.start.next = true;
                 self.res_pred.d.next = self.res_pred.q.val() & !self.cl_hot.q.val();
-                self.n_state.next = SmState::CalliWait;
+                self.n.state.next = SmState::CalliWait;
             }
         }
     }
@@ -238,7 +298,7 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_calli_wait(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-        self.n_state.next = SmState::CalliPush;
+        self.n.state.next = SmState::CalliPush;
     }
 
     /// In state `BarArrive`.
@@ -246,27 +306,27 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_bar_arrive(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-        if self.bar_id.q.val() >= self.n_bars.val() {
+        if self.bar_id.q.val() >= self.consts.n_bars.val() {
             self.t_code.d.next = trap::BAD_BARRIER.into();
             self.t_val.d.next = self.bar_id.q.val();
             self.t_pc.d.next = self.pc.q.val();
             self.t_lane.d.next = self.mt.q.val();
-            self.n_state.next = SmState::Trapped;
+            self.n.state.next = SmState::Trapped;
         } else {
             self.bar_ae.we.next = true;
             self.bar_cr.we.next = true;
             self.bar_tag.we.next = true;
             if (self.cls.val() == class::BARRED) | !self.f_mod.val().get_bit(0) {
-                self.w_wait.d.next = (self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val())) & self.all_warps.val();
+                self.w_wait.d.next = (self.w_wait.q.val() | (bits::<64>(1) << self.cur.q.val())) & self.consts.all_warps.val();
             }
             // (A plain `bar` writes rd and rop too: they are read
             // only for a warp with a pending reduction.)
             self.w_info.we.next = true;
             if self.cls.val() == class::BARRED {
-                self.w_red.d.next = (self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val())) & self.all_warps.val();
+                self.w_red.d.next = (self.w_red.q.val() | (bits::<64>(1) << self.cur.q.val())) & self.consts.all_warps.val();
             }
-            self.n_bk.next = 0.into();
-            self.n_state.next = SmState::BarCheck;
+            self.n.bk.next = 0.into();
+            self.n.state.next = SmState::BarCheck;
         }
     }
 
@@ -283,12 +343,12 @@ impl Sm {
             self.bar_cr.we.next = true;
             self.bar_cr.wdata.next = 0.into();
             self.bar_tag.we.next = true;
-            self.n_bw.next = self.c_base.val();
-            self.n_state.next = SmState::BarRelease;
+            self.n.bw.next = self.c_base.val();
+            self.n.state.next = SmState::BarRelease;
         } else {
-            self.n_bk.next = self.bk.q.val() + 1;
-            if self.bk.q.val() == self.last_bar.val() {
-                self.n_state.next = SmState::Commit;
+            self.n.bk.next = self.bk.q.val() + 1;
+            if self.bk.q.val() == self.consts.last_bar.val() {
+                self.n.state.next = SmState::Commit;
             }
         }
     }
@@ -298,22 +358,22 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_bar_release(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-        self.n_beat.next = 0.into();
-        self.n_bw.next = self.bw.q.val() + 1;
+        self.n.beat.next = 0.into();
+        self.n.bw.next = self.bw.q.val() + 1;
         if self.bw.q.val() == self.last_w.val() {
-            self.n_bk.next = self.bk.q.val() + 1;
-            self.n_state.next = SmState::BarCheck;
-            if self.bk.q.val() == self.last_bar.val() {
-                self.n_state.next = SmState::Commit;
+            self.n.bk.next = self.bk.q.val() + 1;
+            self.n.state.next = SmState::BarCheck;
+            if self.bk.q.val() == self.consts.last_bar.val() {
+                self.n.state.next = SmState::Commit;
             }
         }
         if (((self.w_wait.q.val() >> self.bw64.val()) & 1) != 0) & (bit_cast::<8, 4>(self.bw_bar.val()) == self.bk.q.val()) {
-            self.w_wait.d.next = self.w_wait.q.val() & !(bits::<64>(1) << self.bw64.val()) & self.all_warps.val();
+            self.w_wait.d.next = self.w_wait.q.val() & !(bits::<64>(1) << self.bw64.val()) & self.consts.all_warps.val();
             if ((self.w_red.q.val() >> self.bw64.val()) & 1) != 0 {
-                self.w_red.d.next = self.w_red.q.val() & !(bits::<64>(1) << self.bw64.val()) & self.all_warps.val();
-                self.n_bw.next = self.bw.q.val();
-                self.n_bk.next = self.bk.q.val();
-                self.n_state.next = SmState::BarWb;
+                self.w_red.d.next = self.w_red.q.val() & !(bits::<64>(1) << self.bw64.val()) & self.consts.all_warps.val();
+                self.n.bw.next = self.bw.q.val();
+                self.n.bk.next = self.bk.q.val();
+                self.n.state.next = SmState::BarWb;
             }
         }
     }
@@ -323,23 +383,23 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_bar_wb(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-        for l in 0..self._lanes {
-            self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 8>(self.bw.q.val()) << self.rf_wshift.val())
-                | (bit_cast::<ADDR_BITS, 8>(self.beat.q.val()) << self.rbits.val())
-                | bit_cast::<ADDR_BITS, 7>(self.bw_rd.val() & self.rmask.val());
+        for l in 0..self._count.lanes {
+            self.rf[l].waddr.next = (bit_cast::<ADDR_BITS, 8>(self.bw.q.val()) << self.consts.rf_wshift.val())
+                | (bit_cast::<ADDR_BITS, 8>(self.beat.q.val()) << self.consts.rbits.val())
+                | bit_cast::<ADDR_BITS, 7>(self.bw_rd.val() & self.consts.rmask.val());
             self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.red_v.val());
             self.rf[l].we.next = self.bw_live.val().get_bit(l) & (self.bw_rd.val() != operand::RZ);
         }
-        self.n_beat.next = self.beat.q.val() + 1;
-        if self.beat.q.val() == self.last_beat.val() {
-            self.n_beat.next = 0.into();
-            self.n_bw.next = self.bw.q.val() + 1;
-            self.n_state.next = SmState::BarRelease;
+        self.n.beat.next = self.beat.q.val() + 1;
+        if self.beat.q.val() == self.consts.last_beat.val() {
+            self.n.beat.next = 0.into();
+            self.n.bw.next = self.bw.q.val() + 1;
+            self.n.state.next = SmState::BarRelease;
             if self.bw.q.val() == self.last_w.val() {
-                self.n_bk.next = self.bk.q.val() + 1;
-                self.n_state.next = SmState::BarCheck;
-                if self.bk.q.val() == self.last_bar.val() {
-                    self.n_state.next = SmState::Commit;
+                self.n.bk.next = self.bk.q.val() + 1;
+                self.n.state.next = SmState::BarCheck;
+                if self.bk.q.val() == self.consts.last_bar.val() {
+                    self.n.state.next = SmState::Commit;
                 }
             }
         }
@@ -350,7 +410,7 @@ impl Sm {
     #[hdl_part]
     pub(super) fn on_ctl2(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;
-        self.n_state.next = SmState::CtlWait;
+        self.n.state.next = SmState::CtlWait;
         if self.cls.val() == class::CALL {
             self.stack.cmd.next = stack::CMD_PUSHCALL.into();
             self.stack.start.next = self.exec.q.val() != 0;
@@ -370,22 +430,22 @@ impl Sm {
     pub(super) fn on_ctl_wait(&mut self) {
         self.c_ctl.d.next = self.c_ctl.q.val() + 1;
         if !self.stack.busy.val() {
-            self.n_state.next = SmState::Commit;
+            self.n.state.next = SmState::Commit;
             if self.stack.overflow.val() {
                 self.t_code.d.next = trap::STACK_OVERFLOW.into();
                 self.t_pc.d.next = self.pc.q.val();
-                self.n_state.next = SmState::Trapped;
+                self.n.state.next = SmState::Trapped;
             } else if (self.cls.val() == class::EXIT) | ((self.cls.val() == class::RET) & self.stack.no_frame.val()) {
                 self.exited.we.next = true;
-                for s in 0..self._ctas {
-                    if self.index[s].val() == self.cur_slot.val() {
+                for s in 0..self._count.ctas {
+                    if self.consts.index[s].val() == self.cur_slot.val() {
                         self.s_live.d[s].next = self.c_live.val() - bit_cast::<32, 8>(self.popc.n.val());
                     }
                 }
                 // Fewer live threads may complete a barrier.
                 if self.w_wait.q.val() != 0 {
-                    self.n_bk.next = 0.into();
-                    self.n_state.next = SmState::BarCheck;
+                    self.n.bk.next = 0.into();
+                    self.n.state.next = SmState::BarCheck;
                 }
             }
         }

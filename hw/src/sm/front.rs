@@ -15,6 +15,20 @@
 
 use super::*;
 
+namespace! {
+    /// A predicate register write: warp, register, lanes.
+    #[derive(Default)]
+    pub(super) struct PredWrite {
+        /// `InitWarp` writes every predicate RAM.
+        all: Signal<Local, Bit>,
+        /// A write, and its warp, register and lanes.
+        we: Signal<Local, Bit>,
+        warp: Signal<Local, Bits<8>>,
+        idx: Signal<Local, Bits<8>>,
+        data: Signal<Local, Bits<64>>,
+    }
+}
+
 impl Sm {
     /// Predicate combine for compares and plop: bits op pc (and, or, xor in mod[5:4]).
     #[hdl_part]
@@ -39,8 +53,8 @@ impl Sm {
         self.vote_r.next = (self.paux.q.val() & self.exec.q.val()) == self.exec.q.val();
         if self.f_mod.val().get_bits::<2>(0) == 1 {
             self.vote_r.next = (self.paux.q.val() & self.exec.q.val()) != 0;
-            if self.plant.val().get_bit(8) {
-                self.vote_r.next = (self.paux.q.val() & self.full.val()) != 0;
+            if self.consts.plant.val().get_bit(8) {
+                self.vote_r.next = (self.paux.q.val() & self.consts.full.val()) != 0;
             }
         }
         if self.f_mod.val().get_bits::<2>(0) == 2 {
@@ -85,18 +99,18 @@ impl Sm {
         }
         self.pred_val.next = 0.into();
         for b in 0..7 {
-            if self.pr_idx.val() == self.index[b].val() {
-                self.pred_val.next = self.preds[b].rdata.val() & self.full.val();
+            if self.pr_idx.val() == self.consts.index[b].val() {
+                self.pred_val.next = self.preds[b].rdata.val() & self.consts.full.val();
             }
         }
         self.new_pred.next = (self.pred_val.val() & !self.exec.q.val()) | (self.bool_v.val() & self.exec.q.val());
         // Present lanes of the warp being initialised.
-        self.present.next = self.full.val();
-        if self.rem.q.val() < bit_cast::<32, 8>(self.ws.val()) {
+        self.present.next = self.consts.full.val();
+        if self.rem.q.val() < bit_cast::<32, 8>(self.consts.ws.val()) {
             self.present.next = (bits::<64>(1) << self.rem.q.val()) - 1;
         }
         self.guard_val.next = self.pred_val.val();
-        self.rd_word.next = self.mem_rdata.val() & self.lo32.val();
+        self.rd_word.next = self.mem_rdata.val() & self.consts.lo32.val();
         self.nc_x.next = self.nx_x.q.val() + 1;
 
         // Fetch (Top's work) from warp fe_warp's stack top: the instruction
@@ -104,7 +118,7 @@ impl Sm {
         self.fe_ok.next = !self.fq_empty.q.val()
             & (self.fq_pc.q.val() < self.r_code_len.q.val())
             & !self.ibad.rdata.val().any()
-            & (self.icount.q.val() < self.budget.val());
+            & (self.icount.q.val() < self.consts.budget.val());
         self.fe_exec.next = 0.into();
         if self.fq_go.val() {
             if self.imem.rdata.val().get_bits::<3>(8) == 7 {
@@ -133,23 +147,23 @@ impl Sm {
     pub(super) fn on_sched(&mut self) {
         if self.more.q.val() & self.f_any.val() {
             self.slot.d.next = self.f_slot.val();
-            self.n_state.next = SmState::NextCta;
+            self.n.state.next = SmState::NextCta;
         } else if self.w_live.q.val() == 0 {
             self.done_f.d.next = true;
-            self.n_state.next = SmState::Idle;
+            self.n.state.next = SmState::Idle;
         } else if !self.sched.any.val() {
             self.c_barrier.d.next = self.c_barrier.q.val() + 1;
             self.t_code.d.next = trap::DEADLOCK.into();
-            self.n_state.next = SmState::Trapped;
+            self.n.state.next = SmState::Trapped;
         } else {
             self.c_front.d.next = self.c_front.q.val() + 1;
-            self.n_cur.next = self.sched.pick.val();
+            self.n.cur.next = self.sched.pick.val();
             self.last.d.next = self.sched.pick.val();
             // A settled stack top is fetched in this cycle (below); else TOP pops first.
             if !self.stack.settled.val() {
                 self.stack.cmd.next = stack::CMD_TOP.into();
                 self.stack.start.next = true;
-                self.n_state.next = SmState::Top;
+                self.n.state.next = SmState::Top;
             }
         }
     }
@@ -173,11 +187,11 @@ impl Sm {
         self.c_issued.d.next = self.c_issued.q.val() + 1;
         self.c_threads.d.next = self.c_threads.q.val() + bit_cast::<64, 8>(self.popc.n.val());
         self.paux.d.next = self.pop_val.val();
-        self.carry_in.d.next = self.carry.rdata.val() & self.full.val();
-        self.exited_old.d.next = self.exited.rdata.val() & self.full.val();
-        self.n_state.next = SmState::Dispatch;
+        self.carry_in.d.next = self.carry.rdata.val() & self.consts.full.val();
+        self.exited_old.d.next = self.exited.rdata.val() & self.consts.full.val();
+        self.n.state.next = SmState::Dispatch;
         if self.cls.val() == class::PLOP {
-            self.n_state.next = SmState::Aux2;
+            self.n.state.next = SmState::Aux2;
         }
     }
 
@@ -186,7 +200,7 @@ impl Sm {
     pub(super) fn on_aux2(&mut self) {
         self.c_front.d.next = self.c_front.q.val() + 1;
         self.pauxb.d.next = self.pop_val.val();
-        self.n_state.next = SmState::Dispatch;
+        self.n.state.next = SmState::Dispatch;
     }
 
     /// Overlapped front end: Sched, Top and Aux for another warp while this
@@ -194,15 +208,15 @@ impl Sm {
     #[hdl_part]
     pub(super) fn front_end(&mut self) {
         if self.pf_on.val() & (self.pf_st.q.val() == pf::IDLE) {
-            self.n_pf_st.next = pf::NONE.into();
+            self.n.pf_st.next = pf::NONE.into();
             // Not while a CTA waits for a free slot: Sched starts it after this instruction.
             if self.sched.any.val() & !(self.more.q.val() & self.f_any.val()) {
-                self.n_pf_cur.next = self.sched.pick.val();
+                self.n.pf_cur.next = self.sched.pick.val();
                 self.last.d.next = self.sched.pick.val();
                 if !self.stack.settled.val() {
                     self.stack.cmd.next = stack::CMD_TOP.into();
                     self.stack.start.next = true;
-                    self.n_pf_st.next = pf::TOP.into();
+                    self.n.pf_st.next = pf::TOP.into();
                 }
             }
         }
@@ -210,23 +224,23 @@ impl Sm {
         // would trap is left to Sched and Top.
         if self.fe_go.val() {
             // The instruction memory takes the stack top's pc at this edge.
-            self.n_fq_warp.next = self.fe_warp.val();
+            self.n.fq_warp.next = self.fe_warp.val();
             self.fq_pc.d.next = self.stack.top_pc.val();
-            self.fq_mask.d.next = self.stack.top_mask.val() & self.full.val();
+            self.fq_mask.d.next = self.stack.top_mask.val() & self.consts.full.val();
             self.fq_empty.d.next = self.stack.empty.val();
             if !self.fe_main.val() {
-                self.n_pf_st.next = pf::WORD.into();
+                self.n.pf_st.next = pf::WORD.into();
             }
         }
         if self.pf_st.q.val() == pf::WORD {
-            self.n_pf_st.next = pf::NONE.into();
+            self.n.pf_st.next = pf::NONE.into();
             if self.fe_ok.val() {
                 self.icount.d.next = self.icount.q.val() + 1;
                 self.pf_ir.d.next = self.imem.rdata.val();
                 self.pf_pc.d.next = self.fq_pc.q.val();
                 self.pf_active.d.next = self.fq_mask.q.val();
                 self.pf_exec.d.next = self.fe_exec.val();
-                self.n_pf_st.next = pf::AUX.into();
+                self.n.pf_st.next = pf::AUX.into();
             }
         }
         self.pf_aux.next =
@@ -234,11 +248,11 @@ impl Sm {
         if self.pf_aux.val() {
             // Aux's reads for the prefetched instruction.
             self.pf_paux.d.next = self.pop_val.val();
-            self.pf_carry.d.next = self.carry.rdata.val() & self.full.val();
-            self.pf_exited.d.next = self.exited.rdata.val() & self.full.val();
+            self.pf_carry.d.next = self.carry.rdata.val() & self.consts.full.val();
+            self.pf_exited.d.next = self.exited.rdata.val() & self.consts.full.val();
             self.pf_fast.d.next = self.pf_fast_now.val();
             self.pf_cnt.d.next = self.pf_fast_now.val();
-            self.n_pf_st.next = pf::READY.into();
+            self.n.pf_st.next = pf::READY.into();
         }
         if (self.pf_st.q.val() == pf::READY) & self.pf_cnt.q.val() {
             // Aux's counts for an instruction that skips Aux.
@@ -248,47 +262,47 @@ impl Sm {
         }
         // Fetch in Sched and Top: Top's checks (a finished warp leaves the live set).
         if self.fe_go.val() & self.fe_main.val() {
-            self.n_state.next = SmState::Fetch;
+            self.n.state.next = SmState::Fetch;
         }
         if self.state.q.val() == SmState::Fetch {
             if self.fq_empty.q.val() {
-                self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fq_warp.q.val()) & self.all_warps.val();
-                self.n_state.next = SmState::Sched;
+                self.w_live.d.next = self.w_live.q.val() & !(bits::<64>(1) << self.fq_warp.q.val()) & self.consts.all_warps.val();
+                self.n.state.next = SmState::Sched;
             } else if self.fq_pc.q.val() >= self.r_code_len.q.val() {
                 self.t_code.d.next = trap::BAD_PC.into();
                 self.t_pc.d.next = self.fq_pc.q.val();
-                self.n_state.next = SmState::Trapped;
+                self.n.state.next = SmState::Trapped;
             } else if self.ibad.rdata.val().any() {
                 self.t_code.d.next = trap::BAD_REGISTER.into();
                 self.t_pc.d.next = self.fq_pc.q.val();
-                self.n_state.next = SmState::Trapped;
-            } else if self.icount.q.val() >= self.budget.val() {
+                self.n.state.next = SmState::Trapped;
+            } else if self.icount.q.val() >= self.consts.budget.val() {
                 self.t_code.d.next = trap::RUNAWAY.into();
                 self.t_pc.d.next = self.fq_pc.q.val();
-                self.n_state.next = SmState::Trapped;
+                self.n.state.next = SmState::Trapped;
             } else {
                 self.icount.d.next = self.icount.q.val() + 1;
-                self.n_ir.next = self.imem.rdata.val();
+                self.n.ir.next = self.imem.rdata.val();
                 self.dw.d.next = self.pf_rom.word.val();
                 self.pc.d.next = self.fq_pc.q.val();
                 self.active.d.next = self.fq_mask.q.val();
                 self.exec.d.next = self.fe_exec.val();
-                self.n_state.next = SmState::Aux;
+                self.n.state.next = SmState::Aux;
             }
         }
         // A memory beat is done: the next one, or Commit after the last.
         if self.beat_end.val() {
-            self.n_beat.next = self.beat.q.val() + 1;
-            self.n_state.next = SmState::BeatAddr;
+            self.n.beat.next = self.beat.q.val() + 1;
+            self.n.state.next = SmState::BeatAddr;
             if self.beat_last.val() {
-                self.n_state.next = SmState::Commit;
+                self.n.state.next = SmState::Commit;
             }
         }
         // Commit (predicates, carry, pc, retire pulse; `committing`, above),
         // then the prefetched instruction, if there is one, else Sched.
         if self.committing.val() {
             self.retire.next = true;
-            self.n_state.next = SmState::Sched;
+            self.n.state.next = SmState::Sched;
             if (((self.cls.val() < 6) | (self.cls.val() > 9)) & (self.cls.val() != class::CALLI)) | self.br_uni.val() {
                 self.stack.cmd.next = stack::CMD_SETPC.into();
                 self.stack.start.next = true;
@@ -299,34 +313,34 @@ impl Sm {
             if (self.setp.val() | self.is_shfl.val() | (self.cls.val() == class::PLOP) | (self.cls.val() == class::VOTE))
                 & (self.pd.val() != 7)
             {
-                self.pw_we.next = true;
-                self.pw_data.next = self.new_pred.val();
+                self.pw.we.next = true;
+                self.pw.data.next = self.new_pred.val();
                 self.ret_pred_we.next = true;
                 self.ret_pred_val.next = self.new_pred.val() & self.exec.q.val();
             }
             if self.cc_fin.val() & (self.cls.val() == class::ALU) {
                 self.carry.we.next = true;
             }
-            self.n_pf_st.next = pf::IDLE.into();
+            self.n.pf_st.next = pf::IDLE.into();
             if self.pf_st.q.val() == pf::READY {
-                self.n_cur.next = self.pf_cur.q.val();
-                self.n_ir.next = self.pf_ir.q.val();
+                self.n.cur.next = self.pf_cur.q.val();
+                self.n.ir.next = self.pf_ir.q.val();
                 self.dw.d.next = self.pf_rom.word.val();
                 self.pc.d.next = self.pf_pc.q.val();
                 self.active.d.next = self.pf_active.q.val();
                 self.exec.d.next = self.pf_exec.q.val();
-                self.n_state.next = SmState::Aux;
+                self.n.state.next = SmState::Aux;
                 if self.pf_fast.q.val() {
                     // Aux and Dispatch already done: straight to the first beat.
                     self.paux.d.next = self.pf_paux.q.val();
                     self.carry_in.d.next = self.pf_carry.q.val();
                     self.exited_old.d.next = self.pf_exited.q.val();
-                    self.n_beat.next = 0.into();
-                    self.n_phase.next = 0.into();
+                    self.n.beat.next = 0.into();
+                    self.n.phase.next = 0.into();
                     self.res_pred.d.next = 0.into();
                     self.res_carry.d.next = 0.into();
                     self.cc_we.d.next = false;
-                    self.n_state.next = SmState::Exec;
+                    self.n.state.next = SmState::Exec;
                 }
             }
         }
@@ -335,28 +349,28 @@ impl Sm {
         self.dispatching.next =
             ((self.state.q.val() == SmState::Aux) & (self.cls.val() != class::PLOP)) | (self.state.q.val() == SmState::Dispatch);
         if self.dispatching.val() {
-            self.n_beat.next = 0.into();
-            self.n_phase.next = 0.into();
-            self.n_mt.next = 0.into();
-            self.n_mk.next = 0.into();
+            self.n.beat.next = 0.into();
+            self.n.phase.next = 0.into();
+            self.n.mt.next = 0.into();
+            self.n.mk.next = 0.into();
             self.res_pred.d.next = 0.into();
             self.res_carry.d.next = 0.into();
             self.cc_we.d.next = false;
             self.fast.d.next = false;
             self.spipe.d.next = false;
             self.phit.d.next = false;
-            self.n_state.next = SmState::Commit;
+            self.n.state.next = SmState::Commit;
             if self.cls.val() == class::UNIMPL {
                 self.t_code.d.next = trap::UNIMPLEMENTED.into();
                 self.t_pc.d.next = self.pc.q.val();
-                self.n_state.next = SmState::Trapped;
+                self.n.state.next = SmState::Trapped;
             }
             if (self.cls.val() == class::ALU) | (self.cls.val() == class::S2R) | (self.cls.val() == class::BALLOT) {
-                self.n_state.next = SmState::Exec;
+                self.n.state.next = SmState::Exec;
             }
             // ld, st, atom: a beat of lanes per request; syscalls: a thread per request.
             if (self.cls.val() == class::LD) | (self.cls.val() == class::ST) | (self.cls.val() == class::ATOM) {
-                self.n_state.next = SmState::BeatAddr;
+                self.n.state.next = SmState::BeatAddr;
                 self.fast.d.next = self.fa_ok.val() & !self.pcache.hit.val();
                 self.spipe.d.next = self.sp_ok.val();
                 self.phit.d.next = self.pcache.hit.val();
@@ -364,54 +378,56 @@ impl Sm {
                 // unimplemented (where a lane executes it).
                 if (self.cls.val() == class::ATOM)
                     & (self.f_mod.val().get_bits::<4>(0) == 1)
-                    & (((self.sm_size.val() == 3) & !self.has_fp64.val()) | ((self.sm_size.val() != 3) & !self.has_fp32.val()))
+                    & (((self.sm_size.val() == 3) & !self.consts.has_fp64.val())
+                        | ((self.sm_size.val() != 3) & !self.consts.has_fp32.val()))
                     & (self.exec.q.val() != 0)
                 {
                     self.t_code.d.next = trap::UNIMPLEMENTED.into();
                     self.t_pc.d.next = self.pc.q.val();
-                    self.n_state.next = SmState::Trapped;
+                    self.n.state.next = SmState::Trapped;
                 }
             }
             if self.cls.val() == class::SYS {
-                self.n_state.next = SmState::MemAddr;
+                self.n.state.next = SmState::MemAddr;
             }
             if self.cls.val() == class::BRA {
-                if (self.f_rpc.val() == self.rpc_none.val()) & (self.exec.q.val() != 0) & (self.exec.q.val() != self.active.q.val()) {
+                if (self.f_rpc.val() == self.consts.rpc_none.val()) & (self.exec.q.val() != 0) & (self.exec.q.val() != self.active.q.val())
+                {
                     self.t_code.d.next = trap::DIVERGENT_UNIFORM.into();
                     self.t_pc.d.next = self.pc.q.val();
-                    self.n_state.next = SmState::Trapped;
+                    self.n.state.next = SmState::Trapped;
                 } else if !self.br_uni.val() {
                     self.stack.cmd.next = stack::CMD_BRANCH.into();
                     self.stack.pc.next = self.pc.q.val();
                     self.stack.start.next = true;
-                    self.n_state.next = SmState::CtlWait;
+                    self.n.state.next = SmState::CtlWait;
                 }
             }
             if (self.cls.val() == class::CALL) | (self.cls.val() == class::RET) | (self.cls.val() == class::EXIT) {
                 self.stack.cmd.next = stack::CMD_SETPC.into();
                 self.stack.start.next = true;
-                self.n_state.next = SmState::Ctl2;
+                self.n.state.next = SmState::Ctl2;
             }
             // bar, barred: the first executing thread's id and count (MemAddr), then arrive.
             if ((self.cls.val() == class::BAR) | (self.cls.val() == class::BARRED)) & (self.exec.q.val() != 0) {
-                self.n_state.next = SmState::MemAddr;
+                self.n.state.next = SmState::MemAddr;
             }
             if (self.cls.val() == class::TRAP) & (self.exec.q.val() != 0) {
                 self.t_code.d.next = trap::BREAKPOINT.into();
-                if self.f_op.val() == self.op_trap.val() {
+                if self.f_op.val() == self.consts.op_trap.val() {
                     self.t_code.d.next = trap::USER.into();
                 }
                 self.t_pc.d.next = self.pc.q.val();
-                self.n_state.next = SmState::Trapped;
+                self.n.state.next = SmState::Trapped;
             }
             if self.is_shfl.val() {
-                self.n_state.next = SmState::ShflGather;
+                self.n.state.next = SmState::ShflGather;
             }
             if self.cls.val() == class::CALLI {
                 // SETPC(pc + 1): the return address; then the targets.
                 self.stack.cmd.next = stack::CMD_SETPC.into();
                 self.stack.start.next = true;
-                self.n_state.next = SmState::CalliGather;
+                self.n.state.next = SmState::CalliGather;
             }
         }
     }
@@ -437,18 +453,18 @@ impl Sm {
         if self.imem_bad.val() {
             self.ibad.wdata.next = 1.into();
         }
-        self.pw_we.next = false;
-        self.pw_all.next = false;
-        self.pw_warp.next = bit_cast::<8, 6>(self.cur.q.val());
-        self.pw_idx.next = bit_cast::<8, 3>(self.pd.val());
-        self.pw_data.next = 0.into();
+        self.pw.we.next = false;
+        self.pw.all.next = false;
+        self.pw.warp.next = bit_cast::<8, 6>(self.cur.q.val());
+        self.pw.idx.next = bit_cast::<8, 3>(self.pd.val());
+        self.pw.data.next = 0.into();
         self.carry.we.next = false;
         self.carry.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.carry.wdata.next = (self.carry_in.q.val() & !self.exec.q.val()) | (self.rc_fin.val() & self.exec.q.val());
         self.exited.we.next = false;
         self.exited.waddr.next = bit_cast::<ADDR_BITS, 6>(self.cur.q.val());
         self.exited.wdata.next = self.exited_old.q.val() | self.exec.q.val();
-        self.live_cur.next = !self.exited_old.q.val() & self.full.val();
+        self.live_cur.next = !self.exited_old.q.val() & self.consts.full.val();
         // The thread counter: the live threads of warp cur (barriers), else
         // the executing threads Aux counts (the prefetch's Aux step counts its
         // instruction's, for the classes that go straight to Exec), the

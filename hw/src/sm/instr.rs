@@ -132,7 +132,7 @@ impl Sm {
         }
         self.fa_ok.next = ((self.cls.val() == class::ST)
             | ((self.cls.val() == class::LD)
-                & ((self.words.val() == 1) | ((self.words.val() == 2) & (self.asz.val() <= self.wbytes.val())))
+                & ((self.words.val() == 1) | ((self.words.val() == 2) & (self.asz.val() <= self.consts.wbytes.val())))
                 & !self.fa_hit.val()))
             & ((self.m_space.val() == space::GLOBAL) | (self.m_space.val() == space::CONST) | (self.m_space.val() == space::PARAM));
         self.sp_ok.next = (self.cls.val() == class::LD) & (self.m_space.val() == space::SHARED) & (self.words.val() == 1);
@@ -147,7 +147,7 @@ impl Sm {
         self.pcache.clear.next = false;
         self.pcache.fill.next = false;
         self.pcache.fdata.next = 0.into();
-        self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.lo32.val();
+        self.ballot.next = self.paux.q.val() & self.exec.q.val() & self.consts.lo32.val();
         self.e_warp.next = bit_cast::<8, 6>(self.cur.q.val());
         if (self.state.q.val() == SmState::InitWarp) | (self.state.q.val() == SmState::InitFill) {
             self.e_warp.next = self.init_w.q.val();
@@ -156,12 +156,12 @@ impl Sm {
             self.e_warp.next = self.bw.q.val();
         }
         self.c_rf_epoch.next = 0.into();
-        for w in 0..self._warps {
-            if self.index[w].val() == self.e_warp.val() {
+        for w in 0..self._count.warps {
+            if self.consts.index[w].val() == self.e_warp.val() {
                 self.c_rf_epoch.next = self.w_epoch.q[w].val();
             }
         }
-        self.rf_tag.next = bit_cast::<WORD_BITS, EPOCH_BITS>(self.c_rf_epoch.val()) << self.data_bits.val();
+        self.rf_tag.next = bit_cast::<WORD_BITS, EPOCH_BITS>(self.c_rf_epoch.val()) << self.consts.data_bits.val();
         self.imm64.next = bit_cast::<64, 32>(self.f_imm.val());
     }
 }

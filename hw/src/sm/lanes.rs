@@ -26,15 +26,15 @@ impl Sm {
             | (self.state.q.val() == SmState::MemReq)
             | (self.state.q.val() == SmState::MemWb)
         {
-            self.cur_beat.next = self.mt.q.val() >> self.log_l.val();
+            self.cur_beat.next = self.mt.q.val() >> self.consts.log_l.val();
         }
-        self.m_lane.next = self.mt.q.val() & (self.lanes.val() - 1);
-        self.beat_base.next = self.cur_beat.val() << self.log_l.val();
-        self.rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.rf_wshift.val())
-            | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << self.rbits.val());
+        self.m_lane.next = self.mt.q.val() & (self.consts.lanes.val() - 1);
+        self.beat_base.next = self.cur_beat.val() << self.consts.log_l.val();
+        self.rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.cur.q.val()) << self.consts.rf_wshift.val())
+            | (bit_cast::<ADDR_BITS, 8>(self.cur_beat.val()) << self.consts.rbits.val());
         self.beat_exec.next = self.exec.q.val() >> self.beat_base.val();
-        self.lane_mask.next = self.beat_exec.val().get_bits::<32>(0) & self.lanes_mask.val();
-        self.beat_last.next = self.beat.q.val() == self.last_beat.val();
+        self.lane_mask.next = self.beat_exec.val().get_bits::<32>(0) & self.consts.lanes_mask.val();
+        self.beat_last.next = self.beat.q.val() == self.consts.last_beat.val();
         // Exec commits in its last cycle, unless the prefetch still holds the
         // stack or the predicate read port (then it waits a cycle).
         // A beat of a shared unit's instruction waits for it: from the
@@ -44,17 +44,17 @@ impl Sm {
         // unit takes a cycle a lane, the iterative ones 8 to 33 (the SFU 9 to
         // 26).
         self.su_done.next = true;
-        for k in 0..self._divs {
+        for k in 0..self._count.divs {
             if self.is_div.val() {
                 self.su_done.next = self.divs[k].done.val();
             }
         }
-        for k in 0..self._fds {
+        for k in 0..self._count.fds {
             if self.is_iter.val() & self.is_fp.val() {
                 self.su_done.next = self.fds[k].done.val();
             }
         }
-        for k in 0..self._sfus {
+        for k in 0..self._count.sfus {
             if self.is_sfu.val() {
                 self.su_done.next = self.sfus[k].done.val();
             }
@@ -66,7 +66,7 @@ impl Sm {
         self.su_wait.next = (self.state.q.val() == SmState::Exec)
             & self.is_shared.val()
             & (!self.wide.val() | (self.phase.q.val() == 2))
-            & !(self.su_on.q.val() & self.su_done.val() & (self.su_lane.q.val() == self.lanes.val() - 1));
+            & !(self.su_on.q.val() & self.su_done.val() & (self.su_lane.q.val() == self.consts.lanes.val() - 1));
         self.commit_now.next = (self.state.q.val() == SmState::Exec)
             & self.beat_last.val()
             & (!self.wide.val() | (self.phase.q.val() == 3))
@@ -76,7 +76,7 @@ impl Sm {
                 | ((self.state.q.val() == SmState::FastHi) & self.beat_last.val());
         self.beat_end.next = false;
         self.br_uni.next = (self.cls.val() == class::BRA) & ((self.exec.q.val() == 0) | (self.exec.q.val() == self.active.q.val()));
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.mem_laddr[l].next = self.ladr.q[l].val().get_bits::<32>(0);
             self.lw_lo[l].next = (self.lw1.q[l].val() << 32) | self.lw0.q[l].val();
             self.lw_hi[l].next = (self.lw3.q[l].val() << 32) | self.lw2.q[l].val();
@@ -107,23 +107,23 @@ impl Sm {
             | (self.state.q.val() == SmState::BarCheck)
             | (self.state.q.val() == SmState::BarRelease)
             | (self.state.q.val() == SmState::BarWb);
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             self.va[l].next = 0.into();
             self.vb[l].next = 0.into();
             self.vc[l].next = 0.into();
             if (self.rf[l].da.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_a.q.val() != operand::RZ) {
-                self.va[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].da.val()) & self.lo32.val();
+                self.va[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].da.val()) & self.consts.lo32.val();
             }
             if (self.cls.val() == class::S2R) & (self.port_a.q.val() == operand::RZ) {
                 self.va[l].next = bit_cast::<64, 32>(self.tids[l].rdata.val());
             }
             if (self.rf[l].db.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_b.q.val() != operand::RZ) {
-                self.vb[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].db.val()) & self.lo32.val();
+                self.vb[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].db.val()) & self.consts.lo32.val();
             }
             if (self.rf[l].dc.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_c.q.val() != operand::RZ) {
-                self.vc[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].dc.val()) & self.lo32.val();
+                self.vc[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].dc.val()) & self.consts.lo32.val();
             }
-            if self.m_lane.val() == self.index[l].val() {
+            if self.m_lane.val() == self.consts.index[l].val() {
                 self.sel_a.next = self.va[l].val();
                 self.sel_b.next = self.vb[l].val();
                 self.sel_c.next = self.vc[l].val();
@@ -165,7 +165,7 @@ impl Sm {
         // instructions execute (operand isolation: they do not switch for
         // other instructions, and their simulation does not run for them).
         self.smem.fsum.next = 0.into();
-        for l in 0..self._fpus {
+        for l in 0..self._count.fpus {
             self.fpus[l].op.next = 0.into();
             self.fpus[l].modv.next = 0.into();
             self.fpus[l].ext0.next = false;
@@ -185,9 +185,9 @@ impl Sm {
                 self.gp.bits[l].next = self.fpus[l].pout.val();
             }
             // A shared atomic's binary32 add, on lane 0's unit (idle while an atomic runs).
-            if self.smem.fadd.val() & !self.smem.fwide.val() & (self.index[l].val() == 0) {
-                self.fpus[l].op.next = self.op_fadd.val();
-                self.fpus[l].modv.next = self.mod_ftz.val();
+            if self.smem.fadd.val() & !self.smem.fwide.val() & (self.consts.index[l].val() == 0) {
+                self.fpus[l].op.next = self.consts.op_fadd.val();
+                self.fpus[l].modv.next = self.consts.mod_ftz.val();
                 self.fpus[l].a.next = self.smem.fa.val();
                 self.fpus[l].b.next = self.smem.fb.val();
                 #[hdl_skip]
@@ -208,8 +208,8 @@ impl Sm {
         self.su_a.next = 0.into();
         self.su_b.next = 0.into();
         self.su_c.next = 0.into();
-        for l in 0..self._lanes {
-            if self.is_shared.val() & (self.su_sel.val() == self.index[l].val()) {
+        for l in 0..self._count.lanes {
+            if self.is_shared.val() & (self.su_sel.val() == self.consts.index[l].val()) {
                 self.su_a.next = self.lane_a[l].val();
                 self.su_b.next = self.lane_b[l].val();
                 self.su_c.next = self.lane_c[l].val();
@@ -217,7 +217,7 @@ impl Sm {
         }
         self.su_d.next = 0.into();
         self.su_p.next = false;
-        for k in 0..self._divs {
+        for k in 0..self._count.divs {
             self.divs[k].clock.next = self.clock.val();
             self.divs[k].start.next = self.su_start.val() & self.is_div.val();
             self.divs[k].op.next = self.f_op.val();
@@ -228,7 +228,7 @@ impl Sm {
                 self.su_d.next = self.divs[k].d.val();
             }
         }
-        for k in 0..self._fds {
+        for k in 0..self._count.fds {
             self.fds[k].clock.next = self.clock.val();
             self.fds[k].start.next = self.su_start.val() & self.is_iter.val() & self.is_fp.val();
             self.fds[k].op.next = self.f_op.val();
@@ -239,7 +239,7 @@ impl Sm {
                 self.su_d.next = self.fds[k].d.val();
             }
         }
-        for k in 0..self._fp_shared {
+        for k in 0..self._count.fp_shared {
             self.fp_shared[k].op.next = 0.into();
             self.fp_shared[k].modv.next = 0.into();
             self.fp_shared[k].ext0.next = false;
@@ -260,7 +260,7 @@ impl Sm {
             }
             // A shared atomic's binary64 add.
             if self.smem.fadd.val() & self.smem.fwide.val() {
-                self.fp_shared[k].op.next = self.op_dadd.val();
+                self.fp_shared[k].op.next = self.consts.op_dadd.val();
                 self.fp_shared[k].a.next = self.smem.fa.val();
                 self.fp_shared[k].b.next = self.smem.fb.val();
                 #[hdl_skip]
@@ -287,7 +287,7 @@ impl Sm {
             settle!(self.bitu);
             self.su_d.next = bit_cast::<64, 32>(self.bitu.d.val());
         }
-        for k in 0..self._sfus {
+        for k in 0..self._count.sfus {
             self.sfus[k].clock.next = self.clock.val();
             self.sfus[k].start.next = self.su_start.val() & self.is_sfu.val();
             self.sfus[k].modv.next = self.f_mod.val();
@@ -297,15 +297,15 @@ impl Sm {
             }
         }
         // A finished lane's result is kept; the last one's is on `su_d`.
-        for l in 0..self._lanes {
-            if self.su_on.q.val() & self.su_done.val() & (self.su_lane.q.val() == self.index[l].val()) {
+        for l in 0..self._count.lanes {
+            if self.su_on.q.val() & self.su_done.val() & (self.su_lane.q.val() == self.consts.index[l].val()) {
                 self.su_res.d[l].next = self.su_d.val();
                 self.su_pres.d[l].next = self.su_p.val();
             }
             if self.is_shared.val() {
                 self.lane_d[l].next = self.su_res.q[l].val();
                 self.gp.bits[l].next = self.su_pres.q[l].val();
-                if self.su_lane.q.val() == self.index[l].val() {
+                if self.su_lane.q.val() == self.consts.index[l].val() {
                     self.lane_d[l].next = self.su_d.val();
                     self.gp.bits[l].next = self.su_p.val();
                 }
@@ -331,7 +331,7 @@ impl Sm {
                 18 => self.s2u.next = self.cycles.q.val().get_bits::<32>(0),
                 19 => self.s2u.next = self.cycles.q.val().get_bits::<32>(32),
                 25 => self.s2u.next = self.active.q.val().get_bits::<32>(0),
-                26 => self.s2u.next = bit_cast::<32, 8>(self.ws.val()),
+                26 => self.s2u.next = bit_cast::<32, 8>(self.consts.ws.val()),
                 27 => self.s2u.next = self.r_dyn.q.val(),
                 28 => self.s2u.next = self.r_total.q.val(),
                 _ => {}
@@ -343,87 +343,90 @@ impl Sm {
         // zero in other states (quiet in simulation). A single whole-warp
         // window is not held: with that gate ABC mapped one lane's control
         // 3,500 LUTs larger (docs/fpga.md).
-        for i in 0..self._sh_win {
-            self.sh_grp[i].next = 0.into();
-            if (self.state.q.val() == SmState::ShflSelect) | self.sh_whole.val() {
-                for n in self._sh_win..(self._sh_win + 1) {
-                    for k in 0..(self._ws / self._sh_win) {
-                        if self.sh_k.q.val() == self.index[k].val() {
-                            self.sh_grp[i].next = self.sbuf.q[k * n + i].val();
+        for i in 0..self._count.sh_win {
+            self.shfl.grp[i].next = 0.into();
+            if (self.state.q.val() == SmState::ShflSelect) | self.consts.sh_whole.val() {
+                for n in self._count.sh_win..(self._count.sh_win + 1) {
+                    for k in 0..(self._count.ws / self._count.sh_win) {
+                        if self.sh_k.q.val() == self.consts.index[k].val() {
+                            self.shfl.grp[i].next = self.sbuf.q[k * n + i].val();
                         }
                     }
                 }
             }
         }
-        for l in 0..self._lanes {
+        for l in 0..self._count.lanes {
             // Shuffle: source lane j by the PTX rules (c = clamp | segment
             // mask << 8), which compute in 32 bits. Lane numbers are below
             // the warp size, so the arithmetic is on 8 bits: b's low bits
-            // (`sh_bl`), and whether its bits above them are all zeros
-            // (`sh_bz`) or all ones (`sh_bo`). up's and down's 32-bit j is
-            // a lane number (`sh_word`) exactly when those bits and the low
-            // bits' borrow or carry (`sh_wrap`) cancel: zeros without one,
+            // (`shfl.bl`), and whether its bits above them are all zeros
+            // (`shfl.bz`) or all ones (`shfl.bo`). up's and down's 32-bit j is
+            // a lane number (`shfl.word`) exactly when those bits and the low
+            // bits' borrow or carry (`shfl.wrap`) cancel: zeros without one,
             // or ones with one.
-            self.sh_lane[l].next = self.beat_base.val() | self.index[l].val();
+            self.shfl.lane[l].next = self.beat_base.val() | self.consts.index[l].val();
             // (Only a shuffle uses the rest: skipping it elsewhere saves simulation time.)
-            self.sh_b[l].next = 0.into();
-            self.sh_bl[l].next = 0.into();
-            self.sh_bz[l].next = false;
-            self.sh_bo[l].next = false;
-            self.sh_wrap[l].next = false;
-            self.sh_word[l].next = false;
-            self.sh_seg[l].next = 0.into();
-            self.sh_max[l].next = 0.into();
-            self.sh_j[l].next = 0.into();
-            self.sh_in[l].next = false;
-            self.sh_ok[l].next = false;
-            self.sh_src[l].next = self.sh_lane[l].val();
+            self.shfl.b[l].next = 0.into();
+            self.shfl.bl[l].next = 0.into();
+            self.shfl.bz[l].next = false;
+            self.shfl.bo[l].next = false;
+            self.shfl.wrap[l].next = false;
+            self.shfl.word[l].next = false;
+            self.shfl.seg[l].next = 0.into();
+            self.shfl.max[l].next = 0.into();
+            self.shfl.j[l].next = 0.into();
+            self.shfl.in_range[l].next = false;
+            self.shfl.ok[l].next = false;
+            self.shfl.src[l].next = self.shfl.lane[l].val();
             if self.is_shfl.val() {
-                self.sh_b[l].next = self.vb[l].val().get_bits::<32>(0);
+                self.shfl.b[l].next = self.vb[l].val().get_bits::<32>(0);
                 if self.f_i.val() {
-                    self.sh_b[l].next = self.imm64.val().get_bits::<32>(0);
+                    self.shfl.b[l].next = self.imm64.val().get_bits::<32>(0);
                 }
-                self.sh_bl[l].next = bit_cast::<8, 32>(self.sh_b[l].val() & self.lm32.val());
-                self.sh_bz[l].next = (self.sh_b[l].val() & !self.lm32.val()) == 0;
-                self.sh_bo[l].next = !(self.sh_b[l].val() | self.lm32.val()) == 0;
-                self.sh_seg[l].next = bit_cast::<8, 32>(self.vc[l].val().get_bits::<32>(8) & self.lm32.val());
-                self.sh_max[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val())
-                    | (bit_cast::<8, 32>(self.vc[l].val().get_bits::<32>(0) & self.lm32.val()) & !self.sh_seg[l].val());
-                self.sh_j[l].next = (self.sh_lane[l].val() & self.sh_seg[l].val()) | (self.sh_bl[l].val() & !self.sh_seg[l].val());
-                self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
+                self.shfl.bl[l].next = bit_cast::<8, 32>(self.shfl.b[l].val() & self.consts.lm32.val());
+                self.shfl.bz[l].next = (self.shfl.b[l].val() & !self.consts.lm32.val()) == 0;
+                self.shfl.bo[l].next = !(self.shfl.b[l].val() | self.consts.lm32.val()) == 0;
+                self.shfl.seg[l].next = bit_cast::<8, 32>(self.vc[l].val().get_bits::<32>(8) & self.consts.lm32.val());
+                self.shfl.max[l].next = (self.shfl.lane[l].val() & self.shfl.seg[l].val())
+                    | (bit_cast::<8, 32>(self.vc[l].val().get_bits::<32>(0) & self.consts.lm32.val()) & !self.shfl.seg[l].val());
+                self.shfl.j[l].next =
+                    (self.shfl.lane[l].val() & self.shfl.seg[l].val()) | (self.shfl.bl[l].val() & !self.shfl.seg[l].val());
+                self.shfl.in_range[l].next = self.shfl.j[l].val() <= self.shfl.max[l].val();
                 if self.f_mod.val().get_bits::<2>(0) == 1 {
-                    self.sh_wrap[l].next = self.sh_bl[l].val() > self.sh_lane[l].val();
-                    self.sh_j[l].next = (self.sh_lane[l].val() - self.sh_bl[l].val()) & self.lm8.val();
-                    self.sh_in[l].next = self.sh_j[l].val() >= self.sh_max[l].val();
-                    if self.plant.val().get_bit(7) {
-                        self.sh_in[l].next = self.sh_j[l].val() > self.sh_max[l].val();
+                    self.shfl.wrap[l].next = self.shfl.bl[l].val() > self.shfl.lane[l].val();
+                    self.shfl.j[l].next = (self.shfl.lane[l].val() - self.shfl.bl[l].val()) & self.consts.lm8.val();
+                    self.shfl.in_range[l].next = self.shfl.j[l].val() >= self.shfl.max[l].val();
+                    if self.consts.plant.val().get_bit(7) {
+                        self.shfl.in_range[l].next = self.shfl.j[l].val() > self.shfl.max[l].val();
                     }
                 }
                 // (down and bfly test their own source lane against maxLane.)
                 if self.f_mod.val().get_bits::<2>(0) == 2 {
-                    self.sh_wrap[l].next = (self.sh_lane[l].val() + self.sh_bl[l].val()) > self.lm8.val();
-                    self.sh_j[l].next = (self.sh_lane[l].val() + self.sh_bl[l].val()) & self.lm8.val();
-                    self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
+                    self.shfl.wrap[l].next = (self.shfl.lane[l].val() + self.shfl.bl[l].val()) > self.consts.lm8.val();
+                    self.shfl.j[l].next = (self.shfl.lane[l].val() + self.shfl.bl[l].val()) & self.consts.lm8.val();
+                    self.shfl.in_range[l].next = self.shfl.j[l].val() <= self.shfl.max[l].val();
                 }
                 if self.f_mod.val().get_bits::<2>(0) == 3 {
-                    self.sh_j[l].next = self.sh_lane[l].val() ^ self.sh_bl[l].val();
-                    self.sh_in[l].next = self.sh_j[l].val() <= self.sh_max[l].val();
+                    self.shfl.j[l].next = self.shfl.lane[l].val() ^ self.shfl.bl[l].val();
+                    self.shfl.in_range[l].next = self.shfl.j[l].val() <= self.shfl.max[l].val();
                 }
                 // (idx's and bfly's j is a lane number by construction.)
-                self.sh_word[l].next = (self.sh_bz[l].val() & !self.sh_wrap[l].val()) | (self.sh_bo[l].val() & self.sh_wrap[l].val());
+                self.shfl.word[l].next =
+                    (self.shfl.bz[l].val() & !self.shfl.wrap[l].val()) | (self.shfl.bo[l].val() & self.shfl.wrap[l].val());
                 if (self.f_mod.val().get_bits::<2>(0) == 0) | (self.f_mod.val().get_bits::<2>(0) == 3) {
-                    self.sh_word[l].next = true;
+                    self.shfl.word[l].next = true;
                 }
-                self.sh_ok[l].next = self.sh_in[l].val() & self.sh_word[l].val() & (((self.active.q.val() >> self.sh_j[l].val()) & 1) != 0);
-                self.sh_src[l].next = self.sh_lane[l].val();
-                if self.sh_ok[l].val() {
-                    self.sh_src[l].next = self.sh_j[l].val();
+                self.shfl.ok[l].next =
+                    self.shfl.in_range[l].val() & self.shfl.word[l].val() & (((self.active.q.val() >> self.shfl.j[l].val()) & 1) != 0);
+                self.shfl.src[l].next = self.shfl.lane[l].val();
+                if self.shfl.ok[l].val() {
+                    self.shfl.src[l].next = self.shfl.j[l].val();
                 }
             }
-            self.sh_val[l].next = 0.into();
-            self.sh_hit[l].next = false;
-            self.sh_pick[l].next = 0.into();
-            self.sh_pick_ok[l].next = false;
+            self.shfl.val[l].next = 0.into();
+            self.shfl.hit[l].next = false;
+            self.shfl.pick[l].next = 0.into();
+            self.shfl.pick_ok[l].next = false;
             // (The warp-wide buffer is only used in these states; skipping the
             // loops elsewhere saves most of the simulation's time.)
             if self.warp_phase.val() {
@@ -432,51 +435,51 @@ impl Sm {
                 // thread's source is computed as its value is gathered, so
                 // ShflSelect reads sbuf at a registered index. The operands
                 // it depends on are the same in both states.
-                for n in self._lanes..(self._lanes + 1) {
-                    for b in 0..self._beats {
-                        if self.cur_beat.val() == self.index[b].val() {
+                for n in self._count.lanes..(self._count.lanes + 1) {
+                    for b in 0..self._count.beats {
+                        if self.cur_beat.val() == self.consts.index[b].val() {
                             if self.gathering.val() {
                                 self.sbuf.d[b * n + l].next = self.va[l].val().get_bits::<32>(0);
-                                self.sh_from.d[b * n + l].next = self.sh_src[l].val();
-                                self.sh_from_ok.d[b * n + l].next = self.sh_ok[l].val();
+                                self.sh_from.d[b * n + l].next = self.shfl.src[l].val();
+                                self.sh_from_ok.d[b * n + l].next = self.shfl.ok[l].val();
                             }
-                            self.sh_pick[l].next = self.sh_from.q[b * n + l].val();
-                            self.sh_pick_ok[l].next = self.sh_from_ok.q[b * n + l].val();
+                            self.shfl.pick[l].next = self.sh_from.q[b * n + l].val();
+                            self.shfl.pick_ok[l].next = self.sh_from_ok.q[b * n + l].val();
                         }
                     }
                 }
-                // Entry sh_pick of sbuf when window sh_k holds it (its high
+                // Entry shfl.pick of sbuf when window sh_k holds it (its high
                 // bits equal sh_k): the window's entry of its low bits, as
                 // an OR of the entries ANDed with their selects.
-                self.sh_hit[l].next = (self.sh_pick[l].val() >> self.log_win.val()) == self.sh_k.q.val();
-                for i in 0..self._sh_win {
-                    if (self.sh_pick[l].val() & self.lm_win.val()) == self.index[i].val() {
-                        self.sh_val[l].next = self.sh_val[l].val() | self.sh_grp[i].val();
+                self.shfl.hit[l].next = (self.shfl.pick[l].val() >> self.consts.log_win.val()) == self.sh_k.q.val();
+                for i in 0..self._count.sh_win {
+                    if (self.shfl.pick[l].val() & self.consts.lm_win.val()) == self.consts.index[i].val() {
+                        self.shfl.val[l].next = self.shfl.val[l].val() | self.shfl.grp[i].val();
                     }
                 }
             }
             // Special registers: the warp's value, or this thread's own.
-            self.s_eq[l].next = (bits::<32>(1) << (self.beat_base.val() | self.index[l].val())) & self.full32.val();
-            self.s_lt[l].next = (self.s_eq[l].val() - 1) & self.full32.val();
+            self.s_eq[l].next = (bits::<32>(1) << (self.beat_base.val() | self.consts.index[l].val())) & self.consts.full32.val();
+            self.s_lt[l].next = (self.s_eq[l].val() - 1) & self.consts.full32.val();
             self.s2r[l].next = self.s2u.val();
             if self.cls.val() == class::S2R {
                 match self.f_a.val().index() {
                     0 => self.s2r[l].next = self.va[l].val().get_bits::<32>(0) & 0x7ff,
                     1 => self.s2r[l].next = self.va[l].val().get_bits::<32>(11) & 0x7ff,
                     2 => self.s2r[l].next = self.va[l].val().get_bits::<32>(22) & 0x7f,
-                    12 => self.s2r[l].next = bit_cast::<32, 8>(self.beat_base.val() | self.index[l].val()),
+                    12 => self.s2r[l].next = bit_cast::<32, 8>(self.beat_base.val() | self.consts.index[l].val()),
                     20 => self.s2r[l].next = self.s_eq[l].val(),
                     21 => self.s2r[l].next = self.s_lt[l].val() | self.s_eq[l].val(),
                     22 => self.s2r[l].next = self.s_lt[l].val(),
-                    23 => self.s2r[l].next = !self.s_lt[l].val() & self.full32.val(),
-                    24 => self.s2r[l].next = !(self.s_lt[l].val() | self.s_eq[l].val()) & self.full32.val(),
+                    23 => self.s2r[l].next = !self.s_lt[l].val() & self.consts.full32.val(),
+                    24 => self.s2r[l].next = !(self.s_lt[l].val() | self.s_eq[l].val()) & self.consts.full32.val(),
                     _ => {}
                 }
             }
             // Default: no register write.
             self.rf[l].we.next = false;
-            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.rmask.val());
-            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lane_d[l].val() & self.lo32.val());
+            self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.f_d.val() & self.consts.rmask.val());
+            self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lane_d[l].val() & self.consts.lo32.val());
             self.tids[l].we.next = false;
             self.tids[l].waddr.next = 0.into();
             self.tids[l].wdata.next = 0.into();
@@ -492,8 +495,8 @@ impl Sm {
         // outputs, gathered into place: the results of an instruction that
         // commits in this cycle.
         if self.state.q.val() == SmState::ShflSelect {
-            for l in 0..self._lanes {
-                self.gp.bits[l].next = self.sh_pick_ok[l].val();
+            for l in 0..self._count.lanes {
+                self.gp.bits[l].next = self.shfl.pick_ok[l].val();
             }
         }
         #[hdl_skip]
@@ -504,8 +507,8 @@ impl Sm {
         self.rc_fin.next = self.res_carry.q.val();
         self.cc_fin.next = self.cc_we.q.val();
         if self.commit_now.val() & !self.wide.val() {
-            self.rp_fin.next = self.res_pred.q.val() | (self.gp.placed.val() & self.full.val());
-            self.rc_fin.next = self.res_carry.q.val() | (self.gc.placed.val() & self.full.val());
+            self.rp_fin.next = self.res_pred.q.val() | (self.gp.placed.val() & self.consts.full.val());
+            self.rc_fin.next = self.res_carry.q.val() | (self.gc.placed.val() & self.consts.full.val());
             self.cc_fin.next = self.alus[0].cc_we.val();
         }
     }
@@ -522,9 +525,9 @@ impl Sm {
             self.c_exec.d.next = self.c_exec.q.val() + 1;
             self.su_on.d.next = false;
             if self.wide.val() {
-                self.n_phase.next = self.phase.q.val() + 1;
+                self.n.phase.next = self.phase.q.val() + 1;
             }
-            for l in 0..self._lanes {
+            for l in 0..self._count.lanes {
                 if !self.wide.val() {
                     self.rf[l].we.next = self.beat_exec.val().get_bit(l) & (self.dwords.val() != 0) & (self.f_d.val() != operand::RZ);
                     if self.cls.val() == class::S2R {
@@ -554,7 +557,8 @@ impl Sm {
                         self.rhi.d[l].next = self.lane_d[l].val() >> 32;
                     }
                     if self.phase.q.val() == 3 {
-                        self.rf[l].waddr.next = self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.rmask.val());
+                        self.rf[l].waddr.next =
+                            self.rf_base.val() | bit_cast::<ADDR_BITS, 7>((self.f_d.val() + 1) & self.consts.rmask.val());
                         // The ALU computes the high word now; the other units' is from phase 2.
                         self.rf[l].wdata.next = self.rf_tag.val() | bit_cast::<WORD_BITS, 64>(self.lane_d[l].val());
                         if self.is_fp.val() | self.is_sfu.val() | self.is_shared.val() {
@@ -565,12 +569,12 @@ impl Sm {
                 }
             }
             if !self.wide.val() | (self.phase.q.val() == 2) {
-                self.res_pred.d.next = self.res_pred.q.val() | (self.gp.placed.val() & self.full.val());
-                self.res_carry.d.next = self.res_carry.q.val() | (self.gc.placed.val() & self.full.val());
+                self.res_pred.d.next = self.res_pred.q.val() | (self.gp.placed.val() & self.consts.full.val());
+                self.res_carry.d.next = self.res_carry.q.val() | (self.gc.placed.val() & self.consts.full.val());
                 self.cc_we.d.next = self.alus[0].cc_we.val();
             }
             if !self.wide.val() | (self.phase.q.val() == 3) {
-                self.n_beat.next = self.beat.q.val() + 1;
+                self.n.beat.next = self.beat.q.val() + 1;
             }
         }
     }

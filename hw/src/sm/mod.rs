@@ -63,6 +63,7 @@
 mod access;
 mod bus;
 mod codes;
+mod consts;
 mod cta;
 mod ctl;
 mod front;
@@ -97,9 +98,14 @@ use heddle_isa::mem::{LOCAL_WINDOW, SHARED_WINDOW};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
+use bus::BusCycle;
 use codes::pf;
 pub use codes::{host, mem, trap, SmState, BUS_DEPTH, SM_STATES};
+use consts::{Counts, SmConsts};
+use ctl::ShflLanes;
+use front::PredWrite;
 pub use monitor::{lane_writes, LaneWrite};
+use reads::NextState;
 
 #[derive(LogicBlock)]
 pub struct Sm {
@@ -418,8 +424,6 @@ pub struct Sm {
     sp_base: Reg<Bits<ADDR_BITS>>,
     sp_fin: Reg<Bit>,
     sp_ok: Signal<Local, Bit>,
-    /// `InitWarp` writes every predicate RAM.
-    pw_all: Signal<Local, Bit>,
     /// Kernel parameters kept on chip (`pcache`): the load's words are held
     /// (`BeatAddr` takes them); it may be answered or fill.
     pcache: ParamCache,
@@ -463,9 +467,6 @@ pub struct Sm {
     /// transfers are all issued; the instruction may go fast; a fast one
     /// gives up (an `ERR`): it drains the bus, then starts again waiting.
     wm_hbeat: Signal<Local, Bits<8>>,
-    /// The queue's head in the next cycle, and its beat (`wm_qh`'s input).
-    n_qh: Signal<Local, Bits<8>>,
-    n_hbeat: Signal<Local, Bits<8>>,
     fa_hbase: Signal<Local, Bits<8>>,
     fa_issued: Signal<Local, Bit>,
     fa_ok: Signal<Local, Bit>,
@@ -485,42 +486,10 @@ pub struct Sm {
     fa_hi: Vec<Signal<Local, Bits<32>>>,
     /// A fast load's answer per lane, extended as the load's width says.
     fa_word: Vec<Signal<Local, Bits<64>>>,
-    /// This cycle's answer to the oldest outstanding transfer (`ACK`; a new
-    /// `ERR`; it completes its lanes' accesses), that transfer's lanes and
-    /// part; the lanes to issue, the part, the lanes in flight and the
-    /// transfers outstanding after it; the transfer to issue (its first
-    /// lane, the next transfer's, its lanes; that lane's index and address;
-    /// the lanes alone in their transfers; transfer starts); whether one
-    /// goes out, and whether the beat's bus work ends this cycle; parts per
-    /// lane access; the lane of a one-lane transfer.
-    wm_ack: Signal<Local, Bit>,
-    wm_err: Signal<Local, Bit>,
-    wm_pdone: Signal<Local, Bit>,
-    wm_hrun: Signal<Local, Bits<32>>,
-    wm_hpart: Signal<Local, Bits<32>>,
-    pend_now: Signal<Local, Bits<32>>,
-    part_now: Signal<Local, Bits<32>>,
-    fly_now: Signal<Local, Bits<32>>,
-    cnt_now: Signal<Local, Bits<8>>,
-    single_now: Signal<Local, Bit>,
-    wm_lead: Signal<Local, Bits<32>>,
-    wm_nxt: Signal<Local, Bits<32>>,
-    wm_nxt1: Signal<Local, Bits<32>>,
-    wm_runw: Signal<Local, Bits<32>>,
-    wm_li: Signal<Local, Bits<8>>,
-    wm_adr: Signal<Local, Bits<32>>,
-    wm_solo: Signal<Local, Bits<32>>,
-    wm_leaders: Signal<Local, Bits<32>>,
-    wm_issue: Signal<Local, Bit>,
-    wm_fin: Signal<Local, Bit>,
-    /// `wm_fin` from the registers alone (see `smem_lanes`).
-    wm_quiet: Signal<Local, Bit>,
-    /// `BeatReq` is done with the bus: `wm_fin`, or a pipelined shared load's `wm_quiet`.
+    /// The bus master's values of this cycle (`bus`).
+    wm: BusCycle,
+    /// `BeatReq` is done with the bus: `wm.fin`, or a pipelined shared load's `wm.quiet`.
     beat_fin: Signal<Local, Bit>,
-    wm_nparts: Signal<Local, Bits<32>>,
-    wm_fli: Signal<Local, Bits<8>>,
-    wm_tb: Signal<Local, Bits<64>>,
-    wm_tc: Signal<Local, Bits<64>>,
 
     // Decoded fields of `ir` and other combinational values.
     f_op: Signal<Local, Bits<7>>,
@@ -575,26 +544,8 @@ pub struct Sm {
     lane_b: Vec<Signal<Local, Bits<64>>>,
     lane_c: Vec<Signal<Local, Bits<64>>>,
     pd: Signal<Local, Bits<3>>,
-    sh_b: Vec<Signal<Local, Bits<32>>>,
-    sh_bl: Vec<Signal<Local, Bits<8>>>,
-    sh_bz: Vec<Signal<Local, Bit>>,
-    sh_bo: Vec<Signal<Local, Bit>>,
-    sh_wrap: Vec<Signal<Local, Bit>>,
-    sh_word: Vec<Signal<Local, Bit>>,
-    sh_seg: Vec<Signal<Local, Bits<8>>>,
-    sh_lane: Vec<Signal<Local, Bits<8>>>,
-    sh_max: Vec<Signal<Local, Bits<8>>>,
-    sh_j: Vec<Signal<Local, Bits<8>>>,
-    sh_in: Vec<Signal<Local, Bit>>,
-    sh_ok: Vec<Signal<Local, Bit>>,
-    sh_src: Vec<Signal<Local, Bits<8>>>,
-    /// In ShflSelect, this beat's thread's registered source and its validity.
-    sh_pick: Vec<Signal<Local, Bits<8>>>,
-    sh_pick_ok: Vec<Signal<Local, Bit>>,
-    sh_val: Vec<Signal<Local, Bits<32>>>,
-    /// sbuf's entries of window `sh_k`, and whether a lane's source is among them.
-    sh_grp: Vec<Signal<Local, Bits<32>>>,
-    sh_hit: Vec<Signal<Local, Bit>>,
+    /// A shuffle's source lanes and values (`ctl`).
+    shfl: ShflLanes,
     lane_d: Vec<Signal<Local, Bits<64>>>,
     auxsel: Signal<Local, Bits<2>>,
     aux_code: Signal<Local, Bits<4>>,
@@ -611,42 +562,12 @@ pub struct Sm {
     port_c: Reg<Bits<7>>,
     /// `pf_fast`'s next value.
     pf_fast_now: Signal<Local, Bit>,
-    // Next-state values of the registers the register-file read addresses
-    // depend on (assigned wherever their `d` was), and the addresses they
-    // give: the register files read synchronously, so the next cycle's
-    // addresses are set in this one.
-    n_state: Signal<Local, SmState>,
-    n_cur: Signal<Local, Bits<6>>,
-    n_pf_st: Signal<Local, Bits<3>>,
-    n_pf_cur: Signal<Local, Bits<6>>,
-    n_bw: Signal<Local, Bits<8>>,
-    n_bar_id: Signal<Local, Bits<32>>,
-    n_bk: Signal<Local, Bits<8>>,
-    /// The warp whose carry flags and exited lanes the next cycle reads (read a cycle ahead).
-    n_ra_warp: Signal<Local, Bits<6>>,
-    n_fq_warp: Signal<Local, Bits<6>>,
-    /// The warp whose predicates the next cycle reads.
-    n_pr_warp: Signal<Local, Bits<6>>,
+    /// Next-state values of registers and the next cycle's read addresses (`reads`).
+    n: NextState,
+    /// A predicate register write.
+    pw: PredWrite,
     /// The predicate register read this cycle (7: none; p7 reads as all ones).
     pr_idx: Signal<Local, Bits<8>>,
-    /// A predicate register write: warp, register, lanes.
-    pw_we: Signal<Local, Bit>,
-    pw_warp: Signal<Local, Bits<8>>,
-    pw_idx: Signal<Local, Bits<8>>,
-    pw_data: Signal<Local, Bits<64>>,
-    /// The barrier word the next cycle reads.
-    n_b_sel: Signal<Local, Bits<ADDR_BITS>>,
-    n_ir: Signal<Local, Bits<64>>,
-    n_beat: Signal<Local, Bits<8>>,
-    n_phase: Signal<Local, Bits<2>>,
-    n_mt: Signal<Local, Bits<8>>,
-    n_mk: Signal<Local, Bits<3>>,
-    n_beat_sel: Signal<Local, Bits<8>>,
-    n_rf_base: Signal<Local, Bits<ADDR_BITS>>,
-    n_f_c: Signal<Local, Bits<7>>,
-    n_port_a: Signal<Local, Bits<7>>,
-    n_port_b: Signal<Local, Bits<7>>,
-    n_port_c: Signal<Local, Bits<7>>,
     beat_exec: Signal<Local, Bits<64>>,
     beat_carry: Signal<Local, Bits<64>>,
     beat_paux: Signal<Local, Bits<64>>,
@@ -855,99 +776,9 @@ pub struct Sm {
     cl_top: Signal<Local, Bits<64>>,
     cl_dup: Signal<Local, Bit>,
 
-    lanes: Constant<Bits<8>>,
-    ws: Constant<Bits<8>>,
-    log_l: Constant<Bits<8>>,
-    /// The shuffle's window (`_sh_win` entries of sbuf a cycle): its
-    /// index bits, their mask, and the last window.
-    log_win: Constant<Bits<8>>,
-    lm_win: Constant<Bits<8>>,
-    last_win: Constant<Bits<8>>,
-    /// The window is the whole warp (one window).
-    sh_whole: Constant<Bit>,
-    log_ws: Constant<Bits<8>>,
-    last_beat: Constant<Bits<8>>,
-    rf_wshift: Constant<Bits<8>>,
-    /// Register-number bits a register-file address keeps, and their mask
-    /// (a register's slot in its thread's block; `rz` masks to a register,
-    /// so the control reads it as zero and drops writes to it).
-    rbits: Constant<Bits<8>>,
-    rmask: Constant<Bits<7>>,
-    /// log2 of the beats; a warp's last register-file word (`InitFill`);
-    /// the last epoch before a warp's wraps.
-    beat_bits: Constant<Bits<8>>,
-    rf_warp_last: Constant<Bits<16>>,
-    epoch_last: Constant<Bits<EPOCH_BITS>>,
-    /// Where a register-file word's epoch starts.
-    data_bits: Constant<Bits<8>>,
-    n_bars: Constant<Bits<32>>,
-    last_bar: Constant<Bits<8>>,
-    full: Constant<Bits<64>>,
-    /// The SM's warps, a bit each: what the per-warp masks' writes keep.
-    all_warps: Constant<Bits<64>>,
-    budget: Constant<Bits<64>>,
-    rpc_none: Constant<Bits<32>>,
-    op_trap: Constant<Bits<7>>,
-    op_s2r: Constant<Bits<7>>,
-    index: Vec<Constant<Bits<8>>>,
-    index64: Vec<Constant<Bits<64>>>,
-    lo32: Constant<Bits<64>>,
-    /// `full`'s low word.
-    full32: Constant<Bits<32>>,
-    /// Planted bugs ([`crate::plant`]): bit `Plant::bit()` set when planted.
-    plant: Constant<Bits<32>>,
-    /// `warp_size - 1`: a thread's lane bits.
-    lm32: Constant<Bits<32>>,
-    lm8: Constant<Bits<8>>,
-    /// All lanes of a beat.
-    lanes_mask: Constant<Bits<32>>,
-    /// Bus word bytes, its log2, and the mask that aligns an address to it.
-    wbytes: Constant<Bits<32>>,
-    wlog: Constant<Bits<32>>,
-    walign: Constant<Bits<32>>,
-    /// Transfers the bus master keeps outstanding ([`BUS_DEPTH`]), and the
-    /// mask that wraps its queue indices.
-    wm_depth: Constant<Bits<8>>,
-    wm_qmask: Constant<Bits<8>>,
-    sx8: Constant<Bits<64>>,
-    sx16: Constant<Bits<64>>,
-    /// `1 << l` per lane; the shared window's bounds; log2 of a shared-memory
-    /// row's bytes, and that many bytes less one.
-    lane_bit: Vec<Constant<Bits<32>>>,
-    sh_win: Constant<Bits<32>>,
-    lo_win: Constant<Bits<32>>,
-    row_log: Constant<Bits<8>>,
-    row_round: Constant<Bits<32>>,
-    /// `fp32` and `fp64`: an atomic FP add of a width without its unit traps.
-    has_fp32: Constant<Bit>,
-    has_fp64: Constant<Bit>,
-    /// A shared atomic's FP add: `fadd.rn.ftz` on lane 0's unit, `dadd.rn` on the shared one.
-    op_fadd: Constant<Bits<7>>,
-    op_dadd: Constant<Bits<7>>,
-    mod_ftz: Constant<Bits<6>>,
-    _lanes: usize,
-    /// Entries of sbuf ShflSelect reads a cycle: `lanes` from 4 lanes (a
-    /// 1-of-`lanes` multiplexer per lane, `warp_size / lanes` cycles a
-    /// beat), else the whole warp (one multiplexer costs what the windows'
-    /// shared one does).
-    _sh_win: usize,
-    /// Lanes with an FP unit: all of them with `fp32`, else none.
-    _fpus: usize,
-    /// Shared FP units: one with `fp32` or `fp64`, else none.
-    _fp_shared: usize,
-    /// FP division and square root units: one with `fp32` or `fp64`, else none.
-    _fds: usize,
-    /// Special-function units: one with `fp32`, else none.
-    _sfus: usize,
-    /// Dividers: one with `int_div`, else none.
-    _divs: usize,
-    _words: usize,
-    _depth: usize,
-    _ws: usize,
-    _ctas: usize,
-    _warps: usize,
-    /// Beats per warp instruction (`warp_size / lanes`).
-    _beats: usize,
+    consts: SmConsts,
+    /// How many of each replicated thing the configuration builds.
+    _count: Counts,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }

@@ -70,7 +70,7 @@ impl Sm {
         }
         self.perf_conflicts.next = self.c_conf.q.val();
         self.mem_redo.next = false;
-        self.bus_done.next = self.wm_fin.val() & (self.port_mask.val() != 0) & (self.cls.val() != class::ATOM);
+        self.bus_done.next = self.wm.fin.val() & (self.port_mask.val() != 0) & (self.cls.val() != class::ATOM);
         self.bus_mask.next = self.port_mask.val();
         self.smem_done.next = self.sm_done.q.val();
         self.smem_mask.next = self.sm_lanes.q.val();

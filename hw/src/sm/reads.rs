@@ -14,6 +14,44 @@
 
 use super::*;
 
+namespace! {
+    /// Next-state values of the registers that the next cycle's memory
+    /// reads depend on (`n.x` is register `x`'s, assigned wherever its `d`
+    /// is), and the read addresses they give: the memories read
+    /// synchronously, so the next cycle's addresses are set in this one.
+    #[derive(Default)]
+    pub(super) struct NextState {
+        /// The queue's head in the next cycle, and its beat (`wm_qh`'s input).
+        qh: Signal<Local, Bits<8>>,
+        hbeat: Signal<Local, Bits<8>>,
+        state: Signal<Local, SmState>,
+        cur: Signal<Local, Bits<6>>,
+        pf_st: Signal<Local, Bits<3>>,
+        pf_cur: Signal<Local, Bits<6>>,
+        bw: Signal<Local, Bits<8>>,
+        bar_id: Signal<Local, Bits<32>>,
+        bk: Signal<Local, Bits<8>>,
+        /// The warp whose carry flags and exited lanes the next cycle reads (read a cycle ahead).
+        ra_warp: Signal<Local, Bits<6>>,
+        fq_warp: Signal<Local, Bits<6>>,
+        /// The warp whose predicates the next cycle reads.
+        pr_warp: Signal<Local, Bits<6>>,
+        /// The barrier word the next cycle reads.
+        b_sel: Signal<Local, Bits<ADDR_BITS>>,
+        ir: Signal<Local, Bits<64>>,
+        beat: Signal<Local, Bits<8>>,
+        phase: Signal<Local, Bits<2>>,
+        mt: Signal<Local, Bits<8>>,
+        mk: Signal<Local, Bits<3>>,
+        beat_sel: Signal<Local, Bits<8>>,
+        rf_base: Signal<Local, Bits<ADDR_BITS>>,
+        f_c: Signal<Local, Bits<7>>,
+        port_a: Signal<Local, Bits<7>>,
+        port_b: Signal<Local, Bits<7>>,
+        port_c: Signal<Local, Bits<7>>,
+    }
+}
+
 impl Sm {
     /// Next-state registers, and the register files' read addresses
     /// for the next cycle: `rf_base` then, and the ports' register
@@ -25,115 +63,115 @@ impl Sm {
     /// this cycle's).
     #[hdl_part]
     pub(super) fn next_cycle_reads(&mut self) {
-        self.state.d.next = self.n_state.val();
-        self.cur.d.next = self.n_cur.val();
-        self.fq_warp.d.next = self.n_fq_warp.val();
-        self.pf_st.d.next = self.n_pf_st.val();
-        self.pf_cur.d.next = self.n_pf_cur.val();
-        self.bw.d.next = self.n_bw.val();
-        self.bar_id.d.next = self.n_bar_id.val();
-        self.bk.d.next = self.n_bk.val();
-        self.ir.d.next = self.n_ir.val();
-        self.beat.d.next = self.n_beat.val();
-        self.phase.d.next = self.n_phase.val();
-        self.mt.d.next = self.n_mt.val();
-        self.mk.d.next = self.n_mk.val();
-        self.wm_qh.d.next = self.n_qh.val();
+        self.state.d.next = self.n.state.val();
+        self.cur.d.next = self.n.cur.val();
+        self.fq_warp.d.next = self.n.fq_warp.val();
+        self.pf_st.d.next = self.n.pf_st.val();
+        self.pf_cur.d.next = self.n.pf_cur.val();
+        self.bw.d.next = self.n.bw.val();
+        self.bar_id.d.next = self.n.bar_id.val();
+        self.bk.d.next = self.n.bk.val();
+        self.ir.d.next = self.n.ir.val();
+        self.beat.d.next = self.n.beat.val();
+        self.phase.d.next = self.n.phase.val();
+        self.mt.d.next = self.n.mt.val();
+        self.mk.d.next = self.n.mk.val();
+        self.wm_qh.d.next = self.n.qh.val();
         // The fast RAMs' read addresses: the queue head's beat (a transfer
         // pushed this cycle into the head's entry, its beat), and the next beat.
-        self.n_hbeat.next = 0.into();
-        for i in 0..self._depth {
-            if self.n_qh.val() == self.index[i].val() {
-                self.n_hbeat.next = self.wm_qbeat.q[i].val();
+        self.n.hbeat.next = 0.into();
+        for i in 0..self._count.depth {
+            if self.n.qh.val() == self.consts.index[i].val() {
+                self.n.hbeat.next = self.wm_qbeat.q[i].val();
             }
         }
-        if (self.state.q.val() == SmState::BeatReq) & self.wm_issue.val() & !self.wb_stall.val() & (self.wm_qt.q.val() == self.n_qh.val()) {
-            self.n_hbeat.next = self.beat.q.val();
+        if (self.state.q.val() == SmState::BeatReq) & self.wm.issue.val() & !self.wb_stall.val() & (self.wm_qt.q.val() == self.n.qh.val()) {
+            self.n.hbeat.next = self.beat.q.val();
         }
-        for l in 0..self._lanes {
-            self.fa_adr[l].raddr.next = bit_cast::<ADDR_BITS, 8>(self.n_hbeat.val());
-            self.fa_hw[l].raddr.next = bit_cast::<ADDR_BITS, 8>(self.n_beat.val());
+        for l in 0..self._count.lanes {
+            self.fa_adr[l].raddr.next = bit_cast::<ADDR_BITS, 8>(self.n.hbeat.val());
+            self.fa_hw[l].raddr.next = bit_cast::<ADDR_BITS, 8>(self.n.beat.val());
         }
-        self.n_beat_sel.next = self.n_beat.val();
-        if (self.n_state.val() == SmState::MemAddr)
-            | (self.n_state.val() == SmState::MemData)
-            | (self.n_state.val() == SmState::MemReq)
-            | (self.n_state.val() == SmState::MemWb)
+        self.n.beat_sel.next = self.n.beat.val();
+        if (self.n.state.val() == SmState::MemAddr)
+            | (self.n.state.val() == SmState::MemData)
+            | (self.n.state.val() == SmState::MemReq)
+            | (self.n.state.val() == SmState::MemWb)
         {
-            self.n_beat_sel.next = self.n_mt.val() >> self.log_l.val();
+            self.n.beat_sel.next = self.n.mt.val() >> self.consts.log_l.val();
         }
-        self.n_rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) << self.rf_wshift.val())
-            | (bit_cast::<ADDR_BITS, 8>(self.n_beat_sel.val()) << self.rbits.val());
-        self.n_f_c.next = self.n_ir.val().get_bits::<7>(39);
-        if self.n_ir.val().get_bit(7) {
-            self.n_f_c.next = operand::RZ.into();
+        self.n.rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.n.cur.val()) << self.consts.rf_wshift.val())
+            | (bit_cast::<ADDR_BITS, 8>(self.n.beat_sel.val()) << self.consts.rbits.val());
+        self.n.f_c.next = self.n.ir.val().get_bits::<7>(39);
+        if self.n.ir.val().get_bit(7) {
+            self.n.f_c.next = operand::RZ.into();
         }
-        self.n_port_a.next = self.n_ir.val().get_bits::<7>(19);
-        self.n_port_b.next = self.n_ir.val().get_bits::<7>(32);
-        self.n_port_c.next = self.n_f_c.val();
-        if self.n_ir.val().get_bits::<7>(0) == self.op_s2r.val() {
-            self.n_port_a.next = operand::RZ.into();
+        self.n.port_a.next = self.n.ir.val().get_bits::<7>(19);
+        self.n.port_b.next = self.n.ir.val().get_bits::<7>(32);
+        self.n.port_c.next = self.n.f_c.val();
+        if self.n.ir.val().get_bits::<7>(0) == self.consts.op_s2r.val() {
+            self.n.port_a.next = operand::RZ.into();
         }
-        if self.n_phase.val() == 1 {
-            self.n_port_a.next = self.n_ir.val().get_bits::<7>(19) + 1;
-            self.n_port_b.next = self.n_ir.val().get_bits::<7>(32) + 1;
-            self.n_port_c.next = self.n_f_c.val() + 1;
+        if self.n.phase.val() == 1 {
+            self.n.port_a.next = self.n.ir.val().get_bits::<7>(19) + 1;
+            self.n.port_b.next = self.n.ir.val().get_bits::<7>(32) + 1;
+            self.n.port_c.next = self.n.f_c.val() + 1;
         }
-        if (self.n_state.val() == SmState::MemData) | (self.n_state.val() == SmState::BeatData) {
-            self.n_port_b.next = self.n_ir.val().get_bits::<7>(32) + bit_cast::<7, 3>(self.n_mk.val());
-            self.n_port_c.next = self.n_f_c.val() + bit_cast::<7, 3>(self.n_mk.val());
+        if (self.n.state.val() == SmState::MemData) | (self.n.state.val() == SmState::BeatData) {
+            self.n.port_b.next = self.n.ir.val().get_bits::<7>(32) + bit_cast::<7, 3>(self.n.mk.val());
+            self.n.port_c.next = self.n.f_c.val() + bit_cast::<7, 3>(self.n.mk.val());
             if self.cls.val() == class::ST {
-                self.n_port_c.next = self.n_ir.val().get_bits::<7>(12) + bit_cast::<7, 3>(self.n_mk.val());
+                self.n.port_c.next = self.n.ir.val().get_bits::<7>(12) + bit_cast::<7, 3>(self.n.mk.val());
             }
             if self.cls.val() == class::SYS {
-                self.n_port_c.next = self.n_ir.val().get_bits::<7>(19) + bit_cast::<7, 3>(self.n_mk.val());
+                self.n.port_c.next = self.n.ir.val().get_bits::<7>(19) + bit_cast::<7, 3>(self.n.mk.val());
             }
         }
         // The small RAMs read a cycle ahead too (block RAM): carry flags and
         // exited lanes at the warp of the next cycle's Aux step (the
         // prefetch's, or the barrier write-back's warp), the barrier words
         // at the next cycle's barrier, the warps' barrier records at `bw`.
-        self.n_ra_warp.next = self.n_cur.val();
-        if (self.n_pf_st.val() == pf::WORD) | (self.n_pf_st.val() == pf::AUX) {
-            self.n_ra_warp.next = self.n_pf_cur.val();
+        self.n.ra_warp.next = self.n.cur.val();
+        if (self.n.pf_st.val() == pf::WORD) | (self.n.pf_st.val() == pf::AUX) {
+            self.n.ra_warp.next = self.n.pf_cur.val();
         }
-        if self.n_state.val() == SmState::BarWb {
-            self.n_ra_warp.next = self.n_bw.val().get_bits::<6>(0);
+        if self.n.state.val() == SmState::BarWb {
+            self.n.ra_warp.next = self.n.bw.val().get_bits::<6>(0);
         }
-        self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_ra_warp.val());
-        self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_ra_warp.val());
-        self.w_info.raddr.next = bit_cast::<ADDR_BITS, 8>(self.n_bw.val());
-        self.n_b_sel.next = (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) >> self.r_slog.q.val()) << 4;
-        if self.n_state.val() == SmState::BarArrive {
-            self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 32>(self.n_bar_id.val());
+        self.carry.raddr.next = bit_cast::<ADDR_BITS, 6>(self.n.ra_warp.val());
+        self.exited.raddr.next = bit_cast::<ADDR_BITS, 6>(self.n.ra_warp.val());
+        self.w_info.raddr.next = bit_cast::<ADDR_BITS, 8>(self.n.bw.val());
+        self.n.b_sel.next = (bit_cast::<ADDR_BITS, 6>(self.n.cur.val()) >> self.r_slog.q.val()) << 4;
+        if self.n.state.val() == SmState::BarArrive {
+            self.n.b_sel.next = self.n.b_sel.val() | bit_cast::<ADDR_BITS, 32>(self.n.bar_id.val());
         } else {
-            self.n_b_sel.next = self.n_b_sel.val() | bit_cast::<ADDR_BITS, 8>(self.n_bk.val());
+            self.n.b_sel.next = self.n.b_sel.val() | bit_cast::<ADDR_BITS, 8>(self.n.bk.val());
         }
-        self.n_pr_warp.next = self.n_cur.val();
-        if (self.n_state.val() == SmState::Fetch) | (self.n_pf_st.val() == pf::WORD) {
-            self.n_pr_warp.next = self.n_fq_warp.val();
-        } else if self.n_pf_st.val() == pf::AUX {
-            self.n_pr_warp.next = self.n_pf_cur.val();
+        self.n.pr_warp.next = self.n.cur.val();
+        if (self.n.state.val() == SmState::Fetch) | (self.n.pf_st.val() == pf::WORD) {
+            self.n.pr_warp.next = self.n.fq_warp.val();
+        } else if self.n.pf_st.val() == pf::AUX {
+            self.n.pr_warp.next = self.n.pf_cur.val();
         }
         for b in 0..7 {
-            self.preds[b].raddr.next = bit_cast::<ADDR_BITS, 6>(self.n_pr_warp.val());
-            self.preds[b].waddr.next = bit_cast::<ADDR_BITS, 8>(self.pw_warp.val());
-            self.preds[b].wdata.next = self.pw_data.val();
-            self.preds[b].we.next = self.pw_we.val() & ((self.pw_idx.val() == self.index[b].val()) | self.pw_all.val());
+            self.preds[b].raddr.next = bit_cast::<ADDR_BITS, 6>(self.n.pr_warp.val());
+            self.preds[b].waddr.next = bit_cast::<ADDR_BITS, 8>(self.pw.warp.val());
+            self.preds[b].wdata.next = self.pw.data.val();
+            self.preds[b].we.next = self.pw.we.val() & ((self.pw.idx.val() == self.consts.index[b].val()) | self.pw.all.val());
         }
-        self.pcache.raddr.next = self.n_ir.val().get_bits::<32>(32);
-        self.bar_ae.raddr.next = self.n_b_sel.val();
-        self.bar_cr.raddr.next = self.n_b_sel.val();
-        self.bar_tag.raddr.next = self.n_b_sel.val();
-        self.port_a.d.next = self.n_port_a.val();
-        self.port_b.d.next = self.n_port_b.val();
-        self.port_c.d.next = self.n_port_c.val();
-        for l in 0..self._lanes {
-            self.rf[l].ra.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_a.val() & self.rmask.val());
-            self.rf[l].rb.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_b.val() & self.rmask.val());
-            self.rf[l].rc.next = self.n_rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n_port_c.val() & self.rmask.val());
-            self.tids[l].raddr.next =
-                (bit_cast::<ADDR_BITS, 6>(self.n_cur.val()) << self.beat_bits.val()) | bit_cast::<ADDR_BITS, 8>(self.n_beat_sel.val());
+        self.pcache.raddr.next = self.n.ir.val().get_bits::<32>(32);
+        self.bar_ae.raddr.next = self.n.b_sel.val();
+        self.bar_cr.raddr.next = self.n.b_sel.val();
+        self.bar_tag.raddr.next = self.n.b_sel.val();
+        self.port_a.d.next = self.n.port_a.val();
+        self.port_b.d.next = self.n.port_b.val();
+        self.port_c.d.next = self.n.port_c.val();
+        for l in 0..self._count.lanes {
+            self.rf[l].ra.next = self.n.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n.port_a.val() & self.consts.rmask.val());
+            self.rf[l].rb.next = self.n.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n.port_b.val() & self.consts.rmask.val());
+            self.rf[l].rc.next = self.n.rf_base.val() | bit_cast::<ADDR_BITS, 7>(self.n.port_c.val() & self.consts.rmask.val());
+            self.tids[l].raddr.next = (bit_cast::<ADDR_BITS, 6>(self.n.cur.val()) << self.consts.beat_bits.val())
+                | bit_cast::<ADDR_BITS, 8>(self.n.beat_sel.val());
         }
     }
 }

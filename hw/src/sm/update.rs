@@ -6,17 +6,20 @@
 use super::*;
 
 impl Logic for Sm {
-    #[hdl_gen(parts(
-        "src/sm/access.rs",
-        "src/sm/bus.rs",
-        "src/sm/cta.rs",
-        "src/sm/ctl.rs",
-        "src/sm/front.rs",
-        "src/sm/instr.rs",
-        "src/sm/lanes.rs",
-        "src/sm/ports.rs",
-        "src/sm/reads.rs"
-    ))]
+    #[hdl_gen(
+        parts(
+            "src/sm/access.rs",
+            "src/sm/bus.rs",
+            "src/sm/cta.rs",
+            "src/sm/ctl.rs",
+            "src/sm/front.rs",
+            "src/sm/instr.rs",
+            "src/sm/lanes.rs",
+            "src/sm/ports.rs",
+            "src/sm/reads.rs"
+        ),
+        locals(n, pw, shfl, wm)
+    )]
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, r_entry, r_grid_x, r_grid_y, r_grid_z, r_block_x, r_block_y, r_block_z, r_nthreads, r_nwarps, r_dyn,
@@ -29,20 +32,20 @@ impl Logic for Sm {
             wm_qt, wm_drain, wm_single, wm_rep, sh_k, cl_tgt, cl_hot, cl_ok, port_a, port_b, port_c, fast, spipe, sp_mask, sp_base, sp_fin,
             phit
         );
-        self.n_state.next = self.state.q.val();
-        self.n_cur.next = self.cur.q.val();
-        self.n_fq_warp.next = self.fq_warp.q.val();
-        self.n_pf_st.next = self.pf_st.q.val();
-        self.n_pf_cur.next = self.pf_cur.q.val();
-        self.n_bw.next = self.bw.q.val();
-        self.n_bar_id.next = self.bar_id.q.val();
-        self.n_bk.next = self.bk.q.val();
-        self.n_ir.next = self.ir.q.val();
-        self.n_beat.next = self.beat.q.val();
-        self.n_phase.next = self.phase.q.val();
-        self.n_mt.next = self.mt.q.val();
-        self.n_qh.next = self.wm_qh.q.val();
-        self.n_mk.next = self.mk.q.val();
+        self.n.state.next = self.state.q.val();
+        self.n.cur.next = self.cur.q.val();
+        self.n.fq_warp.next = self.fq_warp.q.val();
+        self.n.pf_st.next = self.pf_st.q.val();
+        self.n.pf_cur.next = self.pf_cur.q.val();
+        self.n.bw.next = self.bw.q.val();
+        self.n.bar_id.next = self.bar_id.q.val();
+        self.n.bk.next = self.bk.q.val();
+        self.n.ir.next = self.ir.q.val();
+        self.n.beat.next = self.beat.q.val();
+        self.n.phase.next = self.phase.q.val();
+        self.n.mt.next = self.mt.q.val();
+        self.n.qh.next = self.wm_qh.q.val();
+        self.n.mk.next = self.mk.q.val();
         self.sm_done.d.next = false;
         self.cta_slots();
         self.decode_instruction();
@@ -99,13 +102,13 @@ impl Logic for Sm {
             // Commit: see below (it also runs in Exec's last cycle).
             SmState::Commit => {}
             SmState::Trapped => {
-                self.n_pf_st.next = pf::IDLE.into();
+                self.n.pf_st.next = pf::IDLE.into();
                 self.t_warp.d.next = self.cur.q.val();
                 self.done_f.d.next = true;
-                self.n_state.next = SmState::Idle;
+                self.n.state.next = SmState::Idle;
             }
             _ => {
-                self.n_state.next = SmState::Idle;
+                self.n.state.next = SmState::Idle;
             }
         }
         self.front_end();

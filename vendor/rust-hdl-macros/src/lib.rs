@@ -84,7 +84,7 @@ pub fn hdl_gen(attr: TokenStream, item: TokenStream) -> TokenStream {
     // and gets its child-to-child wires (`wires`) for gated evaluation.
     let mut wires = quote! {};
     if !std::env::var("CARGO_PKG_NAME").is_ok_and(|p| p.starts_with("rust-hdl")) {
-        if let Err(e) = ordered::check(&parse) {
+        if let Err(e) = ordered::check(&parse, &part_files.1) {
             let e = e.to_compile_error();
             return quote!(#e #orig).into();
         }

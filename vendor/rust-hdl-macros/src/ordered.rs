@@ -21,7 +21,11 @@
 //! vector the body assigns at the loop variable, and whatever the body
 //! assigns without an index. Inside the body, `self.x[l]` is assigned only
 //! at the loop variable `l` until the loop is done.
+//!
+//! A signal of a local group (`#[hdl_gen(locals(g))]`), `self.g.x`, is
+//! one of the block's own signals too, named `g.x`.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use quote::ToTokens;
@@ -29,16 +33,29 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, Stmt};
 
-/// `self.x` or `self.x[i]`: the signal's name and index expression.
+thread_local! {
+    /// The local groups of the function being checked.
+    static GROUPS: RefCell<HashSet<String>> = RefCell::new(HashSet::new());
+}
+
+/// `self.g` for a local group `g`.
+fn group(e: &Expr) -> Option<String> {
+    let Expr::Field(f) = e else { return None };
+    let syn::Member::Named(n) = &f.member else { return None };
+    let n = n.to_string();
+    (is_self(&f.base) && GROUPS.with(|g| g.borrow().contains(&n))).then_some(n)
+}
+
+/// `self.x`, `self.g.x` (a local group's) or either indexed (`[i]`): the
+/// signal's name and index expression.
 fn own_signal(e: &Expr) -> Option<(String, Option<String>)> {
     match e {
         Expr::Field(f) => {
+            let syn::Member::Named(n) = &f.member else { return None };
             if is_self(&f.base) {
-                if let syn::Member::Named(n) = &f.member {
-                    return Some((n.to_string(), None));
-                }
+                return Some((n.to_string(), None));
             }
-            None
+            group(&f.base).map(|g| (format!("{g}.{n}"), None))
         }
         Expr::Index(i) => {
             let (name, idx) = own_signal(&i.expr)?;
@@ -59,6 +76,9 @@ fn is_self(e: &Expr) -> bool {
 /// `self.c.p` or `self.c[i].p`: a port of a child block, by child and port name.
 fn child_port(e: &Expr) -> Option<(String, String)> {
     if let Expr::Field(f) = e {
+        if group(&f.base).is_some() {
+            return None;
+        }
         if let syn::Member::Named(p) = &f.member {
             let (child, _) = own_signal(&f.base)?;
             return Some((child, p.to_string()));
@@ -278,7 +298,8 @@ impl Checker<'_> {
 }
 
 /// Checks a `#[hdl_gen]` function; the errors point at each offending read.
-pub(crate) fn check(item: &syn::ItemFn) -> syn::Result<()> {
+pub(crate) fn check(item: &syn::ItemFn, groups: &[syn::Ident]) -> syn::Result<()> {
+    GROUPS.with(|g| *g.borrow_mut() = groups.iter().map(|i| i.to_string()).collect());
     let mut w = Writes::default();
     w.visit_block(&item.block);
     let mut c = Checker { writes: &w, errors: vec![] };

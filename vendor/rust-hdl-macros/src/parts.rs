@@ -23,22 +23,33 @@ use syn::{Expr, ImplItem, Item, ItemFn, LitStr, Result, Stmt, Token};
 
 use crate::common::TS;
 
-/// The attribute's `parts("a.rs", "b.rs")`, or nothing.
-pub(crate) struct Parts(pub Vec<LitStr>);
+/// The attribute's `parts("a.rs", "b.rs")` and `locals(group, ...)`,
+/// either, both (comma-separated) or nothing. A local group is a field
+/// of the block that holds local signals under a namespace of its own
+/// (`self.group.x`, `group$x` in the Verilog): to `ordered` its signals
+/// are the block's own, not a child's ports.
+#[derive(Default)]
+pub(crate) struct Parts(pub Vec<LitStr>, pub Vec<syn::Ident>);
 
 impl Parse for Parts {
     fn parse(input: ParseStream) -> Result<Self> {
-        if input.is_empty() {
-            return Ok(Parts(vec![]));
+        let mut parts = Parts::default();
+        while !input.is_empty() {
+            let key: syn::Ident = input.parse()?;
+            let content;
+            syn::parenthesized!(content in input);
+            if key == "parts" {
+                parts.0.extend(content.parse_terminated::<LitStr, Token![,]>(|s| s.parse())?);
+            } else if key == "locals" {
+                parts.1.extend(content.parse_terminated::<syn::Ident, Token![,]>(|s| s.parse())?);
+            } else {
+                return Err(syn::Error::new(key.span(), "expected `parts(\"file.rs\", ...)` or `locals(group, ...)`"));
+            }
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
         }
-        let key: syn::Ident = input.parse()?;
-        if key != "parts" {
-            return Err(syn::Error::new(key.span(), "expected `parts(\"file.rs\", ...)`"));
-        }
-        let content;
-        syn::parenthesized!(content in input);
-        let files = content.parse_terminated::<LitStr, Token![,]>(|s| s.parse())?;
-        Ok(Parts(files.into_iter().collect()))
+        Ok(parts)
     }
 }
 
