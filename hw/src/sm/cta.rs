@@ -272,6 +272,7 @@ impl Sm {
             self.pw.data.next = 0.into();
             self.init_k.d.next = 7.into();
         } else {
+            self.ep_step.next = true;
             for w in 0..self._count.warps {
                 if self.consts.index[w].val() == self.init_w.q.val() {
                     self.w_epoch.d[w].next = self.c_rf_epoch.val() + 1;

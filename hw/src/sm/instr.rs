@@ -155,6 +155,7 @@ impl Sm {
         if self.state.q.val() == SmState::BarWb {
             self.e_warp.next = self.bw.q.val();
         }
+        self.ep_step.next = false;
         self.c_rf_epoch.next = 0.into();
         for w in 0..self._count.warps {
             if self.consts.index[w].val() == self.e_warp.val() {

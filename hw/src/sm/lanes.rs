@@ -111,16 +111,16 @@ impl Sm {
             self.va[l].next = 0.into();
             self.vb[l].next = 0.into();
             self.vc[l].next = 0.into();
-            if (self.rf[l].da.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_a.q.val() != operand::RZ) {
+            if (self.rf[l].da.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.rd_epoch.q.val()) & (self.port_a.q.val() != operand::RZ) {
                 self.va[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].da.val()) & self.consts.lo32.val();
             }
             if (self.cls.val() == class::S2R) & (self.port_a.q.val() == operand::RZ) {
                 self.va[l].next = bit_cast::<64, 32>(self.tids[l].rdata.val());
             }
-            if (self.rf[l].db.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_b.q.val() != operand::RZ) {
+            if (self.rf[l].db.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.rd_epoch.q.val()) & (self.port_b.q.val() != operand::RZ) {
                 self.vb[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].db.val()) & self.consts.lo32.val();
             }
-            if (self.rf[l].dc.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.c_rf_epoch.val()) & (self.port_c.q.val() != operand::RZ) {
+            if (self.rf[l].dc.val().get_bits::<EPOCH_BITS>(DATA_BITS) == self.rd_epoch.q.val()) & (self.port_c.q.val() != operand::RZ) {
                 self.vc[l].next = bit_cast::<64, WORD_BITS>(self.rf[l].dc.val()) & self.consts.lo32.val();
             }
             if self.m_lane.val() == self.consts.index[l].val() {

@@ -254,6 +254,11 @@ pub struct Sm {
     /// takes the warp slot; before it wraps, `InitFill` zeroes the warp's
     /// words, so an old word never reads as live.
     w_epoch: Regs<Bits<EPOCH_BITS>>,
+    /// The epoch of `cur`'s warp slot, registered (the register words read
+    /// this cycle are `cur`'s): the operands' epoch compare starts at a
+    /// flip-flop. `ep_step`: `InitWarp` steps `init_w`'s epoch this cycle.
+    rd_epoch: Reg<Bits<EPOCH_BITS>>,
+    ep_step: Signal<Local, Bit>,
     init_w: Reg<Bits<8>>,
     init_k: Reg<Bits<4>>,
     rem: Reg<Bits<32>>,

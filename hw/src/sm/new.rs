@@ -128,6 +128,8 @@ impl Sm {
             s_epoch: Regs::new(cfg.ctas as usize),
             s_live: Regs::new(cfg.ctas as usize),
             w_epoch: Regs::new(warps),
+            rd_epoch: Default::default(),
+            ep_step: Default::default(),
             nx_x: Default::default(),
             nx_y: Default::default(),
             nx_z: Default::default(),

@@ -102,6 +102,18 @@ impl Sm {
         }
         self.n.rf_base.next = (bit_cast::<ADDR_BITS, 6>(self.n.cur.val()) << self.consts.rf_wshift.val())
             | (bit_cast::<ADDR_BITS, 8>(self.n.beat_sel.val()) << self.consts.rbits.val());
+        // The epoch the next cycle's words are compared with: `n.cur`'s, as
+        // `w_epoch` will hold it (`InitWarp` steps `init_w`'s, the warp it
+        // makes `cur`).
+        self.rd_epoch.d.next = 0.into();
+        for w in 0..self._count.warps {
+            if self.consts.index[w].val() == bit_cast::<8, 6>(self.n.cur.val()) {
+                self.rd_epoch.d.next = self.w_epoch.q[w].val();
+            }
+        }
+        if self.ep_step.val() {
+            self.rd_epoch.d.next = self.c_rf_epoch.val() + 1;
+        }
         self.n.f_c.next = self.n.ir.val().get_bits::<7>(39);
         if self.n.ir.val().get_bit(7) {
             self.n.f_c.next = operand::RZ.into();

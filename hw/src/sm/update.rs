@@ -23,14 +23,14 @@ impl Logic for Sm {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, r_entry, r_grid_x, r_grid_y, r_grid_z, r_block_x, r_block_y, r_block_z, r_nthreads, r_nwarps, r_dyn,
-            r_total, r_gridid, r_code_len, r_slots, r_slog, nx_x, nx_y, nx_z, nx_lin, more, epoch, slot, init_w, init_k, rem, init_t,
-            tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, dw, active, exec, paux, pauxb, carry_in, exited_old, pf_st, pf_cur,
-            pf_ir, pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, fq_warp, fq_pc, fq_mask, fq_empty, pf_cnt, beat,
-            phase, res_pred, su_on, su_lane, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id, bar_count,
-            bk, bw, r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier, c_depth,
-            t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt, wm_qh,
-            wm_qt, wm_drain, wm_single, wm_rep, sh_k, cl_tgt, cl_hot, cl_ok, port_a, port_b, port_c, fast, spipe, sp_mask, sp_base, sp_fin,
-            phit
+            r_total, r_gridid, r_code_len, r_slots, r_slog, nx_x, nx_y, nx_z, nx_lin, more, epoch, slot, init_w, rd_epoch, init_k, rem,
+            init_t, tid_x, tid_y, tid_z, w_live, w_wait, last, cur, pc, ir, dw, active, exec, paux, pauxb, carry_in, exited_old, pf_st,
+            pf_cur, pf_ir, pf_pc, pf_active, pf_exec, pf_paux, pf_carry, pf_exited, pf_fast, fq_warp, fq_pc, fq_mask, fq_empty, pf_cnt,
+            beat, phase, res_pred, su_on, su_lane, res_carry, cc_we, mt, mk, wb0, wb1, wb2, wb3, wb4, cb0, cb1, rb_lo, w_red, bar_id,
+            bar_count, bk, bw, r_cnt, r_thr, t_val, icount, cycles, c_issued, c_threads, c_exec, c_mem, c_txn, c_ctl, c_front, c_barrier,
+            c_depth, t_code, t_warp, t_pc, t_lane, done_f, sm_pass, sm_done, sm_lanes, c_conf, wm_go, wm_pend, wm_part, wm_fly, wm_cnt,
+            wm_qh, wm_qt, wm_drain, wm_single, wm_rep, sh_k, cl_tgt, cl_hot, cl_ok, port_a, port_b, port_c, fast, spipe, sp_mask, sp_base,
+            sp_fin, phit
         );
         self.n.state.next = self.state.q.val();
         self.n.cur.next = self.cur.q.val();
