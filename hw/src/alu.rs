@@ -251,9 +251,10 @@ impl Logic for IntAlu {
     }
 
     fn hdl(&self) -> Verilog {
-        let (mul64_wires, mul64_arm) = if self._mul64 { (MUL64_WIRES, MUL64_ARM) } else { ("", "") };
+        let (mul32, mul64_wires, mul64_arm) = if self._mul64 { (MUL32_FIXED, MUL64_WIRES, MUL64_ARM) } else { (MUL32_SIGNED, "", "") };
         let (shift64_funnel, shift64_arm) = if self._shift64 { (SHIFT64_FUNNEL, SHIFT64_ARM) } else { ("", "") };
         let arms = ALU_BODY
+            .replace("{mul32}", mul32)
             .replace("{mul64_wires}", mul64_wires)
             .replace("{mul64_arm}", mul64_arm)
             .replace("{shift64_funnel}", shift64_funnel)
@@ -281,13 +282,9 @@ wire sat = modv[MOD_SAT_LO];
 wire hi = modv[MOD_HI_LO];
 wire [3:0] cmp = modv[MOD_ICMP_LO +: 4];
 
-// A signed product differs from the unsigned one only in its high half, by
-// the other operand for each negative one: x*y - 2^n*((x<0 ? y : 0) + (y<0 ? x : 0)).
-// mul and mad (32 bits) use the low 32 x 32 product (four 18x18 DSP blocks on ECP5).
-wire [63:0] p_ll = a[31:0] * b[31:0];
-{mul64_wires}wire [31:0] fix32 = ((sgn & a32[31]) ? b32 : 32'd0) + ((sgn & b32[31]) ? a32 : 32'd0);
-wire [63:0] p32 = {p_ll[63:32] - fix32, p_ll[31:0]};
-wire [31:0] mul_t = hi ? p32[63:32] : p32[31:0];
+// mul and mad (32 bits): the 64-bit product p32, signed or unsigned
+// (MUL32_SIGNED, or MUL32_FIXED with the 64-bit multiplier).
+{mul32}{mul64_wires}wire [31:0] mul_t = hi ? p32[63:32] : p32[31:0];
 
 // One adder serves add, sub, mad and abs: 34 bits wide, the operands
 // sign-extended (a mad's unsigned product zero-extended), so that its top
@@ -566,6 +563,25 @@ always @(*) begin
     endcase
 end
 /* verilator lint_on UNUSEDSIGNAL */
+"#;
+
+/// The 32 x 32 product without `mul64`: one 33 x 33 signed multiply, each
+/// operand extended by its sign when signed, else by a zero (four 18 x 18
+/// DSP blocks on ECP5), whose low 64 bits are the signed or unsigned
+/// product: no correction after it.
+const MUL32_SIGNED: &str = r#"wire signed [32:0] ma = {sgn & a32[31], a32};
+wire signed [32:0] mb = {sgn & b32[31], b32};
+wire signed [65:0] pm = ma * mb;
+wire [63:0] p32 = pm[63:0];
+"#;
+
+/// The 32 x 32 product with `mul64`, which needs the unsigned low product
+/// `p_ll` anyway: a signed product differs from the unsigned one only in its
+/// high half, by the other operand for each negative one:
+/// x*y - 2^n*((x<0 ? y : 0) + (y<0 ? x : 0)).
+const MUL32_FIXED: &str = r#"wire [63:0] p_ll = a[31:0] * b[31:0];
+wire [31:0] fix32 = ((sgn & a32[31]) ? b32 : 32'd0) + ((sgn & b32[31]) ? a32 : 32'd0);
+wire [63:0] p32 = {p_ll[63:32] - fix32, p_ll[31:0]};
 "#;
 
 /// `mul64`'s three more 32 x 32 products, summed as a tree with the low one:
