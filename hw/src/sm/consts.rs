@@ -12,7 +12,7 @@ namespace! {
         lanes: Constant<Bits<8>>,
         ws: Constant<Bits<8>>,
         log_l: Constant<Bits<8>>,
-        /// The shuffle's window (`_sh_win` entries of sbuf a cycle): its
+        /// The shuffle's window (`_count.sh_win` entries of sbuf a cycle): its
         /// index bits, their mask, and the last window.
         log_win: Constant<Bits<8>>,
         lm_win: Constant<Bits<8>>,

@@ -47,7 +47,11 @@
 //! indirect calls, barriers, stack commands), `ports` (output ports) and
 //! `reads` (the next cycle's registers and memory reads). This file keeps
 //! the state, `update` the state dispatch; `codes` has the SM's codes,
-//! `monitor` what the engines read besides ports, `new` the constructor.
+//! `consts` its constants and counts, `monitor` what the engines read
+//! besides ports, `new` the constructor. Groups of local signals
+//! (`namespace!`, named in `#[hdl_gen(locals(...))]`) sit beside the
+//! parts that use them: `n` (next-state values, `reads`), `pw` (`front`),
+//! `shfl` (`ctl`), `wm` (`bus`).
 //!
 //! Writing `update()`: a `Signal<Local, _>` reads back what was last
 //! assigned in this same call (rust-hdl's `val()` of a local is its `next`,
