@@ -31,10 +31,10 @@
 //!   that leaves every product unchanged in the rounding mode (+0 toward
 //!   negative infinity, -0 otherwise). NaN and infinity cases first (any NaN,
 //!   inf * 0, inf - inf give the canonical NaN); then the product's exact
-//!   significand and the addend's are summed exactly if their exponents differ
-//!   by at most a window (51 places for binary32, 110 for binary64), else the
-//!   smaller one only contributes a sticky unit three places below the larger
-//!   one's last bit; an exactly zero sum is +0, or -0 toward negative
+//!   significand and the addend's are summed exactly if the lesser one's last
+//!   bit is at most a window below the other's (its own width + 2: 26 or 50
+//!   places for binary32, 55 or 108 for binary64), else the lesser one only
+//!   contributes a sticky unit three places below the larger one's last bit; an exactly zero sum is +0, or -0 toward negative
 //!   infinity (like-signed zero operands keep their sign);
 //! - conversions between formats and from integers are one `pack`; float to
 //!   integer rounds the magnitude at the units place and saturates to the
@@ -43,8 +43,8 @@
 //!   [+0, 1] (NaN to +0); NaN results are the canonical NaN of the format.
 //!
 //! The functions that carry magnitudes are instantiated per width ([`Lib`]):
-//! 72 bits for conversions and rounding to integral values, 104 for
-//! binary32's fma, 224 for binary64's. Add, subtract, multiply and fma of
+//! 72 bits for conversions and rounding to integral values, 76 for
+//! binary32's fma, 164 for binary64's. Add, subtract, multiply and fma of
 //! a format share one `fma` through operand multiplexers.
 
 use crate::alu::isa_localparams;
@@ -223,10 +223,16 @@ impl Logic for Fpu {
 /// One copy of the rounding library: `pack` and its requests, and with an
 /// `fma` the conversions (`cvtf`, `i2fl`, `rndi`) too. The width of its
 /// magnitudes, and for the `fma` its format's precision p (24 or 53 bits:
-/// the multiplier's width) and its window `gap`: an addend more than `gap`
-/// places below the other's last bit only contributes a sticky unit, which
-/// needs `gap >= width of the lesser + 2` (a product: 48 or 106 bits); the
-/// sum then needs `2p + gap + 1` bits. Conversions need 64 bits.
+/// the multiplier's width) and the product's width (2p, or p when the
+/// library's `fma` never multiplies).
+///
+/// An addend more than a window of places below the other's last bit only
+/// contributes a sticky unit, which needs a window of at least the lesser
+/// operand's width + 2. The windows differ by which one is the lesser: the
+/// addend (p bits) below the product, `p + 2` places; the product below the
+/// addend, its width + 2 ([`Lib::windows`]). Either way the sum then
+/// needs p + the product's width + 3 bits, and `pack` a clear top bit above
+/// it ([`Lib::functions`] checks the width). Conversions need 72 bits.
 ///
 /// The `fma` and the conversions return a rounding request (`rq_val`: the
 /// result as it is, or `rq_pack`: what to round), and the unit rounds the
@@ -235,30 +241,41 @@ impl Logic for Fpu {
 pub(crate) struct Lib {
     suffix: &'static str,
     width: usize,
-    /// (p, gap).
+    /// (p, the product's width).
     fma: Option<(usize, usize)>,
 }
 
 /// A unit without binary64's fma (a lane's): binary32's fma and the
-/// conversions, in 104-bit magnitudes (the fma needs 100).
-const SMALL: Lib = Lib { suffix: "_s", width: 104, fma: Some((24, 51)) };
+/// conversions, in 76-bit magnitudes (the fma needs 75).
+const SMALL: Lib = Lib { suffix: "_s", width: 76, fma: Some((24, 48)) };
 /// The rounding step of the iterative division and square root
 /// (`fdivsqrt.rs`, at most 58 bits): 72-bit magnitudes.
 pub(crate) const NARROW: Lib = Lib { suffix: "_n", width: 72, fma: None };
 /// A unit with binary64's fma: both formats' fma and the conversions, in
-/// 224-bit magnitudes (binary64's fma needs 217).
-const LARGE: Lib = Lib { suffix: "_l", width: 224, fma: Some((53, 110)) };
+/// 164-bit magnitudes (binary64's fma needs 162).
+const LARGE: Lib = Lib { suffix: "_l", width: 164, fma: Some((53, 106)) };
 /// A unit with binary64's add but no multiply (the atomic unit's adder):
-/// the lesser operand is a significand of at most 53 bits, so the window
-/// is 55 places and the sum 109 bits.
-const ADDER: Lib = Lib { suffix: "_a", width: 112, fma: Some((53, 55)) };
+/// both operands are significands of at most 53 bits, so both windows are
+/// 55 places and the sum 109 bits.
+const ADDER: Lib = Lib { suffix: "_a", width: 112, fma: Some((53, 53)) };
 
 impl Lib {
+    /// The `fma`'s windows: (the addend below the product, the product
+    /// below the addend).
+    fn windows(p: usize, product: usize) -> (usize, usize) {
+        (p + 2, product + 2)
+    }
+
     pub(crate) fn functions(&self) -> String {
         let w = self.width;
         let text = match self.fma {
-            Some((p, gap)) => {
-                format!("{FPU_PACK}{FPU_FMA}{FPU_CONV}").replace("{P1}", &(p - 1).to_string()).replace("{T}", &gap.to_string())
+            Some((p, product)) => {
+                let (below_product, below_addend) = Lib::windows(p, product);
+                assert!(w >= p + product + 4 && w >= 72, "library {}: {w}-bit magnitudes are too narrow", self.suffix);
+                format!("{FPU_PACK}{FPU_FMA}{FPU_CONV}")
+                    .replace("{P1}", &(p - 1).to_string())
+                    .replace("{TP}", &below_product.to_string())
+                    .replace("{TC}", &below_addend.to_string())
             }
             None => FPU_PACK.to_string(),
         };
@@ -702,9 +719,10 @@ endfunction
 /// The fused multiply-add, in libraries that have one.
 const FPU_FMA: &str = r#"
 // a * b + c in format f (F32 or F64), as a request to round once. The product's significand
-// (<= 106 bits) and the addend's are summed exactly when their exponents differ by
-// at most {T} places; beyond that the smaller one is a sticky unit three places
-// below the larger one's last bit. m: b is a multiplier (mul, fma); without it,
+// and the addend's are summed exactly when the lesser one's last bit is at most a
+// window of places below the other's ({TP} for the addend, {TC} for the product);
+// beyond that the lesser one is a sticky unit three places below the larger one's
+// last bit. m: b is a multiplier (mul, fma); without it,
 // b is 1.0 and the multiplier is not used (a unit that only adds has none).
 function [RQ{X}-1:0] fma_rq{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc, input [1:0] rm, input [1:0] f, input m);
     reg sp, sc, sign, a_inf, b_inf, c_inf, a_zero, b_zero, p_zero, c_zero, sbig, slesser;
@@ -712,7 +730,7 @@ function [RQ{X}-1:0] fma_rq{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc
     reg [{P1}:0] ma, mb;
     reg [{W1}:0] big, lesser, mag;
     reg [{W}:0] sum;
-    integer ep, ec, e, gap;
+    integer ep, ec, e, gap, window;
     begin
         sp = neg(xa, f) ^ neg(xb, f);
         sc = neg(xc, f);
@@ -752,11 +770,11 @@ function [RQ{X}-1:0] fma_rq{X}(input [63:0] xa, input [63:0] xb, input [63:0] xc
                 e = ep;
             end else begin
                 if (ep >= ec) begin
-                    big = mp; sbig = sp; lesser = {{W53}'d0, sig(xc, f)}; slesser = sc; gap = ep - ec; e = ec;
+                    big = mp; sbig = sp; lesser = {{W53}'d0, sig(xc, f)}; slesser = sc; gap = ep - ec; window = {TP}; e = ec;
                 end else begin
-                    big = {{W53}'d0, sig(xc, f)}; sbig = sc; lesser = mp; slesser = sp; gap = ec - ep; e = ep;
+                    big = {{W53}'d0, sig(xc, f)}; sbig = sc; lesser = mp; slesser = sp; gap = ec - ep; window = {TC}; e = ep;
                 end
-                if (gap > {T}) begin
+                if (gap > window) begin
                     big = big << 3;
                     lesser = 1;
                     e = (ep >= ec ? ep : ec) - 3;

@@ -75,9 +75,16 @@ fn operands(rng: &mut fastrand::Rng, op: Opcode) -> (u32, u32, u32) {
             (a, b, c)
         }
         (Opcode::Ffma, 1) => {
-            // Exponent gaps around the 80-place window edge.
+            // Exponents far apart.
             let e = rng.u32(1..254);
             (a, b, (c & 0x807f_ffff) | e << 23)
+        }
+        (Opcode::Ffma, 2) => {
+            // The addend's last bit around the window's edge below the
+            // product's (26 places), or the product's below the addend's (50).
+            let (ea, eb, ec) = window_edge(rng, 254, 150, [26, 50]);
+            let e = |x: u32, e: u64| x & 0x807f_ffff | (e as u32) << 23;
+            (e(a, ea), e(b, eb), e(c, ec))
         }
         _ => (a, b, c),
     }
@@ -138,14 +145,38 @@ fn operands64(rng: &mut fastrand::Rng, op: Opcode) -> (u64, u64, u64) {
             (a, b, (-p).to_bits().wrapping_add(rng.u64(0..3)).wrapping_sub(1))
         }
         (Opcode::Dfma, 1) => {
-            // Exponent gaps around the 110-place window edge.
+            // Exponents far apart.
             let e = rng.u64(1..2046);
             (a, b, (c & 0x800f_ffff_ffff_ffff) | e << 52)
+        }
+        (Opcode::Dfma, 2) => {
+            // Around the windows' edges: 55 places, 108.
+            let (ea, eb, ec) = window_edge(rng, 2046, 1075, [55, 108]);
+            let e = |x: u64, e: u64| x & 0x800f_ffff_ffff_ffff | e << 52;
+            (e(a, ea), e(b, eb), e(c, ec))
         }
         // Exact quotients and squares.
         (Opcode::Ddiv, 0) => (f64::from_bits(b).mul_add(f64::from_bits(c), 0.0).to_bits(), b, c),
         (Opcode::Dsqrt, 0) => ((f64::from_bits(a) * f64::from_bits(a)).to_bits(), b, c),
         _ => (a, b, c),
+    }
+}
+
+/// Exponent fields (1..=`top`) of a, b and c for an fma whose addend's last
+/// bit lies within 3 places of a window's edge: `windows[0]` below the
+/// product's last bit, or the product's `windows[1]` below the addend's
+/// (normal operands; `lsb` is the bias plus the fraction bits, so that a
+/// field e's last bit is 2^(e - lsb)).
+fn window_edge(rng: &mut fastrand::Rng, top: u64, lsb: u64, windows: [u64; 2]) -> (u64, u64, u64) {
+    loop {
+        let (ea, eb) = (rng.u64(1..=top), rng.u64(1..=top));
+        let below = rng.usize(0..2);
+        let t = windows[below] + rng.u64(0..7) - 3;
+        // The product's last bit is 2^(ea + eb - 2 lsb), the addend's 2^(ec - lsb).
+        let ec = if below == 0 { (ea + eb).checked_sub(lsb + t) } else { (ea + eb + t).checked_sub(lsb) };
+        if let Some(ec) = ec.filter(|e| (1..=top).contains(e)) {
+            return (ea, eb, ec);
+        }
     }
 }
 
