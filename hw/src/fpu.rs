@@ -34,8 +34,9 @@
 //!   significand and the addend's are summed exactly if the lesser one's last
 //!   bit is at most a window below the other's (its own width + 2: 26 or 50
 //!   places for binary32, 55 or 108 for binary64), else the lesser one only
-//!   contributes a sticky unit three places below the larger one's last bit; an exactly zero sum is +0, or -0 toward negative
-//!   infinity (like-signed zero operands keep their sign);
+//!   contributes a sticky unit three places below the larger one's last bit;
+//!   an exactly zero sum is +0, or -0 toward negative infinity (like-signed
+//!   zero operands keep their sign);
 //! - conversions between formats and from integers are one `pack`; float to
 //!   integer rounds the magnitude at the units place and saturates to the
 //!   type; `frnd`/`drnd` round at the units place and pack exactly;

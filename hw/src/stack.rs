@@ -286,9 +286,6 @@ impl Logic for ReconvStack {
         self.tp_mask.next = 0.into();
         self.tp_call.next = false;
         self.tp_dead.next = false;
-        // One multiplexer on the warp (`case`): on 16 warps a quarter of
-        // the unit's LUTs less than a chain of compares (`docs/fpga.md`).
-        #[hdl_case]
         for w in 0..self._warps {
             if self.cur_warp.val() == self.index[w].val() {
                 self.sp.next = self.sps.q[w].val();

@@ -643,9 +643,6 @@ pub struct VerilogLoop {
     pub from: VerilogLiteral,
     pub to: VerilogLiteral,
     pub block: VerilogBlock,
-    /// Vendored addition: the body is one `if a == b` (`#[hdl_case]`),
-    /// written as `case (a)` with an item `b` per pass.
-    pub case: bool,
 }
 
 #[doc(hidden)]

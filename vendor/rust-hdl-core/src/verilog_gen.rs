@@ -70,52 +70,6 @@ impl VerilogCodeGenerator {
     }
 }
 
-impl VerilogCodeGenerator {
-    /// Vendored addition: a loop marked `#[hdl_case]` (its body one `if a
-    /// == b` without `else`, checked by the macro): `case (a)`, an item `b`
-    /// per pass. `a` must read the same in every pass.
-    fn case_loop(&mut self, a: &VerilogLoop, passes: std::ops::Range<usize>) {
-        let Some(crate::ast::VerilogStatement::If(VerilogConditional {
-            test: VerilogExpression::Binary(sel, VerilogOp::Eq, _),
-            ..
-        })) = a.block.first()
-        else {
-            panic!("a `#[hdl_case]` loop's body is one `if a == b`");
-        };
-        let sel_in = |gen: &Self, i: usize| {
-            let mut one = VerilogCodeGenerator::default();
-            one.loops = gen.loops.iter().map(|l| LoopVariable { variable: l.variable.clone(), value: l.value }).collect();
-            one.loops.push(LoopVariable { variable: a.index.clone(), value: i });
-            one.visit_expression(sel);
-            one.io.flush();
-            one.to_string().trim().to_string()
-        };
-        let text = sel_in(self, passes.start);
-        assert!(
-            passes.clone().all(|i| sel_in(self, i) == text),
-            "`#[hdl_case]`: the value compared ({text}) changes with the loop index `{}`",
-            a.index
-        );
-        self.io.write(format!("case ({text})"));
-        self.io.writeln("");
-        self.io.push();
-        for i in passes {
-            self.loops.push(LoopVariable { variable: a.index.clone(), value: i });
-            if let Some(crate::ast::VerilogStatement::If(c)) = a.block.first() {
-                if let VerilogExpression::Binary(_, _, item) = &c.test {
-                    self.visit_expression(item);
-                }
-                self.io.write(": ");
-                self.visit_block(&c.then);
-            }
-            self.loops.pop();
-        }
-        self.io.add_line("default: ;");
-        self.io.pop();
-        self.io.add_line("endcase");
-    }
-}
-
 impl ToString for VerilogCodeGenerator {
     fn to_string(&self) -> String {
         self.io.to_string()
@@ -146,9 +100,6 @@ impl VerilogVisitor for VerilogCodeGenerator {
     fn visit_loop(&mut self, a: &VerilogLoop) {
         let start = a.from.as_usize();
         let end = a.to.as_usize();
-        if a.case {
-            return self.case_loop(a, start..end);
-        }
         for i in start..end {
             self.loops.push(LoopVariable {
                 variable: a.index.clone(),

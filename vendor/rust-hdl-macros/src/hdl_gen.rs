@@ -51,35 +51,6 @@ fn hdl_statement(statement: &syn::Stmt) -> Result<TS> {
 }
 
 fn hdl_for_loop(expr: &syn::ExprForLoop) -> Result<TS> {
-    hdl_loop(expr, false)
-}
-
-/// Vendored addition: `#[hdl_case]` on a loop whose body is one
-/// `if a == b { ... }` without `else` (`a` the same in every pass, `b`
-/// distinct in each: an index of constants). Its Verilog is `case (a)`
-/// with an item `b` per pass, which yosys builds as one multiplexer on
-/// `a` instead of a chain of compares; the passes' `if`s have the same
-/// meaning when at most one `b` equals `a`.
-fn hdl_case_loop(expr: &syn::ExprForLoop) -> Result<TS> {
-    let body = &expr.body.stmts;
-    let single_if = match &body[..] {
-        [Stmt::Expr(Expr::If(x))] | [Stmt::Semi(Expr::If(x), _)] => Some(x),
-        _ => None,
-    };
-    let compares = single_if.map_or(false, |x| {
-        x.else_branch.is_none()
-            && matches!(x.cond.as_ref(), Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)))
-    });
-    if !compares {
-        return Err(syn::Error::new(
-            expr.span(),
-            "`#[hdl_case]` marks a loop whose body is one `if a == b { ... }` without `else`",
-        ));
-    }
-    hdl_loop(expr, true)
-}
-
-fn hdl_loop(expr: &syn::ExprForLoop, case: bool) -> Result<TS> {
     if let Pat::Ident(loop_index) = &expr.pat {
         if let Expr::Range(range) = &expr.expr.as_ref() {
             if let Some(from) = range.from.as_ref() {
@@ -93,7 +64,6 @@ fn hdl_loop(expr: &syn::ExprForLoop, case: bool) -> Result<TS> {
                             from: #from.into(),
                             to: #to.into(),
                             block: #block,
-                            case: #case,
                         }
                     )));
                 }
@@ -118,9 +88,7 @@ fn hdl_loop(expr: &syn::ExprForLoop, case: bool) -> Result<TS> {
 ///   (fields `d` and `q`, vectors of signals of one length;
 ///   `heddle_hw::reg::Regs::hold`): every flip-flop keeps its value, the
 ///   loop of assignments `d[i] = q[i]`.
-/// * `#[hdl_case]` on a loop of compares with an index: a `case`
-///   ([`hdl_case_loop`]).
-pub(crate) const MARKERS: [&str; 3] = ["hdl_skip", "hdl_hold", "hdl_case"];
+pub(crate) const MARKERS: [&str; 2] = ["hdl_skip", "hdl_hold"];
 
 /// The marker among `attrs`, if any.
 fn marker(attrs: &[syn::Attribute]) -> Option<&'static str> {
@@ -145,7 +113,7 @@ fn statement_attrs(expr: &syn::Expr) -> &[syn::Attribute] {
     }
 }
 
-/// Removes the markers (`#` then `[hdl_skip]`, `[hdl_hold]` or `[hdl_case]`) from a
+/// Removes the markers (`#` then `[hdl_skip]` or `[hdl_hold]`) from a
 /// function's tokens, at any depth: they are no attributes to the compiler.
 pub(crate) fn strip_markers(ts: TS) -> TS {
     use proc_macro2::{Delimiter, Group, TokenTree};
@@ -197,12 +165,11 @@ fn hdl_hold(method: &syn::ExprMethodCall) -> Result<TS> {
 fn hdl_inner_statement(expr: &syn::Expr) -> Result<TS> {
     match (marker(statement_attrs(expr)), expr) {
         (Some("hdl_skip"), _) => return Ok(quote!(ast::VerilogStatement::Macro(vec![]))),
-        (Some("hdl_case"), Expr::ForLoop(x)) => return hdl_case_loop(x),
-        (Some("hdl_hold"), Expr::MethodCall(x)) => return hdl_hold(x),
+        (Some(_), Expr::MethodCall(x)) => return hdl_hold(x),
         (Some(_), _) => {
             return Err(syn::Error::new(
                 expr.span(),
-                "`#[hdl_hold]` marks a method call statement `self.bank.method();`, `#[hdl_case]` a `for` loop",
+                "`#[hdl_hold]` marks a method call statement `self.bank.method();`",
             ))
         }
         (None, _) => {}

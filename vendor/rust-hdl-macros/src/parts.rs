@@ -11,8 +11,7 @@
 //!
 //! A part is an ordinary method, so its file is ordinary Rust: it compiles,
 //! formats and reads like any other. `#[hdl_part]` only removes the
-//! statement markers (`#[hdl_skip]`, `#[hdl_hold]`, `#[hdl_case]`) for
-//! the compiler.
+//! statement markers (`#[hdl_skip]`, `#[hdl_hold]`) for the compiler.
 
 use std::collections::HashMap;
 
