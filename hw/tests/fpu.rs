@@ -75,7 +75,7 @@ fn operands(rng: &mut fastrand::Rng, op: Opcode) -> (u32, u32, u32) {
             (a, b, c)
         }
         (Opcode::Ffma, 1) => {
-            // Exponents far apart.
+            // The addend's exponent at random, mostly far from the product's.
             let e = rng.u32(1..254);
             (a, b, (c & 0x807f_ffff) | e << 23)
         }
@@ -145,7 +145,7 @@ fn operands64(rng: &mut fastrand::Rng, op: Opcode) -> (u64, u64, u64) {
             (a, b, (-p).to_bits().wrapping_add(rng.u64(0..3)).wrapping_sub(1))
         }
         (Opcode::Dfma, 1) => {
-            // Exponents far apart.
+            // The addend's exponent at random, mostly far from the product's.
             let e = rng.u64(1..2046);
             (a, b, (c & 0x800f_ffff_ffff_ffff) | e << 52)
         }
