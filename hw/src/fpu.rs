@@ -44,8 +44,8 @@
 //!   [+0, 1] (NaN to +0); NaN results are the canonical NaN of the format.
 //!
 //! The functions that carry magnitudes are instantiated per width ([`Lib`]):
-//! 72 bits for conversions and rounding to integral values, 76 for
-//! binary32's fma, 164 for binary64's. Add, subtract, multiply and fma of
+//! 72 bits for the division and square root's rounding, 76 in a unit whose
+//! `fma` is binary32's, 164 in one with binary64's. Add, subtract, multiply and fma of
 //! a format share one `fma` through operand multiplexers.
 
 use crate::alu::isa_localparams;
