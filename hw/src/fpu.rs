@@ -45,8 +45,9 @@
 //!
 //! The functions that carry magnitudes are instantiated per width ([`Lib`]):
 //! 72 bits for the division and square root's rounding, 76 in a unit whose
-//! `fma` is binary32's, 164 in one with binary64's. Add, subtract, multiply and fma of
-//! a format share one `fma` through operand multiplexers.
+//! `fma` is binary32's, 164 in one with binary64's. Add, subtract,
+//! multiply and fma of a format share one `fma` through operand
+//! multiplexers.
 
 use crate::alu::isa_localparams;
 use crate::config::Units;
