@@ -228,9 +228,9 @@ impl Logic for Fpu {
 /// the multiplier's width) and the product's width (2p, or p when the
 /// library's `fma` never multiplies).
 ///
-/// An addend more than a window of places below the other's last bit only
-/// contributes a sticky unit, which needs a window of at least the lesser
-/// operand's width + 2. The windows differ by which one is the lesser: the
+/// The lesser operand (the addend or the product), more than a window of
+/// places below the other's last bit, only contributes a sticky unit, which
+/// needs a window of at least its width + 2. The windows differ by which one is the lesser: the
 /// addend (p bits) below the product, `p + 2` places; the product below the
 /// addend, its width + 2 ([`Lib::windows`]). Either way the sum then
 /// needs p + the product's width + 3 bits, and `pack` a clear top bit above
