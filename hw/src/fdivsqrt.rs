@@ -8,7 +8,9 @@
 //! Ports: `start` (with `op`, `modv`, `a`, `b`, as the FP unit takes them)
 //! is taken at a rising edge; `done` rises [`FpDivSqrt::latency`] edges
 //! later (8 for binary32, 15 for binary64) with the result on `d`, and
-//! both hold until the next `start`.
+//! both hold until the next `start`. In the cycle before `done` rises it
+//! asks an `Fpu` to round (`rq_on` and the request) and takes `rounded`
+//! back at that edge.
 //!
 //! The hardware, a digit recurrence four bits per cycle:
 //! - the start edge registers the special cases' result (NaN, infinity,
@@ -23,18 +25,21 @@
 //!   `r = 4r + next`, trial `4R + 1`: after 28 or 56 steps the root `R` has
 //!   at least p + 2 bits (binary32's radicand is its top 56 bits, `x << 2`);
 //! - each cycle takes four steps (four carry chains of 61 bits in series);
-//! - the last edge rounds once, `pack` of `fpu.rs` (the magnitude
-//!   `(Q << 1) | (r != 0)`, the remainder as sticky), and for binary32
-//!   flushes a subnormal result with `.ftz`.
+//! - the last cycle rounds once, on the SM's shared FP unit, which is
+//!   idle while a division runs (the `rq_` ports: the magnitude
+//!   `(Q << 1) | (r != 0)`, the remainder as sticky, to that unit's
+//!   `pack`), and the last edge takes the result, for binary32 flushing a
+//!   subnormal one with `.ftz`. The unit has no `pack` of its own
+//!   (`docs/fpga.md`, "Floating point").
 //!
 //! The simulation model is the ISA's scalar semantics ([`crate::fpu::model`],
 //! what the golden model runs), delivered at the same edge;
-//! `hw/tests/fpu.rs` holds the Verilog to it under Verilator, results and
-//! timing.
+//! `hw/tests/fpu.rs` holds the Verilog, rounding on an `Fpu`, to it under
+//! Verilator, results and timing.
 
 use crate::alu::isa_localparams;
 use crate::div::Countdown;
-use crate::fpu::{model, FPU_COMMON, NARROW};
+use crate::fpu::{model, FPU_COMMON, RQ_MAG};
 use heddle_isa::Opcode;
 use rust_hdl::prelude::*;
 
@@ -48,6 +53,19 @@ pub struct FpDivSqrt {
     pub b: Signal<In, Bits<64>>,
     pub done: Signal<Out, Bit>,
     pub d: Signal<Out, Bits<64>>,
+    /// The rounding request to an `Fpu` (its ports of these names), in the
+    /// last cycle (`rq_on`): the quotient or root with the remainder as
+    /// sticky, its last place's exponent, the mode and the format. Verilog
+    /// only: the simulation model computes the whole result and leaves them
+    /// low.
+    pub rq_on: Signal<Out, Bit>,
+    pub rq_s: Signal<Out, Bit>,
+    pub rq_mag: Signal<Out, Bits<RQ_MAG>>,
+    pub rq_e: Signal<Out, Bits<16>>,
+    pub rq_rm: Signal<Out, Bits<2>>,
+    pub rq_f: Signal<Out, Bits<2>>,
+    /// The `Fpu`'s answer (`rounded`).
+    pub rounded: Signal<In, Bits<64>>,
     count: Countdown,
 }
 
@@ -81,10 +99,16 @@ impl Logic for FpDivSqrt {
     fn connect(&mut self) {
         self.done.connect();
         self.d.connect();
+        self.rq_on.connect();
+        self.rq_s.connect();
+        self.rq_mag.connect();
+        self.rq_e.connect();
+        self.rq_rm.connect();
+        self.rq_f.connect();
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!("{}{}{}{}", isa_localparams(), FPU_COMMON, NARROW.functions(), verilog()))
+        Verilog::Custom(format!("{}{}{}", isa_localparams(), FPU_COMMON, verilog()))
     }
 }
 
@@ -193,8 +217,15 @@ reg [52:0] dvs;
 reg [111:0] rad;
 
 {steps}
-// The last edge: one rounding, the remainder as sticky.
-wire [63:0] rounded = pack_n(s_q, {14'd0, qr, pr != 60'd0}, e_q, rnd_q, wide ? F64 : F32);
+// The last cycle: one rounding on the FP unit, the remainder as sticky.
+always @(*) begin
+   rq_on = cnt == 6'd1;
+   rq_s = s_q;
+   rq_mag = {qr, pr != 60'd0};
+   rq_e = e_q[15:0];
+   rq_rm = rnd_q;
+   rq_f = wide ? F64 : F32;
+end
 wire [63:0] result = spec_q ? specv_q : rounded;
 
 initial begin
@@ -230,4 +261,4 @@ always @(posedge clock) begin
    end
 end"#;
 
-iterative_block!(FpDivSqrt; clock, start, op, modv, a, b, done, d);
+iterative_block!(FpDivSqrt; clock, start, op, modv, a, b, done, d, rq_on, rq_s, rq_mag, rq_e, rq_rm, rq_f, rounded);

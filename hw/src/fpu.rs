@@ -4,8 +4,8 @@
 //! 64-bit integers), `f2h`/`h2f`; binary64: `dadd`, `dsub`, `dmul`,
 //! `dfma`, `dmin`, `dmax`, `dsetp`, `drnd`, `f2d`, `d2f`, `d2i`, `i2d`.
 //! Opcodes it is not built for give 0. Division and square root are the
-//! iterative [`FpDivSqrt`]'s (`fdivsqrt.rs`), which rounds with this
-//! module's `pack`. Operands and the result are 64 bits wide (binary64
+//! iterative [`FpDivSqrt`]'s (`fdivsqrt.rs`), which has the SM's shared
+//! unit round its result (the `rq_` ports). Operands and the result are 64 bits wide (binary64
 //! values and 64-bit integers come from register pairs; binary32 ones use
 //! the low word).
 //!
@@ -44,8 +44,8 @@
 //!   [+0, 1] (NaN to +0); NaN results are the canonical NaN of the format.
 //!
 //! The functions that carry magnitudes are instantiated per width ([`Lib`]):
-//! 72 bits for the division and square root's rounding, 76 in a unit whose
-//! `fma` is binary32's, 164 in one with binary64's. Add, subtract,
+//! 76 bits in a unit whose `fma` is binary32's, 164 in one with
+//! binary64's. Add, subtract,
 //! multiply and fma of a format share one `fma` through operand
 //! multiplexers.
 
@@ -55,6 +55,10 @@ use heddle_isa::scalar::fp::{self, IntTy, Rnd};
 use heddle_isa::table::{mod_info, Unit, TABLE};
 use heddle_isa::{ModKind, Opcode};
 use rust_hdl::prelude::*;
+
+/// The width of a rounding request's magnitude (the division's quotient
+/// and sticky bit, [`FpDivSqrt`]).
+pub const RQ_MAG: usize = 58;
 
 /// Division and square root, both formats: built on the iterative
 /// [`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt), not in an `Fpu`.
@@ -73,6 +77,19 @@ pub struct Fpu {
     pub d: Signal<Out, Bits<64>>,
     /// `fsetp`/`dsetp`'s comparison result.
     pub pout: Signal<Out, Bit>,
+    /// A rounding request from the iterative division and square root
+    /// ([`FpDivSqrt`], which has no rounding step of its own): while
+    /// `rq_on`, `rounded` is (-1)^`rq_s` `rq_mag` 2^`rq_e` rounded once to
+    /// format `rq_f` (binary16, 32, 64: 0, 1, 2) in mode `rq_rm`
+    /// ([`fp::round_scaled`]); `rq_mag` is nonzero. `rounded` means
+    /// nothing while `rq_on` is low, and `d` nothing while it is high.
+    pub rq_on: Signal<In, Bit>,
+    pub rq_s: Signal<In, Bit>,
+    pub rq_mag: Signal<In, Bits<RQ_MAG>>,
+    pub rq_e: Signal<In, Bits<16>>,
+    pub rq_rm: Signal<In, Bits<2>>,
+    pub rq_f: Signal<In, Bits<2>>,
+    pub rounded: Signal<Out, Bits<64>>,
     /// The opcodes it is built for, a bit each; others give 0.
     _ops: u128,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
@@ -92,6 +109,13 @@ impl Fpu {
             c: Default::default(),
             d: Default::default(),
             pout: Default::default(),
+            rq_on: Default::default(),
+            rq_s: Default::default(),
+            rq_mag: Default::default(),
+            rq_e: Default::default(),
+            rq_rm: Default::default(),
+            rq_f: Default::default(),
+            rounded: Default::default(),
             _ops: ops.into_iter().fold(0, |m, o| m | 1 << (o as u8)),
             _ran: Default::default(),
         }
@@ -186,6 +210,23 @@ pub fn model(op: u8, modv: u32, ext0: bool, a: u64, b: u64, c: u64) -> (u64, boo
 
 impl Logic for Fpu {
     fn update(&mut self) {
+        let request =
+            [self.rq_on.changed, self.rq_s.changed, self.rq_mag.changed, self.rq_e.changed, self.rq_rm.changed, self.rq_f.changed];
+        if request.contains(&true) {
+            let rounded = if self.rq_on.val() {
+                let rnd = Rnd::from_bits(self.rq_rm.val().index() as u32);
+                fp::round_scaled(
+                    self.rq_s.val(),
+                    self.rq_mag.val().to_u64(),
+                    self.rq_e.val().to_u64() as i16,
+                    rnd,
+                    self.rq_f.val().index() as u32,
+                )
+            } else {
+                0
+            };
+            self.rounded.next = rounded.into();
+        }
         let inputs = [self.op.changed, self.modv.changed, self.ext0.changed, self.a.changed, self.b.changed, self.c.changed];
         if !inputs.contains(&true) {
             return;
@@ -203,15 +244,15 @@ impl Logic for Fpu {
     fn connect(&mut self) {
         self.d.connect();
         self.pout.connect();
+        self.rounded.connect();
     }
 
     fn hdl(&self) -> Verilog {
         let body = format!(
-            "{}{}{}{}{}{}{}{}",
+            "{}{}{}{}{}{}{}",
             isa_localparams(),
             FPU_COMMON,
             FPU_OPERANDS,
-            NARROW.functions(),
             SMALL.functions(),
             LARGE.functions(),
             ADDER.functions(),
@@ -222,9 +263,9 @@ impl Logic for Fpu {
     }
 }
 
-/// One copy of the rounding library: `pack` and its requests, and with an
-/// `fma` the conversions (`cvtf`, `i2fl`, `rndi`) too. The width of its
-/// magnitudes, and for the `fma` its format's precision p (24 or 53 bits:
+/// One copy of the rounding library: `pack` and its requests, the `fma` and
+/// the conversions (`cvtf`, `i2fl`, `rndi`). The width of its magnitudes,
+/// and for the `fma` its format's precision p (24 or 53 bits:
 /// the multiplier's width) and the product's width (2p, or p when the
 /// library's `fma` never multiplies).
 ///
@@ -240,26 +281,23 @@ impl Logic for Fpu {
 /// result as it is, or `rq_pack`: what to round), and the unit rounds the
 /// request of its opcode (`rq_do`): an FP unit's Verilog has one `fma` and
 /// one `pack`, in one library ([`dispatch`]), not one per opcode.
-pub(crate) struct Lib {
+struct Lib {
     suffix: &'static str,
     width: usize,
-    /// (p, the product's width).
-    fma: Option<(usize, usize)>,
+    /// The `fma`'s p and the product's width.
+    fma: (usize, usize),
 }
 
 /// A unit without binary64's fma (a lane's): binary32's fma and the
 /// conversions, in 76-bit magnitudes (the fma needs 75).
-const SMALL: Lib = Lib { suffix: "_s", width: 76, fma: Some((24, 48)) };
-/// The rounding step of the iterative division and square root
-/// (`fdivsqrt.rs`, at most 58 bits): 72-bit magnitudes.
-pub(crate) const NARROW: Lib = Lib { suffix: "_n", width: 72, fma: None };
+const SMALL: Lib = Lib { suffix: "_s", width: 76, fma: (24, 48) };
 /// A unit with binary64's fma: both formats' fma and the conversions, in
 /// 164-bit magnitudes (binary64's fma needs 162).
-const LARGE: Lib = Lib { suffix: "_l", width: 164, fma: Some((53, 106)) };
+const LARGE: Lib = Lib { suffix: "_l", width: 164, fma: (53, 106) };
 /// A unit with binary64's add but no multiply (the atomic unit's adder):
 /// both operands are significands of at most 53 bits, so both windows are
 /// 55 places and the sum 109 bits.
-const ADDER: Lib = Lib { suffix: "_a", width: 112, fma: Some((53, 53)) };
+const ADDER: Lib = Lib { suffix: "_a", width: 112, fma: (53, 53) };
 
 impl Lib {
     /// The `fma`'s windows: (the addend below the product, the product
@@ -268,19 +306,15 @@ impl Lib {
         (p + 2, product + 2)
     }
 
-    pub(crate) fn functions(&self) -> String {
+    fn functions(&self) -> String {
         let w = self.width;
-        let text = match self.fma {
-            Some((p, product)) => {
-                let (below_product, below_addend) = Lib::windows(p, product);
-                assert!(w >= p + product + 4 && w >= 72, "library {}: {w}-bit magnitudes are too narrow", self.suffix);
-                format!("{FPU_PACK}{FPU_FMA}{FPU_CONV}")
-                    .replace("{P1}", &(p - 1).to_string())
-                    .replace("{TP}", &below_product.to_string())
-                    .replace("{TC}", &below_addend.to_string())
-            }
-            None => FPU_PACK.to_string(),
-        };
+        let (p, product) = self.fma;
+        let (below_product, below_addend) = Lib::windows(p, product);
+        assert!(w >= p + product + 4 && w >= 72, "library {}: {w}-bit magnitudes are too narrow", self.suffix);
+        let text = format!("{FPU_PACK}{FPU_FMA}{FPU_CONV}")
+            .replace("{P1}", &(p - 1).to_string())
+            .replace("{TP}", &below_product.to_string())
+            .replace("{TC}", &below_addend.to_string());
         text.replace("{X}", self.suffix)
             .replace("{W1}", &(w - 1).to_string())
             .replace("{W53}", &(w - 53).to_string())
@@ -400,13 +434,13 @@ fn dispatch(ops: u128) -> String {
     let has = |o: Opcode| ops >> (o as u8) & 1 == 1;
     let built: Vec<Opcode> = (0..128u8).filter_map(Opcode::from_code).filter(|&o| has(o)).collect();
     let multiplies = [FMA32, FMA64].iter().any(|f| has(f.ops[2]) || has(f.ops[3]));
-    let lib = match (FMA64.ops.iter().any(|&o| has(o)), multiplies) {
-        (true, true) => "_l",
-        (true, false) => "_a",
-        (false, _) => "_s",
+    let library = match (FMA64.ops.iter().any(|&o| has(o)), multiplies) {
+        (true, true) => LARGE,
+        (true, false) => ADDER,
+        (false, _) => SMALL,
     };
+    let lib = library.suffix;
     let arms: Vec<(Opcode, Arm)> = built.iter().map(|&o| (o, arm(o))).collect();
-    let rounds = arms.iter().any(|(_, a)| matches!(a, Arm::Round { .. }));
     let mut s = fma_unit(lib, has, multiplies);
     let mut requests = String::new();
     let mut results = String::new();
@@ -420,11 +454,11 @@ fn dispatch(ops: u128) -> String {
         };
         results += &format!("        {}: {text}\n", op_name(*o));
     }
-    if rounds {
-        s += &format!(
-            "reg [RQ{lib}-1:0] rq;\nreg [63:0] r;\nalways @(*) begin\n    rq = rq_val{lib}(64'd0);\n    case (op)\n{requests}        default: ;\n    endcase\n    r = rq_do{lib}(rq);\nend\n"
-        );
-    }
+    // The opcode's request, or the division's (`rq_on`).
+    let pad = library.width - RQ_MAG;
+    s += &format!(
+        "reg [RQ{lib}-1:0] rq;\nreg [63:0] r;\nalways @(*) begin\n    rq = rq_val{lib}(64'd0);\n    case (op)\n{requests}        default: ;\n    endcase\n    if (rq_on) rq = rq_pack{lib}(rq_s, {{{pad}'d0, rq_mag}}, $signed(rq_e), rq_rm, rq_f);\n    r = rq_do{lib}(rq);\n    rounded = r;\nend\n"
+    );
     s += &format!("always @(*) begin\n    d = 64'd0;\n    pout = 1'b0;\n    case (op)\n{results}        default: d = 64'd0;\n    endcase\nend\n/* verilator lint_on UNUSEDSIGNAL */\n");
     s.replace("{L}", lib)
 }

@@ -13,9 +13,10 @@
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
 use heddle_hw::fdivsqrt::FpDivSqrt;
-use heddle_hw::fpu::{lane_ops, model, shared_ops, Fpu, CONVERSIONS32};
+use heddle_hw::fpu::{lane_ops, model, shared_ops, Fpu, CONVERSIONS32, RQ_MAG};
 use heddle_hw::verilog::{lint, verilog_of};
 use heddle_hw::SmConfig;
+use heddle_isa::scalar::fp::{round_scaled, Rnd};
 use heddle_isa::Opcode;
 
 type Vector = Vec<u128>;
@@ -368,16 +369,122 @@ fn binary64_verilog_is_bit_exact_with_the_golden_semantics() {
     check("fpu64-adder", Fpu::new(ADDER_OPS), &only(&vectors, &ADDER_OPS));
 }
 
+/// The rounding request port (what the division uses): `rounded` against
+/// [`round_scaled`] for random magnitudes of every width up to 58 bits,
+/// exponents that put the result anywhere from below the smallest
+/// subnormal to past overflow, both signs, every mode, all three formats,
+/// with an unrelated instruction on the unit's other inputs; on the shared
+/// units of `default` (binary64's library) and of a binary32-only SM.
+#[test]
+fn rounding_requests_round_once_like_the_golden_semantics() {
+    let mut rng = fastrand::Rng::with_seed(58);
+    let mut vectors: Vec<Vector> = vec![];
+    let ops: Vec<Opcode> = shared_ops(SmConfig::default_config().units()).collect();
+    for _ in 0..N * 3 {
+        let bits = rng.u32(1..=RQ_MAG as u32);
+        let mag = (1u64 << (bits - 1)) | rng.u64(..1u64 << (bits - 1));
+        // The format's range around the magnitude's leading bit: (emin, emax).
+        let f = rng.u32(0..3);
+        let (lo, hi) = [(-40, 20), (-170, 135), (-1100, 1030)][f as usize];
+        let e = rng.i32(lo..hi) - bits as i32 + 1;
+        let other = ops[rng.usize(..ops.len())];
+        vectors.push(vec![
+            1,
+            rng.bool() as u128,
+            mag as u128,
+            (e as i16 as u16) as u128,
+            rng.u128(0..4),
+            f as u128,
+            other as u128,
+            rng.u64(..) as u128,
+            rng.u64(..) as u128,
+        ]);
+    }
+    let inputs: &[Port] =
+        &[("rq_on", 1), ("rq_s", 1), ("rq_mag", RQ_MAG), ("rq_e", 16), ("rq_rm", 2), ("rq_f", 2), ("op", 7), ("a", 64), ("b", 64)];
+    let mut fp32 = SmConfig::default_config();
+    fp32.fp64 = false;
+    for (name, mut fpu) in [("rq-default", Fpu::new(ops.iter().copied())), ("rq-fp32", Fpu::new(shared_ops(fp32.units())))] {
+        fpu.connect_all();
+        let verilog = verilog_of(&fpu);
+        let hw = run_verilator(name, &verilog, inputs, &[("rounded", 64)], false, &vectors).unwrap();
+        let mut bad = 0;
+        for (i, (v, h)) in vectors.iter().zip(&hw).enumerate() {
+            let want = round_scaled(v[1] == 1, v[2] as u64, v[3] as u16 as i16, Rnd::from_bits(v[4] as u32), v[5] as u32);
+            if want as u128 != h[0] {
+                bad += 1;
+                if bad <= 20 {
+                    eprintln!("{name}: request {v:x?}: golden {want:#x} verilog {:#x}", h[0]);
+                }
+            }
+            if i % 97 == 0 {
+                fpu.rq_on.next = true;
+                fpu.rq_s.next = v[1] == 1;
+                fpu.rq_mag.next = (v[2] as u64).into();
+                fpu.rq_e.next = (v[3] as u64).into();
+                fpu.rq_rm.next = (v[4] as u64).into();
+                fpu.rq_f.next = (v[5] as u64).into();
+                assert!(settle(&mut fpu));
+                assert_eq!(fpu.rounded.val().to_u64(), want);
+            }
+        }
+        assert_eq!(bad, 0, "{name}: {bad} of {} requests differ", vectors.len());
+    }
+}
+
+/// The division and square root as the SM builds them: rounding on the
+/// shared FP unit (`sm/lanes.rs` wires them the same way).
+#[derive(LogicBlock)]
+struct Division {
+    clock: Signal<In, Clock>,
+    start: Signal<In, Bit>,
+    op: Signal<In, Bits<7>>,
+    modv: Signal<In, Bits<6>>,
+    a: Signal<In, Bits<64>>,
+    b: Signal<In, Bits<64>>,
+    done: Signal<Out, Bit>,
+    d: Signal<Out, Bits<64>>,
+    fds: FpDivSqrt,
+    fpu: Fpu,
+}
+
+impl Logic for Division {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.fds.clock.next = self.clock.val();
+        self.fds.start.next = self.start.val();
+        self.fds.op.next = self.op.val();
+        self.fds.modv.next = self.modv.val();
+        self.fds.a.next = self.a.val();
+        self.fds.b.next = self.b.val();
+        self.fpu.op.next = 0.into();
+        self.fpu.modv.next = 0.into();
+        self.fpu.ext0.next = false;
+        self.fpu.a.next = 0.into();
+        self.fpu.b.next = 0.into();
+        self.fpu.c.next = 0.into();
+        self.fpu.rq_on.next = self.fds.rq_on.val();
+        self.fpu.rq_s.next = self.fds.rq_s.val();
+        self.fpu.rq_mag.next = self.fds.rq_mag.val();
+        self.fpu.rq_e.next = self.fds.rq_e.val();
+        self.fpu.rq_rm.next = self.fds.rq_rm.val();
+        self.fpu.rq_f.next = self.fds.rq_f.val();
+        self.fds.rounded.next = self.fpu.rounded.val();
+        self.done.next = self.fds.done.val();
+        self.d.next = self.fds.d.val();
+    }
+}
+
 /// One clock cycle under rust-hdl: a rising edge, then the falling one.
-fn tick(u: &mut FpDivSqrt) {
+fn tick(u: &mut Division) {
     u.clock.next = true.into();
     settle(u);
     u.clock.next = false.into();
     settle(u);
 }
 
-/// The iterative division and square root (`FpDivSqrt`) under rust-hdl and
-/// under Verilator, cycle by cycle: each operation starts, then runs to
+/// The iterative division and square root (`FpDivSqrt`, rounding on the
+/// shared FP unit) under rust-hdl and under Verilator, cycle by cycle: each operation starts, then runs to
 /// `done` with other operands on the (ignored) inputs, `done` and `d`
 /// compared before every edge (so the latency too), the rust-hdl model
 /// being the golden semantics. 6,000 operations per opcode and rounding
@@ -414,7 +521,18 @@ fn division_and_square_root_match_the_golden_semantics_cycle_by_cycle() {
         }
     }
     let inputs: &[Port] = &[("start", 1), ("op", 7), ("modv", 6), ("a", 64), ("b", 64)];
-    let mut u = FpDivSqrt::default();
+    let mut u = Division {
+        clock: Default::default(),
+        start: Default::default(),
+        op: Default::default(),
+        modv: Default::default(),
+        a: Default::default(),
+        b: Default::default(),
+        done: Default::default(),
+        d: Default::default(),
+        fds: Default::default(),
+        fpu: Fpu::new(shared_ops(SmConfig::default_config().units())),
+    };
     u.connect_all();
     let verilog = verilog_of(&u);
     lint("fdivsqrt", &verilog).unwrap();

@@ -172,6 +172,12 @@ impl Sm {
             self.fpus[l].a.next = 0.into();
             self.fpus[l].b.next = 0.into();
             self.fpus[l].c.next = 0.into();
+            self.fpus[l].rq_on.next = false;
+            self.fpus[l].rq_s.next = false;
+            self.fpus[l].rq_mag.next = 0.into();
+            self.fpus[l].rq_e.next = 0.into();
+            self.fpus[l].rq_rm.next = 0.into();
+            self.fpus[l].rq_f.next = 0.into();
             if self.is_fp.val() & !self.is_shared.val() {
                 self.fpus[l].op.next = self.f_op.val();
                 self.fpus[l].modv.next = self.f_mod.val();
@@ -246,6 +252,14 @@ impl Sm {
             self.fp_shared[k].a.next = 0.into();
             self.fp_shared[k].b.next = 0.into();
             self.fp_shared[k].c.next = 0.into();
+            // The division's rounding request, in its last cycle (the unit is
+            // idle then: the division is the instruction that executes).
+            self.fp_shared[k].rq_on.next = self.fds[k].rq_on.val();
+            self.fp_shared[k].rq_s.next = self.fds[k].rq_s.val();
+            self.fp_shared[k].rq_mag.next = self.fds[k].rq_mag.val();
+            self.fp_shared[k].rq_e.next = self.fds[k].rq_e.val();
+            self.fp_shared[k].rq_rm.next = self.fds[k].rq_rm.val();
+            self.fp_shared[k].rq_f.next = self.fds[k].rq_f.val();
             if self.is_fp.val() & self.is_shared.val() & !self.is_iter.val() {
                 self.fp_shared[k].op.next = self.f_op.val();
                 self.fp_shared[k].modv.next = self.f_mod.val();
@@ -267,6 +281,9 @@ impl Sm {
                 settle!(self.fp_shared[k]);
                 self.smem.fsum.next = self.fp_shared[k].d.val();
             }
+            #[hdl_skip]
+            settle!(self.fp_shared[k]);
+            self.fds[k].rounded.next = self.fp_shared[k].rounded.val();
         }
         // The bit unit: the shared instructions that are neither FP nor iterative.
         self.bitu.op.next = 0.into();

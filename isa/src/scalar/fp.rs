@@ -13,7 +13,7 @@
 //!   subnormal result (after rounding) to sign-preserving zero;
 //! - `.sat` clamps to [+0.0, 1.0], with NaN and -0.0 giving +0.0.
 
-use rustc_apfloat::ieee::{Double, Half, Single};
+use rustc_apfloat::ieee::{Double, Half, Quad, Single};
 use rustc_apfloat::{Float, FloatConvert, Round};
 
 /// Rounding direction, in the encoding of the `Rnd` modifier.
@@ -496,12 +496,49 @@ pub fn sqrt64(a: u64, r: Rnd) -> u64 {
     v.to_bits()
 }
 
+/// The value (-1)^s mag 2^e rounded once to binary16, binary32 or
+/// binary64 (`format` 0, 1, 2) in mode `rnd`: IEEE overflow and subnormal
+/// results, no flushing (the bits in the low 16, 32 or 64). It is what the
+/// FP units' rounding step computes for a request (the division and square
+/// root's quotient or root and its remainder as sticky); binary128 holds
+/// the value exactly first, since a 64-bit magnitude and any exponent
+/// within 16 bits fit it.
+pub fn round_scaled(s: bool, mag: u64, e: i16, rnd: Rnd, format: u32) -> u64 {
+    let exact = Quad::from_u128(mag as u128).value.scalbn(e as i32);
+    let x = if s { -exact } else { exact };
+    let mut loses = false;
+    match format {
+        0 => FloatConvert::<Half>::convert_r(x, rnd.ap(), &mut loses).value.to_bits() as u64,
+        1 => FloatConvert::<Single>::convert_r(x, rnd.ap(), &mut loses).value.to_bits() as u64,
+        _ => FloatConvert::<Double>::convert_r(x, rnd.ap(), &mut loses).value.to_bits() as u64,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const ONE: u32 = 0x3f80_0000;
     const MIN_SUB: u32 = 1;
+
+    #[test]
+    fn round_scaled_rounds_once_with_subnormals_and_overflow() {
+        // 3 * 2^-1 = 1.5 exactly; 2^24 + 1 is a tie in binary32 (to even, or up toward +inf).
+        assert_eq!(round_scaled(false, 3, -1, Rnd::Rn, 1), 1.5f32.to_bits() as u64);
+        assert_eq!(round_scaled(false, (1 << 24) + 1, 0, Rnd::Rn, 1), 16777216f32.to_bits() as u64);
+        assert_eq!(round_scaled(false, (1 << 24) + 1, 0, Rnd::Rp, 1), 16777218f32.to_bits() as u64);
+        assert_eq!(round_scaled(true, (1 << 24) + 1, 0, Rnd::Rm, 1), (-16777218f32).to_bits() as u64);
+        // Below the smallest subnormal: once to it (toward +inf), not twice.
+        assert_eq!(round_scaled(false, 3, -151, Rnd::Rp, 1), MIN_SUB as u64);
+        assert_eq!(round_scaled(false, 3, -151, Rnd::Rn, 1), MIN_SUB as u64);
+        assert_eq!(round_scaled(false, 1, -151, Rnd::Rn, 1), 0);
+        // Overflow: infinity, or the largest finite value toward zero.
+        assert_eq!(round_scaled(false, 1, 1024, Rnd::Rn, 2), f64::INFINITY.to_bits());
+        assert_eq!(round_scaled(false, 1, 1024, Rnd::Rz, 2), f64::MAX.to_bits());
+        assert_eq!(round_scaled(true, 0, 0, Rnd::Rn, 2), (-0.0f64).to_bits());
+        // binary16: 15,361 * 2^-13 to 11 bits is 1.875.
+        assert_eq!(round_scaled(false, 0x3c01, -13, Rnd::Rn, 0), 0x3f80);
+    }
 
     #[test]
     fn rounding_modes_differ_on_inexact_sums() {
