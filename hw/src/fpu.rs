@@ -78,7 +78,8 @@ pub struct Fpu {
     /// `fsetp`/`dsetp`'s comparison result.
     pub pout: Signal<Out, Bit>,
     /// A rounding request from the iterative division and square root
-    /// ([`FpDivSqrt`], which has no rounding step of its own): while
+    /// ([`FpDivSqrt`], which has no rounding step of its own), in a unit
+    /// built [`Fpu::with_requests`] (in others `rounded` is 0): while
     /// `rq_on`, `rounded` is (-1)^`rq_s` `rq_mag` 2^`rq_e` rounded once to
     /// format `rq_f` (binary16, 32, 64: 0, 1, 2) in mode `rq_rm`
     /// ([`fp::round_scaled`]); `rq_mag` is nonzero. `rounded` means
@@ -92,6 +93,9 @@ pub struct Fpu {
     pub rounded: Signal<Out, Bits<64>>,
     /// The opcodes it is built for, a bit each; others give 0.
     _ops: u128,
+    /// It takes rounding requests ([`Fpu::with_requests`]); else `rounded`
+    /// is 0.
+    _requests: bool,
     /// Gated evaluation (the vendored `LogicBlock` derive): the logic has run.
     _ran: Gate,
 }
@@ -117,8 +121,15 @@ impl Fpu {
             rq_f: Default::default(),
             rounded: Default::default(),
             _ops: ops.into_iter().fold(0, |m, o| m | 1 << (o as u8)),
+            _requests: false,
             _ran: Default::default(),
         }
+    }
+
+    /// The unit also rounds requests (the `rq_` ports): the SM's shared
+    /// unit, for the division and square root.
+    pub fn with_requests(self) -> Fpu {
+        Fpu { _requests: true, ..self }
     }
 }
 
@@ -213,7 +224,7 @@ impl Logic for Fpu {
         let request =
             [self.rq_on.changed, self.rq_s.changed, self.rq_mag.changed, self.rq_e.changed, self.rq_rm.changed, self.rq_f.changed];
         if request.contains(&true) {
-            let rounded = if self.rq_on.val() {
+            let rounded = if self._requests && self.rq_on.val() {
                 let rnd = Rnd::from_bits(self.rq_rm.val().index() as u32);
                 fp::round_scaled(
                     self.rq_s.val(),
@@ -256,7 +267,7 @@ impl Logic for Fpu {
             SMALL.functions(),
             LARGE.functions(),
             ADDER.functions(),
-            dispatch(self._ops)
+            dispatch(self._ops, self._requests)
         );
         let tie = "2'd0: round_up = rbit && (sticky || lsb);";
         Verilog::Custom(crate::plant::patch(crate::plant::Plant::FpuTiesDown, body, tie, "2'd0: round_up = rbit && sticky;"))
@@ -429,8 +440,10 @@ fn op_name(op: Opcode) -> String {
 /// fused multiply-add, the opcode's rounding request, one `pack`, then one
 /// `case` arm per opcode. Everything rounds in one library: binary64's when
 /// the unit has binary64's `fma` (binary32's `fma` then runs on it too;
-/// [`ADDER`] when neither format multiplies), else binary32's.
-fn dispatch(ops: u128) -> String {
+/// [`ADDER`] when neither format multiplies), else binary32's. A unit
+/// that `takes_requests` rounds the division's request in place of its
+/// opcode's while `rq_on`.
+fn dispatch(ops: u128, takes_requests: bool) -> String {
     let has = |o: Opcode| ops >> (o as u8) & 1 == 1;
     let built: Vec<Opcode> = (0..128u8).filter_map(Opcode::from_code).filter(|&o| has(o)).collect();
     let multiplies = [FMA32, FMA64].iter().any(|f| has(f.ops[2]) || has(f.ops[3]));
@@ -456,8 +469,12 @@ fn dispatch(ops: u128) -> String {
     }
     // The opcode's request, or the division's (`rq_on`).
     let pad = library.width - RQ_MAG;
+    let (request, answer) = match takes_requests {
+        true => (format!("    if (rq_on) rq = rq_pack{lib}(rq_s, {{{pad}'d0, rq_mag}}, $signed(rq_e), rq_rm, rq_f);\n"), "r"),
+        false => (String::new(), "64'd0"),
+    };
     s += &format!(
-        "reg [RQ{lib}-1:0] rq;\nreg [63:0] r;\nalways @(*) begin\n    rq = rq_val{lib}(64'd0);\n    case (op)\n{requests}        default: ;\n    endcase\n    if (rq_on) rq = rq_pack{lib}(rq_s, {{{pad}'d0, rq_mag}}, $signed(rq_e), rq_rm, rq_f);\n    r = rq_do{lib}(rq);\n    rounded = r;\nend\n"
+        "reg [RQ{lib}-1:0] rq;\nreg [63:0] r;\nalways @(*) begin\n    rq = rq_val{lib}(64'd0);\n    case (op)\n{requests}        default: ;\n    endcase\n{request}    r = rq_do{lib}(rq);\n    rounded = {answer};\nend\n"
     );
     s += &format!("always @(*) begin\n    d = 64'd0;\n    pout = 1'b0;\n    case (op)\n{results}        default: d = 64'd0;\n    endcase\nend\n/* verilator lint_on UNUSEDSIGNAL */\n");
     s.replace("{L}", lib)

@@ -404,7 +404,9 @@ fn rounding_requests_round_once_like_the_golden_semantics() {
         &[("rq_on", 1), ("rq_s", 1), ("rq_mag", RQ_MAG), ("rq_e", 16), ("rq_rm", 2), ("rq_f", 2), ("op", 7), ("a", 64), ("b", 64)];
     let mut fp32 = SmConfig::default_config();
     fp32.fp64 = false;
-    for (name, mut fpu) in [("rq-default", Fpu::new(ops.iter().copied())), ("rq-fp32", Fpu::new(shared_ops(fp32.units())))] {
+    for (name, mut fpu) in
+        [("rq-default", Fpu::new(ops.iter().copied()).with_requests()), ("rq-fp32", Fpu::new(shared_ops(fp32.units())).with_requests())]
+    {
         fpu.connect_all();
         let verilog = verilog_of(&fpu);
         let hw = run_verilator(name, &verilog, inputs, &[("rounded", 64)], false, &vectors).unwrap();
@@ -531,7 +533,7 @@ fn division_and_square_root_match_the_golden_semantics_cycle_by_cycle() {
         done: Default::default(),
         d: Default::default(),
         fds: Default::default(),
-        fpu: Fpu::new(shared_ops(SmConfig::default_config().units())),
+        fpu: Fpu::new(shared_ops(SmConfig::default_config().units())).with_requests(),
     };
     u.connect_all();
     let verilog = verilog_of(&u);

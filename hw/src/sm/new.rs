@@ -417,7 +417,7 @@ impl Sm {
             bitu: IntAlu::bit_unit(),
             divs: (0..cfg.int_div as usize).map(|_| Divider::default()).collect(),
             fpus: (0..if cfg.fp32 { lanes } else { 0 }).map(|_| Fpu::new(crate::fpu::lane_ops(cfg.units()))).collect(),
-            fp_shared: (0..fp as usize).map(|_| Fpu::new(crate::fpu::shared_ops(cfg.units()))).collect(),
+            fp_shared: (0..fp as usize).map(|_| Fpu::new(crate::fpu::shared_ops(cfg.units())).with_requests()).collect(),
             fds: (0..fp as usize).map(|_| FpDivSqrt::default()).collect(),
             sfus: (0..cfg.fp32 as usize).map(|_| Sfu::default()).collect(),
             sched: WarpPick::new(warps),
