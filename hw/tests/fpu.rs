@@ -6,8 +6,9 @@
 //! them each), 1e5 each for min, max, compare and h2f; binary64, 1e5 per
 //! operation and rounding mode for add, subtract, multiply, fma,
 //! round-to-integral, d2f, d2i and i2d, 1e5 each for min, max, compare and
-//! f2d. The iterative `FpDivSqrt`: division and square root in both
-//! formats, cycle by cycle. Special values (signed zeros, infinities, NaNs
+//! f2d. The shared unit's rounding requests (`round_scaled`). The
+//! iterative `FpDivSqrt`, rounding on the shared unit: division and square
+//! root in both formats, cycle by cycle. Special values (signed zeros, infinities, NaNs
 //! with payloads, subnormals, the largest finite value, values near 1) and
 //! cancelling operands are mixed in.
 
