@@ -281,8 +281,8 @@ impl Sm {
                 settle!(self.fp_shared[k]);
                 self.smem.fsum.next = self.fp_shared[k].d.val();
             }
-            #[hdl_skip]
-            settle!(self.fp_shared[k]);
+            // Not settled for this read: in simulation the division's
+            // request stays low (its model computes the whole result).
             self.fds[k].rounded.next = self.fp_shared[k].rounded.val();
         }
         // The bit unit: the shared instructions that are neither FP nor iterative.
