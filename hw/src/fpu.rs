@@ -228,8 +228,9 @@ impl Logic for Fpu {
     fn update(&mut self) {
         let request =
             [self.rq_on.changed, self.rq_s.changed, self.rq_mag.changed, self.rq_e.changed, self.rq_rm.changed, self.rq_f.changed];
-        if request.contains(&true) {
-            let rounded = if self._requests && self.rq_on.val() {
+        // A unit without requests leaves `rounded` at 0 and skips the check.
+        if self._requests && request.contains(&true) {
+            let rounded = if self.rq_on.val() {
                 let rnd = Rnd::from_bits(self.rq_rm.val().index() as u32);
                 fp::round_scaled(
                     self.rq_s.val(),
