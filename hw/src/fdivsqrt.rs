@@ -140,6 +140,7 @@ fn verilog() -> String {
     }
     VERILOG
         .replace("{steps}", &steps)
+        .replace("{rq_pad}", &(RQ_MAG - 58).to_string())
         .replace("{last_r}", &format!("r{n}"))
         .replace("{last_q}", &format!("q{n}"))
         .replace("{rad_next}", &format!("{{rad[{}:0], {}'d0}}", 111 - 2 * n, 2 * n))
@@ -221,7 +222,7 @@ reg [111:0] rad;
 always @(*) begin
    rq_on = cnt == 6'd1;
    rq_s = s_q;
-   rq_mag = {qr, pr != 60'd0};
+   rq_mag = {{rq_pad}'d0, qr, pr != 60'd0};
    rq_e = e_q[15:0];
    rq_rm = rnd_q;
    rq_f = wide ? F64 : F32;

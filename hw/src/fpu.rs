@@ -58,9 +58,14 @@ use rust_hdl::prelude::*;
 mod verilog;
 pub(crate) use verilog::FPU_COMMON;
 
-/// The width of a rounding request's magnitude (the division's quotient
-/// and sticky bit, [`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt)).
-pub const RQ_MAG: usize = 58;
+/// The width of a rounding request's magnitude: the division's quotient
+/// and sticky bit ([`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt), 58 bits), the
+/// SFU's 64-bit window of its result with the rest as sticky
+/// ([`Sfu`](crate::sfu::Sfu)).
+pub const RQ_MAG: usize = 64;
+/// A rounding request's format code for binary32 (`rq_f`: binary16, 32, 64
+/// are 0, 1, 2).
+pub const RQ_F32: u32 = 1;
 
 /// Division and square root, both formats: built on the iterative
 /// [`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt), not in an `Fpu`.
@@ -80,8 +85,9 @@ pub struct Fpu {
     /// `fsetp`/`dsetp`'s comparison result.
     pub pout: Signal<Out, Bit>,
     /// A rounding request from the iterative division and square root
-    /// ([`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt), which has no rounding
-    /// step of its own), in a unit built [`Fpu::with_requests`] (in others
+    /// ([`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt)) or the SFU
+    /// ([`Sfu`](crate::sfu::Sfu)), which have no rounding step of their
+    /// own, in a unit built [`Fpu::with_requests`] (in others
     /// `rounded` is 0): while `rq_on`, `rounded` is (-1)^`rq_s` `rq_mag`
     /// 2^`rq_e` rounded once to format `rq_f` (binary16, 32, 64: 0, 1, 2)
     /// in mode `rq_rm` ([`fp::round_scaled`]); `rq_mag` is nonzero.

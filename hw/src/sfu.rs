@@ -8,6 +8,8 @@
 //! Ports: `start` (with `modv` and `a`) is taken at a rising edge; `done`
 //! rises [`Sfu::latency`] edges later (9 to 26, by function) with the
 //! result in the low 32 bits of `d`, and both hold until the next `start`.
+//! In the cycle before `done` rises it asks an `Fpu` to round (`rq_on` and
+//! the request) and takes `rounded` back at that edge.
 //!
 //! The algorithm is the golden model's SFU (`heddle_isa::scalar::sfu`),
 //! whose module doc is the text this hardware follows; its tables are
@@ -27,15 +29,25 @@
 //!   `u * S`, tanh's `m * p`;
 //! - two synchronous ROMs (block RAM): the four functions' coefficient
 //!   rows, and sin/cos's 96-bit windows of `1/(2 pi)`, one per exponent;
-//! - one rounding, two edges: normalize (leading-zero count, shift), then
-//!   round to nearest even (a denormalizing shift with sticky for a
-//!   subnormal result).
+//! - one rounding, two edges, on the SM's shared FP unit, which is idle
+//!   while `mufu` runs: the first edge takes a 64-bit window of the
+//!   (up to 128-bit) magnitude: its low 64 bits, or where its top 64 do
+//!   not hold it, the 64 bits from the highest nonzero 32-bit word down,
+//!   the bits below as a sticky bit (33 or more significant bits, enough
+//!   to round to 24 once); in the next cycle the
+//!   unit rounds it to nearest even (the `rq_` ports, as
+//!   [`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt) asks), and the second edge
+//!   takes `rounded`, flushing a subnormal one with `.ftz`. The SFU has no
+//!   normalizing shifter or rounding of its own (`docs/fpga.md`, "Floating
+//!   point").
 //!
 //! `hw/tests/sfu.rs` holds the Verilog to the golden model under
 //! Verilator, results and timing, cycle by cycle.
 
 use crate::alu::isa_localparams;
 use crate::div::Countdown;
+use crate::fpu::{RQ_F32, RQ_MAG};
+use heddle_isa::scalar::fp::Rnd;
 use heddle_isa::scalar::sfu;
 use heddle_isa::table::mod_info;
 use heddle_isa::ModKind;
@@ -50,6 +62,19 @@ pub struct Sfu {
     pub done: Signal<Out, Bit>,
     /// The result in the low 32 bits (64 wide like the other units').
     pub d: Signal<Out, Bits<64>>,
+    /// The rounding request to an `Fpu` (its ports of these names), in the
+    /// cycle before `done` rises: the magnitude's window, its last place's
+    /// exponent, nearest even, binary32. Verilog only, as
+    /// [`FpDivSqrt`](crate::fdivsqrt::FpDivSqrt)'s: the simulation model
+    /// computes the whole result and leaves them low.
+    pub rq_on: Signal<Out, Bit>,
+    pub rq_s: Signal<Out, Bit>,
+    pub rq_mag: Signal<Out, Bits<RQ_MAG>>,
+    pub rq_e: Signal<Out, Bits<16>>,
+    pub rq_rm: Signal<Out, Bits<2>>,
+    pub rq_f: Signal<Out, Bits<2>>,
+    /// The `Fpu`'s answer (`rounded`).
+    pub rounded: Signal<In, Bits<64>>,
     count: Countdown,
 }
 
@@ -122,6 +147,12 @@ impl Logic for Sfu {
     fn connect(&mut self) {
         self.done.connect();
         self.d.connect();
+        self.rq_on.connect();
+        self.rq_s.connect();
+        self.rq_mag.connect();
+        self.rq_e.connect();
+        self.rq_rm.connect();
+        self.rq_f.connect();
     }
 
     fn hdl(&self) -> Verilog {
@@ -129,7 +160,7 @@ impl Logic for Sfu {
     }
 }
 
-iterative_block!(Sfu; clock, start, modv, a, done, d);
+iterative_block!(Sfu; clock, start, modv, a, done, d, rq_on, rq_s, rq_mag, rq_e, rq_rm, rq_f, rounded);
 
 /// Bits of `v` as a two's complement number.
 fn signed_bits(v: i64) -> u32 {
@@ -242,6 +273,8 @@ fn verilog() -> String {
         .replace("{tanh_b_aligned}", &aligned("tanh_b", 32, M_BITS))
         .replace("{j_min}", &(-J_MIN).to_string())
         .replace("{mul_bits}", &MUL_BITS.to_string())
+        .replace("{rq_rn}", &format!("2'd{}", Rnd::Rn as u8))
+        .replace("{rq_f32}", &format!("2'd{RQ_F32}"))
 }
 
 const VERILOG: &str = r#"
@@ -392,9 +425,10 @@ reg signed [63:0] ma;
 reg [95:0] mb;
 reg [1:0] mi;
 reg [127:0] acc;
-// The rounding: normalized magnitude, biased exponent, zero.
+// The rounding request: the magnitude's window, its last place's
+// exponent, zero.
 reg [63:0] pn;
-reg signed [11:0] pb;
+reg signed [15:0] pe;
 reg pz;
 
 {steps}
@@ -430,37 +464,24 @@ wire signed [63:0] lg = {{20{e_q[11]}}, e_q, 32'd0} + p;
 // tanh: m times p, or 1 times p for 2 <= |x| < 4.
 wire [31:0] tanh_b = tanh_one ? 32'd1 : {8'd0, m_q};
 
-// ---- The rounding. Normalize: the magnitude's leading one to the top.
+// ---- The rounding. psig 2^k is the value: its low 64 bits, or the 64 from
+// its highest nonzero 32-bit word down, the bits below as sticky.
 wire [127:0] psig = sq || fn_q == F_RCP ? {64'd0, qq[63:1], qq[0] | st_q | (rr != 36'd0)} : acc;
-function [6:0] lz128(input [127:0] v);
-    integer i;
-    begin
-        lz128 = 7'd0;
-        for (i = 0; i < 128; i = i + 1) if (v[i]) lz128 = 7'd127 - i[6:0];
-    end
-endfunction
-wire [6:0] plz = lz128(psig);
-wire [127:0] pnorm = psig << plz;
-// Round: a subnormal result shifts right first (its sticky kept), then
-// the top 24 bits are rounded to nearest even.
-wire sub = (pb < 12'sd1) && !ftz_q;
-wire [11:0] one_minus_b = 12'd1 - pb;
-wire [4:0] dsh = !sub ? 5'd0 : (pb < -12'sd24) ? 5'd25 : one_minus_b[4:0];
-wire [63:0] ny = pn >> dsh;
-wire dst = (pn & ((64'd1 << dsh) - 64'd1)) != 64'd0;
-wire [39:0] nrest = ny[39:0];
-wire rup = (nrest > 40'h8000000000) || (nrest == 40'h8000000000 && (dst || ny[40]));
-wire [24:0] rv = {1'b0, ny[63:40]} + {24'd0, rup};
-wire signed [39:0] rexp = sub ? 40'sd0 : $signed({{28{pb[11]}}, pb} - 40'sd1) <<< 23;
-wire signed [39:0] rsum = rexp + $signed({15'd0, rv});
-reg [31:0] rounded;
+wire [63:0] pwin = (psig[127:96] != 32'd0) ? {psig[127:65], psig[64] | (psig[63:0] != 64'd0)}
+    : (psig[95:64] != 32'd0) ? {psig[95:33], psig[32] | (psig[31:0] != 32'd0)}
+    : psig[63:0];
+wire [15:0] pshift = (psig[127:96] != 32'd0) ? 16'd64 : (psig[95:64] != 32'd0) ? 16'd32 : 16'd0;
+// The unit rounds in the last cycle.
 always @(*) begin
-    if (pz) rounded = {pneg, 31'd0};
-    else if (sub) rounded = (pb < -12'sd24) ? {pneg, 31'd0} : {pneg, rsum[30:0]};
-    else if (rsum >= 40'sd2139095040) rounded = {pneg, 31'd0} | INF;
-    else if (rsum < 40'sd8388608) rounded = {pneg, 31'd0};
-    else rounded = {pneg, rsum[30:0]};
+    rq_on = st == S_ROUND && !spec_q && !pz;
+    rq_s = pneg;
+    rq_mag = pn;
+    rq_e = pe;
+    rq_rm = {rq_rn};
+    rq_f = {rq_f32};
 end
+// .ftz flushes a subnormal result.
+wire [31:0] rounded32 = (ftz_q && rounded[30:23] == 8'd0) ? {rounded[31], 31'd0} : rounded[31:0];
 
 initial begin
     st = S_IDLE;
@@ -625,13 +646,13 @@ always @(posedge clock) begin
                 end
             end
             S_NORM: begin
-                pn <= pnorm[127:64] | {63'd0, pnorm[63:0] != 64'd0};
-                pb <= k_q + 12'sd254 - $signed({5'd0, plz});
+                pn <= pwin;
+                pe <= {{4{k_q[11]}}, k_q} + pshift;
                 pz <= psig == 128'd0;
                 st <= S_ROUND;
             end
             S_ROUND: begin
-                d <= {32'd0, spec_q ? specv_q : rounded};
+                d <= {32'd0, spec_q ? specv_q : pz ? {pneg, 31'd0} : rounded32};
                 done <= 1'b1;
                 st <= S_IDLE;
             end

@@ -370,8 +370,8 @@ fn binary64_verilog_is_bit_exact_with_the_golden_semantics() {
     check("fpu64-adder", Fpu::new(ADDER_OPS), &only(&vectors, &ADDER_OPS));
 }
 
-/// The rounding request port (what the division uses): `rounded` against
-/// [`round_scaled`] for random magnitudes of every width up to 58 bits,
+/// The rounding request port (what the division and the SFU use): `rounded` against
+/// [`round_scaled`] for random magnitudes of every width up to 64 bits,
 /// exponents that put the result anywhere from below the smallest
 /// subnormal to past overflow, both signs, every mode, all three formats,
 /// with an unrelated instruction on the unit's other inputs; on the shared

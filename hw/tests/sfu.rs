@@ -5,8 +5,10 @@
 //! interesting range and the special values.
 
 use heddle_hw::cosim::{run_verilator, settle, Port};
+use heddle_hw::fpu::{shared_ops, Fpu};
 use heddle_hw::sfu::Sfu;
 use heddle_hw::verilog::{lint, verilog_of};
+use heddle_hw::SmConfig;
 use rust_hdl::prelude::*;
 
 const SPECIAL: &[u32] = &[
@@ -39,6 +41,16 @@ const SPECIAL: &[u32] = &[
     0x40ff_ffff,
     0x4000_0000,
     0x4080_0000,
+    // Results at the smallest normal and just below it (rcp of just over
+    // 2^126, ex2 near -126), where `.ftz` keeps or flushes.
+    0x7e80_0001,
+    0x7e80_0002,
+    0xfe80_0003,
+    0x7e7f_ffff,
+    0xc2fc_0000,
+    0xc2fc_0001,
+    0xc2fb_ffff,
+    0xc315_0000,
 ];
 
 fn operand(rng: &mut fastrand::Rng, sfn: u32) -> u32 {
@@ -62,16 +74,56 @@ fn operand(rng: &mut fastrand::Rng, sfn: u32) -> u32 {
     }
 }
 
+/// The SFU as the SM builds it: rounding on the shared FP unit
+/// (`sm/lanes.rs` wires them the same way).
+#[derive(LogicBlock)]
+struct Special {
+    clock: Signal<In, Clock>,
+    start: Signal<In, Bit>,
+    modv: Signal<In, Bits<6>>,
+    a: Signal<In, Bits<32>>,
+    done: Signal<Out, Bit>,
+    d: Signal<Out, Bits<64>>,
+    sfu: Sfu,
+    fpu: Fpu,
+}
+
+impl Logic for Special {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sfu.clock.next = self.clock.val();
+        self.sfu.start.next = self.start.val();
+        self.sfu.modv.next = self.modv.val();
+        self.sfu.a.next = self.a.val();
+        self.fpu.op.next = 0.into();
+        self.fpu.modv.next = 0.into();
+        self.fpu.ext0.next = false;
+        self.fpu.a.next = 0.into();
+        self.fpu.b.next = 0.into();
+        self.fpu.c.next = 0.into();
+        self.fpu.rq_on.next = self.sfu.rq_on.val();
+        self.fpu.rq_s.next = self.sfu.rq_s.val();
+        self.fpu.rq_mag.next = self.sfu.rq_mag.val();
+        self.fpu.rq_e.next = self.sfu.rq_e.val();
+        self.fpu.rq_rm.next = self.sfu.rq_rm.val();
+        self.fpu.rq_f.next = self.sfu.rq_f.val();
+        self.sfu.rounded.next = self.fpu.rounded.val();
+        self.done.next = self.sfu.done.val();
+        self.d.next = self.sfu.d.val();
+    }
+}
+
 /// One clock cycle under rust-hdl: a rising edge, then the falling one.
-fn tick(u: &mut Sfu) {
+fn tick(u: &mut Special) {
     u.clock.next = true.into();
     settle(u);
     u.clock.next = false.into();
     settle(u);
 }
 
-/// The iterative SFU under rust-hdl (the golden model, delivered at its
-/// latency) and under Verilator, cycle by cycle: each operation starts,
+/// The iterative SFU, rounding on the shared FP unit, under rust-hdl (the
+/// golden model, delivered at its latency) and under Verilator, cycle by
+/// cycle: each operation starts,
 /// then runs to `done` with other operands on the (ignored) inputs, `done`
 /// and `d` compared before every edge (so the latency too). 12,000
 /// operations per function, `.ftz` on half; one start in eight comes before
@@ -91,7 +143,16 @@ fn sfu_verilog_matches_the_golden_sfu_cycle_by_cycle() {
             }
         }
     }
-    let mut sfu = Sfu::default();
+    let mut sfu = Special {
+        clock: Default::default(),
+        start: Default::default(),
+        modv: Default::default(),
+        a: Default::default(),
+        done: Default::default(),
+        d: Default::default(),
+        sfu: Default::default(),
+        fpu: Fpu::new(shared_ops(SmConfig::default_config().units())).with_requests(),
+    };
     sfu.connect_all();
     let verilog = verilog_of(&sfu);
     lint("sfu", &verilog).unwrap();

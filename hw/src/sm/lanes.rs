@@ -253,7 +253,8 @@ impl Sm {
             self.fp_shared[k].b.next = 0.into();
             self.fp_shared[k].c.next = 0.into();
             // The division's rounding request, in its last cycle (the unit is
-            // idle then: the division is the instruction that executes).
+            // idle then: the division is the instruction that executes); the
+            // SFU's, below.
             self.fp_shared[k].rq_on.next = self.fds[k].rq_on.val();
             self.fp_shared[k].rq_s.next = self.fds[k].rq_s.val();
             self.fp_shared[k].rq_mag.next = self.fds[k].rq_mag.val();
@@ -311,7 +312,16 @@ impl Sm {
             self.sfus[k].a.next = self.su_a.val().get_bits::<32>(0);
             if self.is_sfu.val() {
                 self.su_d.next = self.sfus[k].d.val();
+                // Its rounding request, as the division's (the shared unit
+                // is idle: `mufu` is the instruction that executes).
+                self.fp_shared[k].rq_on.next = self.sfus[k].rq_on.val();
+                self.fp_shared[k].rq_s.next = self.sfus[k].rq_s.val();
+                self.fp_shared[k].rq_mag.next = self.sfus[k].rq_mag.val();
+                self.fp_shared[k].rq_e.next = self.sfus[k].rq_e.val();
+                self.fp_shared[k].rq_rm.next = self.sfus[k].rq_rm.val();
+                self.fp_shared[k].rq_f.next = self.sfus[k].rq_f.val();
             }
+            self.sfus[k].rounded.next = self.fp_shared[k].rounded.val();
         }
         // A finished lane's result is kept; the last one's is on `su_d`.
         for l in 0..self._count.lanes {

@@ -17,12 +17,17 @@
 //! **Pack(s, sig, k)** rounds `v = sig * 2^k` (`sig` unsigned, <= 128 bits) to binary32 with
 //! RNE: shift `sig` left by `lz = clz128(sig)`, keep the top 64 bits `n` and OR the 64
 //! dropped bits into bit 0 of `n` (sticky). Biased exponent `B = k + 254 - lz`.
-//! * If `B >= 1` or `ftz`: `q = RNE(n >> 40)` (24 bits, may carry to 2^24);
+//! * If `B >= 1`: `q = RNE(n >> 40)` (24 bits, may carry to 2^24);
 //!   `r = ((B - 1) << 23) + q` (the hidden bit and any carry step the exponent field);
-//!   `r >= 0x7f80_0000` gives infinity; with `ftz`, `r < 2^23` (tiny after rounding) gives zero.
+//!   `r >= 0x7f80_0000` gives infinity.
 //! * Else (`B < 1`, subnormal result): `B < -24` gives zero; otherwise `r = RNE(n >> (41 - B))`
 //!   (a carry to 2^23 yields the smallest normal, as it should).
 //! * `sig = 0` gives a zero. The sign bit is `s` in every case.
+//! * With `ftz`, a subnormal `r` (after this rounding) is flushed to zero, as the FP
+//!   instructions' `.ftz` does (`scalar::fp`).
+//!
+//! This is one IEEE rounding of `v` to binary32, nearest even (`fp::round_scaled` of `n`):
+//! the SM's SFU asks its shared FP unit to round, and the unit's rounding is that function.
 //!
 //! Exact functions (rcp, sqrt, rsqrt) pass a `sig` of >= 26 significant bits with "remainder
 //! nonzero" ORed into bit 0, so Pack rounds them correctly.
@@ -137,12 +142,10 @@ fn pack(neg: bool, sig: u128, k: i32, ftz: bool) -> u32 {
     let n = sig << lz;
     let n = (n >> 64) as u64 | (n as u64 != 0) as u64;
     let b = k + 254 - lz as i32;
-    if b >= 1 || ftz {
+    let r = if b >= 1 {
         let r = (((b - 1) as i64) << 23) + rne(n, 40) as i64;
         if r >= INF as i64 {
             s | INF
-        } else if r < 1 << 23 {
-            s
         } else {
             s | r as u32
         }
@@ -150,6 +153,11 @@ fn pack(neg: bool, sig: u128, k: i32, ftz: bool) -> u32 {
         s
     } else {
         s | rne(n, (41 - b) as u32) as u32
+    };
+    if ftz {
+        super::fp::ftz32(r)
+    } else {
+        r
     }
 }
 
@@ -620,6 +628,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Pack is one IEEE rounding (what the SM's shared FP unit does for the
+    /// SFU): `fp::round_scaled` of the top 64 bits with the rest as sticky,
+    /// then `.ftz`'s flush. Magnitudes of every width, exponents from below
+    /// the smallest subnormal to past overflow, and the band just below the
+    /// smallest normal.
+    #[test]
+    fn pack_is_one_ieee_rounding() {
+        use super::super::fp::{ftz32, round_scaled, Rnd};
+        let mut rng = Rng(5);
+        for i in 0..300_000u32 {
+            let bits = 1 + rng.next() as u32 % 128;
+            let sig = ((rng.next() as u128) << 64 | rng.next() as u128) >> (128 - bits) | 1 << (bits - 1);
+            let k = if i % 4 == 0 { -126 - bits as i32 + (rng.next() % 3) as i32 } else { (rng.next() % 400) as i32 - 250 - bits as i32 };
+            let neg = i & 1 == 1;
+            let lz = sig.leading_zeros();
+            let n = sig << lz;
+            let n = (n >> 64) as u64 | (n as u64 != 0) as u64;
+            let want = round_scaled(neg, n, (k + 64 - lz as i32) as i16, Rnd::Rn, 1) as u32;
+            assert_eq!(pack(neg, sig, k, false), want, "{sig:#x} 2^{k}");
+            assert_eq!(pack(neg, sig, k, true), ftz32(want), "{sig:#x} 2^{k}");
+        }
+        // 2^-126 - 2^-150 + 2^-152 rounds to the smallest normal, which `.ftz` keeps.
+        assert_eq!(pack(false, (1 << 26) - 3, -152, true), 0x0080_0000);
     }
 
     #[test]
