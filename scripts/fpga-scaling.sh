@@ -37,7 +37,7 @@ for n in (1, 2, 4, 8):
     if os.path.exists(routed):
         fmax = json.load(open(routed)).get("timing", {}).get("fmax_mhz")
     rows.append((n, b["lut_equivalent"]["used"], b["lut_equivalent"]["available"], b["total"]["ffs"], b["total"]["dsps"], fmax))
-print(f"| lanes | LUTs with carries | of the part | FF | DSP | Fmax (routed) |")
+print(f"| lanes | LUTs (carries and distributed RAM counted) | of the part | FF | DSP | Fmax (routed) |")
 print("|---|---|---|---|---|---|")
 for n, l, a, ff, dsp, fmax in rows:
     print(f"| {n} | {l:,} | {100 * l / a:.0f}% | {ff:,} | {dsp} | {f'{fmax:.1f} MHz' if fmax else 'not routed'} |")
@@ -47,7 +47,7 @@ top = max(max(r[1] for r in rows), rows[0][2]) * 1.1
 x = lambda i: L + 40 + i * (W - L - 80) / 3
 y = lambda v: H - B - v / top * (H - B - 30)
 out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
-       f'<text x="{W/2}" y="18" text-anchor="middle">{config} on {target}: LUTs (with carries) by lane count, heddle synth --blocks</text>',
+       f'<text x="{W/2}" y="18" text-anchor="middle">{config} on {target}: LUTs (carries, distributed RAM) by lane count, heddle synth --blocks</text>',
        f'<line x1="{L}" y1="{H-B}" x2="{W-20}" y2="{H-B}" stroke="black"/>',
        f'<line x1="{L}" y1="{H-B}" x2="{L}" y2="28" stroke="black"/>']
 for k in range(0, 6):

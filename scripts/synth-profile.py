@@ -14,7 +14,7 @@ The charge is the LUTs in a signal's fan-in cone up to the next named
 signal, so a multiplexer that selects a local which yosys flattened away
 is charged to the register or port the local feeds (the shuffle's
 `sh_val` to `rf$N_wdata`, for instance). Rows sum to the block's LUTs
-with carries.
+with carries (distributed RAM, not charged here, is in the report's total).
 """
 import collections
 import json

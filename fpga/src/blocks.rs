@@ -196,7 +196,7 @@ impl fmt::Display for Blocks {
             "total: {} LUT4, {} carry, {} FF, {} block RAM, {} DSP, {} distributed RAM",
             t.luts, t.carry, t.ffs, t.brams, t.dsps, t.dist_ram
         )?;
-        writeln!(f, "LUTs (carries as the LUTs they occupy): {}", self.lut_equivalent)?;
+        writeln!(f, "LUTs (carries and distributed RAM as the LUTs they occupy): {}", self.lut_equivalent)?;
         writeln!(f, "memories:")?;
         let mut flops = 0;
         for r in &self.rows {

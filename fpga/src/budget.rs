@@ -114,7 +114,7 @@ impl Budget {
             Family::Ecp5 => (asynchronous, 0),
             Family::Ice40 => (0, asynchronous),
         };
-        Budget { brams: sum(Read::Registered), dist_ram, dist_ram_luts: 6 * dist_ram, ffs, memories }
+        Budget { brams: sum(Read::Registered), dist_ram, dist_ram_luts: crate::report::DPR16X4_LUTS * dist_ram, ffs, memories }
     }
 
     /// Why the memories alone do not fit `target`, if they do not.

@@ -7,6 +7,11 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// LUT sites an ECP5 16x4 distributed RAM (TRELLIS_DPR16X4) takes: its two
+/// RAM slices and the slice that drives its write port (`RAMW`), two LUTs
+/// each, none of them free for logic.
+pub const DPR16X4_LUTS: u64 = 6;
+
 /// Cells after synthesis, by what they are.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct Cells {
@@ -51,12 +56,13 @@ impl Cells {
         c
     }
 
-    /// LUTs with carries counted as the LUTs they occupy (a CCU2C holds two
-    /// on ECP5; an SB_CARRY shares its LUT's cell on iCE40): what the part's
-    /// LUT count is compared with.
+    /// LUTs with carries and distributed RAM counted as the LUTs they
+    /// occupy (on ECP5 a CCU2C holds two, a TRELLIS_DPR16X4 three slices,
+    /// [`DPR16X4_LUTS`]; an SB_CARRY shares its LUT's cell on iCE40): what
+    /// the part's LUT count is compared with.
     pub fn lut_equivalent(&self, family: Family) -> u64 {
         match family {
-            Family::Ecp5 => self.luts + 2 * self.carry,
+            Family::Ecp5 => self.luts + 2 * self.carry + DPR16X4_LUTS * self.dist_ram,
             Family::Ice40 => self.luts,
         }
     }
@@ -239,7 +245,7 @@ impl fmt::Display for Report {
                 "  synthesis   {} LUT4, {} carry, {} FF, {} block RAM, {} distributed RAM, {} DSP",
                 c.luts, c.carry, c.ffs, c.brams, c.dist_ram, c.dsps
             )?;
-            writeln!(f, "  LUTs        {} (carries as the LUTs they occupy)", self.lut_equivalent)?;
+            writeln!(f, "  LUTs        {} (carries and distributed RAM as the LUTs they occupy)", self.lut_equivalent)?;
         }
         if let Some(p) = &self.placed {
             writeln!(
